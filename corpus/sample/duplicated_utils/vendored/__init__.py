@@ -1,0 +1,1 @@
+"""Vendored copies of third-party layers (kept byte-identical to upstream)."""

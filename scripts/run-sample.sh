@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# The main job on the embedded sample corpus: fetches libz3 when missing, builds, scans
+# corpus/sample into reports/sample and prints the summary. Extra arguments go to `scan`.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+bash scripts/ensure-z3.sh
+cargo run --release -- scan corpus/sample -o reports/sample "$@"

@@ -1,0 +1,205 @@
+//! The per-file unit of work: bytes → source text → AST → operator call sites.
+//! A panic anywhere inside is caught and becomes an `internal_error` outcome.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::Arc;
+use std::time::Instant;
+
+use crate::corpus::source::{decode, NotebookMode};
+use crate::corpus::{FileKind, FileStatus};
+use crate::frontend::parse_python;
+use crate::operators::teosc::TeoscOpList;
+use crate::operators::{precise, teosc, CallSite};
+
+/// How operators are counted.
+#[derive(Clone, Debug)]
+pub enum CountMode {
+    Precise,
+    Teosc(Arc<TeoscOpList>),
+}
+
+impl CountMode {
+    pub fn name(&self) -> &'static str {
+        match self {
+            CountMode::Precise => "precise",
+            CountMode::Teosc(_) => "teosc",
+        }
+    }
+}
+
+/// A call site with its notebook position (cell index, line in cell) when the file is one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LocatedCall {
+    pub site: CallSite,
+    pub cell: Option<(u32, u32)>,
+}
+
+/// Everything one file's analysis produced.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FileAnalysis {
+    pub status: FileStatus,
+    pub message: Option<String>,
+    pub error_line: Option<u32>,
+    pub error_column: Option<u32>,
+    pub calls: Vec<LocatedCall>,
+    pub relative_imports: Vec<String>,
+    pub micros: u64,
+}
+
+impl FileAnalysis {
+    fn failure(
+        status: FileStatus,
+        message: String,
+        line: Option<u32>,
+        column: Option<u32>,
+    ) -> Self {
+        FileAnalysis {
+            status,
+            message: Some(message),
+            error_line: line,
+            error_column: column,
+            calls: Vec::new(),
+            relative_imports: Vec::new(),
+            micros: 0,
+        }
+    }
+}
+
+/// Stack an analysis wants available before it starts, and the stack it grows otherwise.
+const STACK_RED_ZONE: usize = 32 * 1024 * 1024;
+const GROWN_STACK: usize = 256 * 1024 * 1024;
+
+/// Stack size for threads that run analyses: enough that `maybe_grow` never needs to allocate.
+pub const ANALYSIS_THREAD_STACK: usize = 512 * 1024 * 1024;
+
+/// Environment variable naming a path substring whose analysis panics: fault injection for
+/// the end-to-end test that a panic is recorded and the run goes on.
+pub const PANIC_INJECTION_ENV: &str = "SHAPEHOUND_INJECT_PANIC";
+
+/// Analyses one file's bytes. Never panics.
+pub fn analyse_file(path: &str, bytes: &[u8], kind: FileKind, mode: &CountMode) -> FileAnalysis {
+    let start = Instant::now();
+    let inject = std::env::var(PANIC_INJECTION_ENV)
+        .ok()
+        .filter(|s| !s.is_empty())
+        .is_some_and(|s| path.contains(&s));
+    let mut result = guarded(|| {
+        if inject {
+            panic!("injected panic ({PANIC_INJECTION_ENV})");
+        }
+        analyse_unguarded(bytes, kind, mode)
+    });
+    result.micros = start.elapsed().as_micros() as u64;
+    result
+}
+
+/// Runs an analysis, turning a panic into an `internal_error` outcome.
+pub fn guarded(f: impl FnOnce() -> FileAnalysis) -> FileAnalysis {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(result) => result,
+        Err(payload) => {
+            let what = payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic payload".to_string());
+            FileAnalysis::failure(
+                FileStatus::InternalError,
+                format!("panic during analysis: {what}"),
+                None,
+                None,
+            )
+        }
+    }
+}
+
+fn analyse_unguarded(bytes: &[u8], kind: FileKind, mode: &CountMode) -> FileAnalysis {
+    let notebook_mode = match mode {
+        CountMode::Precise => NotebookMode::Precise,
+        CountMode::Teosc(_) => NotebookMode::Teosc,
+    };
+    let source = match decode(bytes, kind, notebook_mode) {
+        Ok(s) => s,
+        Err(f) => return FileAnalysis::failure(f.status, f.message, f.line, f.column),
+    };
+    // Deeply nested input: building, walking and dropping the AST recurse. Worker threads
+    // have large stacks (see main.rs); elsewhere the analysis moves to a grown stack.
+    stacker::maybe_grow(STACK_RED_ZONE, GROWN_STACK, || {
+        let module = match parse_python(&source.text) {
+            Ok(m) => m,
+            Err(e) => {
+                let location = source
+                    .line_map
+                    .as_ref()
+                    .and_then(|m| m.locate_clamped(e.line))
+                    .map(|(cell, line)| format!(" (cell {cell}, line {line})"))
+                    .unwrap_or_default();
+                return FileAnalysis::failure(
+                    FileStatus::ParseError,
+                    format!("{}{location}", e.message),
+                    Some(e.line),
+                    Some(e.column),
+                );
+            }
+        };
+        let found = match mode {
+            CountMode::Precise => precise::find_calls(&module, &source.text),
+            CountMode::Teosc(list) => teosc::find_calls(&module, &source.text, list),
+        };
+        let calls = found
+            .calls
+            .into_iter()
+            .map(|site| {
+                let cell = source.line_map.as_ref().and_then(|m| m.locate(site.line));
+                LocatedCall { site, cell }
+            })
+            .collect();
+        FileAnalysis {
+            status: FileStatus::Ok,
+            message: None,
+            error_line: None,
+            error_column: None,
+            calls,
+            relative_imports: found.relative_imports,
+            micros: 0,
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_panic_becomes_an_internal_error() {
+        let r = guarded(|| panic!("boom"));
+        assert_eq!(r.status, FileStatus::InternalError);
+        assert!(r.message.unwrap().contains("boom"));
+    }
+
+    #[test]
+    fn parse_errors_in_notebooks_name_the_cell() {
+        let nb = br#"{"cells": [{"cell_type": "code", "source": ["x = 1\n"]},
+                      {"cell_type": "code", "source": ["y = (\n"]}]}"#;
+        let r = analyse_file("nb.ipynb", nb, FileKind::Ipynb, &CountMode::Precise);
+        assert_eq!(r.status, FileStatus::ParseError);
+        assert!(
+            r.message.as_ref().unwrap().contains("(cell 1, line"),
+            "{r:?}"
+        );
+    }
+
+    #[test]
+    fn deep_nesting_does_not_overflow() {
+        let depth = 10_000;
+        let src = format!("x = {}1{}\n", "(".repeat(depth), ")".repeat(depth));
+        let r = analyse_file("deep.py", src.as_bytes(), FileKind::Py, &CountMode::Precise);
+        assert_eq!(r.status, FileStatus::Ok, "{r:?}");
+        let src = format!("x = {}1{}\n", "[".repeat(depth), "]".repeat(depth));
+        let r = analyse_file("deep.py", src.as_bytes(), FileKind::Py, &CountMode::Precise);
+        assert_eq!(r.status, FileStatus::Ok, "{r:?}");
+        let src = format!("y = torch.zeros(1){}\n", ".view(1)".repeat(depth));
+        let r = analyse_file("deep.py", src.as_bytes(), FileKind::Py, &CountMode::Precise);
+        assert_eq!(r.status, FileStatus::Ok, "{r:?}");
+    }
+}

@@ -1,0 +1,164 @@
+//! Command-line interface (clap). Kept in the library so tests can parse arguments without
+//! running anything.
+
+use std::path::PathBuf;
+
+use clap::{ArgAction, Args, Parser, Subcommand, ValueEnum};
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "shapehound",
+    version,
+    about = "Operator statistics and shape bugs over corpora of PyTorch code"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Scan corpus roots: count operator calls, write the Parquet tables, print a summary.
+    Scan(ScanArgs),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum CountModeArg {
+    /// Resolve imports and aliases to canonical PyTorch names (default).
+    Precise,
+    /// Reproduce the TEOSC study's name matching exactly (needs --op-list).
+    Teosc,
+}
+
+/// `-h` is timely's hostfile flag here, so help is `--help` only.
+#[derive(Debug, Args)]
+#[command(disable_help_flag = true)]
+pub struct ScanArgs {
+    /// Corpus roots: folders of repositories, one repository, or single files.
+    #[arg(required = true, value_name = "ROOT")]
+    pub roots: Vec<PathBuf>,
+
+    /// Report directory (one sub-folder per table).
+    #[arg(
+        short = 'o',
+        long = "out",
+        default_value = "reports",
+        value_name = "DIR"
+    )]
+    pub out: PathBuf,
+
+    /// Worker threads per process.
+    #[arg(short = 'w', long = "workers", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub workers: u32,
+
+    /// Number of processes in a cluster run (timely `-n`).
+    #[arg(short = 'n', long = "processes", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=4096))]
+    pub processes: u32,
+
+    /// This process's index in a cluster run (timely `-p`).
+    #[arg(short = 'p', long = "process", default_value_t = 0)]
+    pub process: u32,
+
+    /// Hostfile for a cluster run: one `host:port` per line (timely `-h`).
+    #[arg(short = 'h', long = "hostfile", value_name = "FILE")]
+    pub hostfile: Option<PathBuf>,
+
+    /// How operator calls are counted.
+    #[arg(long = "count-mode", value_enum, default_value_t = CountModeArg::Precise)]
+    pub count_mode: CountModeArg,
+
+    /// TEOSC operator list (`pytorch_operations.txt`), for --count-mode teosc.
+    #[arg(long = "op-list", value_name = "FILE")]
+    pub op_list: Option<PathBuf>,
+
+    /// Files larger than this are listed as skipped_too_large (bytes, or with K/M/G, KiB/MiB/GiB).
+    #[arg(long = "max-file-size", default_value = "2MiB", value_parser = parse_size)]
+    pub max_file_size: u64,
+
+    /// No progress bar and no summary.
+    #[arg(short = 'q', long = "quiet")]
+    pub quiet: bool,
+
+    /// Number of operators in the summary.
+    #[arg(long = "top", default_value_t = 20)]
+    pub top: usize,
+
+    /// Print help.
+    #[arg(long = "help", action = ArgAction::Help)]
+    pub help: Option<bool>,
+}
+
+impl ScanArgs {
+    /// The timely configuration flags these arguments stand for.
+    pub fn timely_args(&self) -> Vec<String> {
+        let mut args = vec!["-w".to_string(), self.workers.to_string()];
+        if self.processes > 1 {
+            args.extend(["-n".to_string(), self.processes.to_string()]);
+            args.extend(["-p".to_string(), self.process.to_string()]);
+        }
+        if let Some(h) = &self.hostfile {
+            args.extend(["-h".to_string(), h.display().to_string()]);
+        }
+        args
+    }
+}
+
+/// Parses `2097152`, `2MiB`, `2M`, `500k`, `1.5GiB`.
+pub fn parse_size(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (number, unit) = t.split_at(split);
+    let value: f64 = number
+        .parse()
+        .map_err(|_| format!("`{text}` is not a size (examples: 2097152, 2MiB, 500k)"))?;
+    let factor: f64 = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 1.0,
+        "k" | "kb" => 1e3,
+        "kib" => 1024.0,
+        "m" | "mb" => 1e6,
+        "mib" => 1024.0 * 1024.0,
+        "g" | "gb" => 1e9,
+        "gib" => 1024.0 * 1024.0 * 1024.0,
+        other => return Err(format!("unknown size unit `{other}` in `{text}`")),
+    };
+    Ok((value * factor) as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes() {
+        assert_eq!(parse_size("2MiB"), Ok(2 * 1024 * 1024));
+        assert_eq!(parse_size("500k"), Ok(500_000));
+        assert_eq!(parse_size("123"), Ok(123));
+        assert!(parse_size("lots").is_err());
+        assert!(parse_size("3 parsecs").is_err());
+    }
+
+    #[test]
+    fn cluster_flags_pass_through_to_timely() {
+        let cli = Cli::try_parse_from([
+            "shapehound",
+            "scan",
+            "c",
+            "-w",
+            "2",
+            "-n",
+            "2",
+            "-p",
+            "1",
+            "-h",
+            "hosts.txt",
+        ])
+        .unwrap();
+        let Command::Scan(args) = cli.command;
+        assert_eq!(
+            args.timely_args(),
+            ["-w", "2", "-n", "2", "-p", "1", "-h", "hosts.txt"]
+        );
+    }
+}

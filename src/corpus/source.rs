@@ -1,0 +1,209 @@
+//! From a discovered file to analysable source text: size limit, reading, hashing, UTF-8,
+//! notebook extraction. Every outcome is a [`FileStatus`]; nothing here panics on input.
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use super::notebook::{self, LineMap};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum FileKind {
+    Py,
+    Ipynb,
+}
+
+impl FileKind {
+    pub fn from_path(path: &Path) -> Option<FileKind> {
+        match path.extension()?.to_str()? {
+            "py" => Some(FileKind::Py),
+            "ipynb" => Some(FileKind::Ipynb),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FileKind::Py => "py",
+            FileKind::Ipynb => "ipynb",
+        }
+    }
+}
+
+/// What happened to a file. Spelled in the tables by [`FileStatus::as_str`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum FileStatus {
+    Ok,
+    ParseError,
+    SkippedTooLarge,
+    SkippedSymlink,
+    NotUtf8,
+    Unreadable,
+    NotebookNotJson,
+    InternalError,
+}
+
+impl FileStatus {
+    pub const ALL: [FileStatus; 8] = [
+        FileStatus::Ok,
+        FileStatus::ParseError,
+        FileStatus::SkippedTooLarge,
+        FileStatus::SkippedSymlink,
+        FileStatus::NotUtf8,
+        FileStatus::Unreadable,
+        FileStatus::NotebookNotJson,
+        FileStatus::InternalError,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FileStatus::Ok => "ok",
+            FileStatus::ParseError => "parse_error",
+            FileStatus::SkippedTooLarge => "skipped_too_large",
+            FileStatus::SkippedSymlink => "skipped_symlink",
+            FileStatus::NotUtf8 => "not_utf8",
+            FileStatus::Unreadable => "unreadable",
+            FileStatus::NotebookNotJson => "notebook_not_json",
+            FileStatus::InternalError => "internal_error",
+        }
+    }
+}
+
+/// A failure before parsing, with the location when there is one (1-based line and column).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SourceFailure {
+    pub status: FileStatus,
+    pub message: String,
+    pub line: Option<u32>,
+    pub column: Option<u32>,
+}
+
+impl SourceFailure {
+    pub fn new(status: FileStatus, message: impl Into<String>) -> Self {
+        SourceFailure {
+            status,
+            message: message.into(),
+            line: None,
+            column: None,
+        }
+    }
+}
+
+/// Python source ready for the parser; for notebooks, the code cells joined with a line map.
+#[derive(Clone, Debug)]
+pub struct SourceText {
+    pub text: String,
+    pub line_map: Option<LineMap>,
+}
+
+/// Number of lines as editors count them (a final line without newline counts).
+pub fn count_lines(bytes: &[u8]) -> u64 {
+    let newlines = bytes.iter().filter(|&&b| b == b'\n').count() as u64;
+    if bytes.last().is_some_and(|&b| b != b'\n') {
+        newlines + 1
+    } else {
+        newlines
+    }
+}
+
+/// Content hash used for deduplication (BLAKE3, first 128 bits, hex).
+pub fn content_hash(bytes: &[u8]) -> String {
+    let hash = blake3::hash(bytes);
+    hash.to_hex()[..32].to_string()
+}
+
+/// How notebooks become one Python text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum NotebookMode {
+    /// Code cells with IPython magics and shell escapes blanked, each cell ending in a newline.
+    Precise,
+    /// TEOSC's `''.join(sources)`: cells glued without separator, magics kept.
+    Teosc,
+}
+
+/// Decodes file bytes into source text. A UTF-8 BOM is accepted and dropped.
+pub fn decode(
+    bytes: &[u8],
+    kind: FileKind,
+    mode: NotebookMode,
+) -> Result<SourceText, SourceFailure> {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        let (line, column) = byte_position(bytes, e.valid_up_to());
+        SourceFailure {
+            status: FileStatus::NotUtf8,
+            message: format!(
+                "invalid UTF-8 at byte {} (line {line}, column {column})",
+                e.valid_up_to()
+            ),
+            line: Some(line),
+            column: Some(column),
+        }
+    })?;
+    match kind {
+        FileKind::Py => Ok(SourceText {
+            text: text.to_string(),
+            line_map: None,
+        }),
+        FileKind::Ipynb => {
+            let nb = notebook::extract(text, mode)
+                .map_err(|msg| SourceFailure::new(FileStatus::NotebookNotJson, msg))?;
+            Ok(SourceText {
+                text: nb.code,
+                line_map: Some(nb.line_map),
+            })
+        }
+    }
+}
+
+fn byte_position(bytes: &[u8], offset: usize) -> (u32, u32) {
+    let before = &bytes[..offset.min(bytes.len())];
+    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+    let line_start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |p| p + 1);
+    let column = String::from_utf8_lossy(&before[line_start..])
+        .chars()
+        .count()
+        + 1;
+    (line as u32, column as u32)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn not_utf8_reports_the_position() {
+        let err = decode(b"x = 1\n# caf\xe9\n", FileKind::Py, NotebookMode::Precise).unwrap_err();
+        assert_eq!(err.status, FileStatus::NotUtf8);
+        assert_eq!((err.line, err.column), (Some(2), Some(6)));
+    }
+
+    #[test]
+    fn bom_is_accepted() {
+        let src = decode(
+            b"\xEF\xBB\xBFimport torch\n",
+            FileKind::Py,
+            NotebookMode::Precise,
+        )
+        .unwrap();
+        assert_eq!(src.text, "import torch\n");
+    }
+
+    #[test]
+    fn line_counts() {
+        assert_eq!(count_lines(b""), 0);
+        assert_eq!(count_lines(b"a"), 1);
+        assert_eq!(count_lines(b"a\n"), 1);
+        assert_eq!(count_lines(b"a\nb"), 2);
+    }
+
+    #[test]
+    fn hash_is_stable() {
+        assert_eq!(content_hash(b"abc"), content_hash(b"abc"));
+        assert_ne!(content_hash(b"abc"), content_hash(b"abd"));
+        assert_eq!(content_hash(b"").len(), 32);
+    }
+}

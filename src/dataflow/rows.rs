@@ -1,0 +1,181 @@
+//! The record-level steps of the scan dataflow: probing a discovered file (size, read, hash)
+//! and turning one analysis into the table rows of every path that shares the content.
+
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+use crate::analysis::{analyse_file, CountMode, FileAnalysis};
+use crate::corpus::source::{content_hash, count_lines};
+use crate::corpus::{DiscoveredFile, FileKind, FileStatus};
+use crate::operators::api::family_of;
+use crate::reports::tables::{FileRow, OpCallRow};
+
+/// A readable file, waiting for its content group to be analysed.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct FileMeta {
+    pub path: String,
+    pub repo: String,
+    pub abs_path: PathBuf,
+    pub bytes: u64,
+    pub lines: u64,
+}
+
+/// One output row of the analysis stage.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Row {
+    File(FileRow),
+    Call(OpCallRow),
+}
+
+fn rejected_row(
+    file: &DiscoveredFile,
+    bytes: u64,
+    status: FileStatus,
+    message: String,
+) -> Box<FileRow> {
+    Box::new(FileRow {
+        repo: file.repo.clone(),
+        path: file.path.clone(),
+        content_hash: None,
+        bytes,
+        lines: 0,
+        kind: file.kind.as_str().to_string(),
+        status: status.as_str().to_string(),
+        message: Some(message),
+        error_line: None,
+        error_column: None,
+        op_calls: 0,
+        units: 0,
+        jobs: 0,
+        analysis_us: 0,
+        duplicate_of: None,
+        relative_imports: Vec::new(),
+    })
+}
+
+/// Stats, size-checks, reads and hashes a file. Files that cannot be analysed come back as
+/// their final `files` row.
+pub fn probe_file(
+    file: DiscoveredFile,
+    max_bytes: u64,
+) -> Result<((String, FileKind), FileMeta), Box<FileRow>> {
+    if file.outside_root {
+        return Err(rejected_row(
+            &file,
+            0,
+            FileStatus::SkippedSymlink,
+            "symlink target is outside the corpus root; not followed".to_string(),
+        ));
+    }
+    let size = match std::fs::metadata(&file.abs_path) {
+        Ok(m) => m.len(),
+        Err(e) => {
+            return Err(rejected_row(
+                &file,
+                0,
+                FileStatus::Unreadable,
+                format!("cannot stat: {e}"),
+            ))
+        }
+    };
+    if size > max_bytes {
+        return Err(rejected_row(
+            &file,
+            size,
+            FileStatus::SkippedTooLarge,
+            format!("{size} bytes is over the size limit of {max_bytes} bytes"),
+        ));
+    }
+    let bytes = match std::fs::read(&file.abs_path) {
+        Ok(b) => b,
+        Err(e) => {
+            return Err(rejected_row(
+                &file,
+                size,
+                FileStatus::Unreadable,
+                format!("cannot read: {e}"),
+            ))
+        }
+    };
+    let key = (content_hash(&bytes), file.kind);
+    Ok((
+        key,
+        FileMeta {
+            path: file.path,
+            repo: file.repo,
+            abs_path: file.abs_path,
+            bytes: bytes.len() as u64,
+            lines: count_lines(&bytes),
+        },
+    ))
+}
+
+/// Analyses the first path of a content group and emits `files` and `op_calls` rows for every
+/// path in it (copies are counted where they live, and point at the analysed path).
+pub fn analyse_group(
+    hash: &str,
+    kind: FileKind,
+    metas: Vec<FileMeta>,
+    mode: &CountMode,
+) -> Vec<Row> {
+    let Some(first) = metas.first() else {
+        return Vec::new();
+    };
+    let analysis = match std::fs::read(&first.abs_path) {
+        Ok(bytes) => analyse_file(&first.path, &bytes, kind, mode),
+        Err(e) => FileAnalysis {
+            status: FileStatus::Unreadable,
+            message: Some(format!("cannot read: {e}")),
+            error_line: None,
+            error_column: None,
+            calls: Vec::new(),
+            relative_imports: Vec::new(),
+            micros: 0,
+        },
+    };
+    let representative = first.path.clone();
+    let mut rows = Vec::with_capacity(metas.len() * (1 + analysis.calls.len()));
+    for meta in metas {
+        let duplicate_of = (meta.path != representative).then(|| representative.clone());
+        for call in &analysis.calls {
+            let site = &call.site;
+            rows.push(Row::Call(OpCallRow {
+                repo: meta.repo.clone(),
+                path: meta.path.clone(),
+                line: site.line,
+                column: site.column,
+                family: match mode {
+                    CountMode::Precise => family_of(&site.operator).to_string(),
+                    CountMode::Teosc(_) => "teosc".to_string(),
+                },
+                operator: site.operator.clone(),
+                call_kind: site.call_kind.as_str().to_string(),
+                resolution: site.resolution.as_str().to_string(),
+                enclosing_class: site.enclosing_class.clone(),
+                enclosing_function: site.enclosing_function.clone(),
+                cell: call.cell.map(|c| c.0),
+                cell_line: call.cell.map(|c| c.1),
+            }));
+        }
+        rows.push(Row::File(FileRow {
+            repo: meta.repo,
+            path: meta.path,
+            content_hash: Some(hash.to_string()),
+            bytes: meta.bytes,
+            lines: meta.lines,
+            kind: kind.as_str().to_string(),
+            status: analysis.status.as_str().to_string(),
+            message: analysis.message.clone(),
+            error_line: analysis.error_line,
+            error_column: analysis.error_column,
+            op_calls: analysis.calls.len() as u64,
+            units: 0,
+            jobs: 0,
+            analysis_us: analysis.micros,
+            duplicate_of,
+            relative_imports: analysis.relative_imports.clone(),
+        }));
+    }
+    rows
+}

@@ -1,0 +1,329 @@
+//! The `scan` job as one timely/differential dataflow.
+//!
+//! ```text
+//! walk (repos split across workers) ─▶ exchange by path ─▶ probe: size, read, hash
+//!    ├─ rejected before reading (too large, unreadable, symlink out of root) ─────────┐
+//!    └─ (content hash, kind) ─▶ reduce: group identical files ─▶ analyse once ──────────┤
+//!                                         (hash owner)            rows for every path   │
+//!                              files ◀──────────────────────────────────────────────────┘
+//!                              op_calls ─▶ count by (repo, operator) ─▶ op_counts
+//!                              files, op_calls ─▶ count totals ─▶ worker 0 (summary, `run`)
+//! ```
+//!
+//! Every worker writes its own part of each table. All inputs carry timestamp 0; the
+//! aggregates are differential `reduce`/`count` results.
+
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::hash::{Hash, Hasher};
+use std::path::PathBuf;
+use std::rc::Rc;
+use std::sync::Arc;
+
+use differential_dataflow::input::Input;
+use differential_dataflow::AsCollection;
+use indicatif::ProgressBar;
+use serde::{Deserialize, Serialize};
+use timely::dataflow::operators::Exchange;
+
+use super::rows::{analyse_group, probe_file, FileMeta, Row};
+use crate::analysis::CountMode;
+use crate::corpus::{discover_repos, walk_repo, DiscoveredFile, FileKind};
+use crate::reports::parquet::PartWriter;
+use crate::reports::tables::{FileRow, OpCallRow, OpCountRow};
+use crate::reports::ReportError;
+
+/// What a scan needs to know. Shared read-only by all workers of a process.
+#[derive(Clone, Debug)]
+pub struct ScanOptions {
+    pub roots: Vec<PathBuf>,
+    pub out_dir: PathBuf,
+    pub max_file_bytes: u64,
+    pub mode: CountMode,
+    /// `-w/-n/-p/-h` in timely's own syntax.
+    pub timely_args: Vec<String>,
+    pub progress: Option<ProgressBar>,
+}
+
+/// Global totals, gathered by worker 0 from the dataflow's `count` outputs.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ScanTotals {
+    pub files_by_status: BTreeMap<String, u64>,
+    pub operators: BTreeMap<String, u64>,
+    pub bytes: u64,
+    pub duplicates: u64,
+    pub workers: u64,
+    pub walk_problems: Vec<String>,
+}
+
+impl ScanTotals {
+    pub fn files(&self) -> u64 {
+        self.files_by_status.values().sum()
+    }
+
+    pub fn op_calls(&self) -> u64 {
+        self.operators.values().sum()
+    }
+}
+
+/// Keys of the totals collection (counted with the diff as the quantity).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+enum Total {
+    Status(String),
+    Bytes,
+    Duplicates,
+    Operator(String),
+}
+
+fn route<T: Hash>(value: &T) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    value.hash(&mut h);
+    h.finish()
+}
+
+type Shared<T> = Rc<RefCell<T>>;
+
+/// The Parquet writers of one worker and the first error any of them hit.
+struct Sinks {
+    files: Option<PartWriter<FileRow>>,
+    calls: Option<PartWriter<OpCallRow>>,
+    counts: Option<PartWriter<OpCountRow>>,
+    error: Option<ReportError>,
+}
+
+impl Sinks {
+    fn create(out: &std::path::Path, worker: usize) -> Result<Sinks, ReportError> {
+        Ok(Sinks {
+            files: Some(PartWriter::create(out, worker)?),
+            calls: Some(PartWriter::create(out, worker)?),
+            counts: Some(PartWriter::create(out, worker)?),
+            error: None,
+        })
+    }
+
+    fn keep(&mut self, result: Result<(), ReportError>) {
+        if let Err(e) = result {
+            self.error.get_or_insert(e);
+        }
+    }
+
+    fn finish(&mut self) -> Result<(), ReportError> {
+        if let Some(e) = self.error.take() {
+            return Err(e);
+        }
+        if let Some(w) = self.files.take() {
+            w.finish()?;
+        }
+        if let Some(w) = self.calls.take() {
+            w.finish()?;
+        }
+        if let Some(w) = self.counts.take() {
+            w.finish()?;
+        }
+        Ok(())
+    }
+}
+
+/// Runs the scan on this process's workers. Returns the global totals in the process that
+/// hosts worker 0, `None` in the others.
+pub fn run_scan(opts: ScanOptions) -> Result<Option<ScanTotals>, String> {
+    let opts = Arc::new(opts);
+    let args = opts.timely_args.clone();
+    let guards =
+        timely::execute_from_args(args.into_iter(), move |worker| scan_worker(worker, &opts))?;
+    let mut totals = None;
+    for result in guards.join() {
+        match result {
+            Ok(Ok(Some(t))) => totals = Some(t),
+            Ok(Ok(None)) => {}
+            Ok(Err(e)) => return Err(e),
+            Err(e) => return Err(format!("worker failed: {e}")),
+        }
+    }
+    Ok(totals)
+}
+
+fn scan_worker(
+    worker: &mut timely::worker::Worker,
+    opts: &ScanOptions,
+) -> Result<Option<ScanTotals>, String> {
+    let index = worker.index();
+    let peers = worker.peers();
+    let sinks: Shared<Sinks> = Rc::new(RefCell::new(
+        Sinks::create(&opts.out_dir, index).map_err(|e| e.to_string())?,
+    ));
+    let totals: Shared<ScanTotals> = Rc::new(RefCell::new(ScanTotals {
+        workers: peers as u64,
+        ..ScanTotals::default()
+    }));
+    let mode = opts.mode.clone();
+    let max_bytes = opts.max_file_bytes;
+    let progress = opts.progress.clone();
+
+    let (mut input, probe) = worker.dataflow::<u32, _, _>(|scope| {
+        let (input, discovered) = scope.new_collection::<DiscoveredFile, isize>();
+
+        // Read where the path lands, so reading is spread over all workers.
+        let probed = discovered
+            .inner
+            .exchange(|(file, _, _): &(DiscoveredFile, u32, isize)| route(&file.path))
+            .as_collection()
+            .map(move |file| probe_file(file, max_bytes));
+        let rejected = probed.clone().flat_map(|p| p.err().map(|row| *row));
+        let readable = probed.flat_map(|p| p.ok());
+
+        // Identical content (same hash and kind) is analysed once, by the hash's owner.
+        let groups = readable.reduce(
+            |_key: &(String, FileKind),
+             paths: &[(&FileMeta, isize)],
+             out: &mut Vec<(Vec<FileMeta>, isize)>| {
+                let mut metas: Vec<FileMeta> = paths.iter().map(|(m, _)| (*m).clone()).collect();
+                metas.sort();
+                out.push((metas, 1));
+            },
+        );
+        let rows =
+            groups.flat_map(move |((hash, kind), metas)| analyse_group(&hash, kind, metas, &mode));
+
+        let files = rows
+            .clone()
+            .flat_map(|row| match row {
+                Row::File(f) => Some(f),
+                Row::Call(_) => None,
+            })
+            .concat(rejected);
+        let calls = rows.flat_map(|row| match row {
+            Row::Call(c) => Some(c),
+            Row::File(_) => None,
+        });
+
+        let op_counts = calls.clone().map(|c| (c.repo, c.operator)).count();
+
+        let totals_in = files
+            .clone()
+            .explode(|f: FileRow| {
+                let dup = f.duplicate_of.is_some() as isize;
+                vec![
+                    (Total::Status(f.status), 1isize),
+                    (Total::Bytes, f.bytes as isize),
+                    (Total::Duplicates, dup),
+                ]
+            })
+            .concat(calls.clone().map(|c| Total::Operator(c.operator)))
+            .count();
+
+        let sink = sinks.clone();
+        let bar = progress.clone();
+        let files = files.inspect(move |(row, _, diff): &(FileRow, u32, isize)| {
+            let mut s = sink.borrow_mut();
+            for _ in 0..*diff {
+                let r = s.files.as_mut().map_or(Ok(()), |w| w.push(row.clone()));
+                s.keep(r);
+                if let Some(b) = &bar {
+                    b.inc(1);
+                }
+            }
+        });
+        let sink = sinks.clone();
+        let calls = calls.inspect(move |(row, _, diff): &(OpCallRow, u32, isize)| {
+            let mut s = sink.borrow_mut();
+            for _ in 0..*diff {
+                let r = s.calls.as_mut().map_or(Ok(()), |w| w.push(row.clone()));
+                s.keep(r);
+            }
+        });
+        let sink = sinks.clone();
+        let op_counts = op_counts.inspect(
+            move |(((repo, operator), count), _, diff): &(
+                ((String, String), isize),
+                u32,
+                isize,
+            )| {
+                if *diff > 0 {
+                    let mut s = sink.borrow_mut();
+                    let row = OpCountRow {
+                        repo: repo.clone(),
+                        operator: operator.clone(),
+                        count: *count as u64,
+                    };
+                    let r = s.counts.as_mut().map_or(Ok(()), |w| w.push(row));
+                    s.keep(r);
+                }
+            },
+        );
+        let gathered = totals.clone();
+        let totals_out = totals_in
+            .inner
+            .exchange(|_: &((Total, isize), u32, isize)| 0)
+            .as_collection()
+            .inspect(
+                move |((key, amount), _, diff): &((Total, isize), u32, isize)| {
+                    if *diff <= 0 {
+                        return;
+                    }
+                    let mut t = gathered.borrow_mut();
+                    let amount = *amount as u64;
+                    match key {
+                        Total::Status(s) => {
+                            *t.files_by_status.entry(s.clone()).or_default() += amount
+                        }
+                        Total::Operator(o) => *t.operators.entry(o.clone()).or_default() += amount,
+                        Total::Bytes => t.bytes += amount,
+                        Total::Duplicates => t.duplicates += amount,
+                    }
+                },
+            );
+
+        let (probe, _) = files.probe();
+        calls.probe_with(&probe);
+        op_counts.probe_with(&probe);
+        totals_out.probe_with(&probe);
+        (input, probe)
+    });
+
+    // Walk this worker's share of the repositories, feeding the dataflow as we go.
+    let repos = discover_repos(&opts.roots).map_err(|e| format!("cannot read corpus root: {e}"))?;
+    let mut problems = Vec::new();
+    let mut pending = 0usize;
+    for (i, repo) in repos.iter().enumerate() {
+        if i % peers != index {
+            continue;
+        }
+        problems.extend(walk_repo(repo, |file| {
+            input.insert(file);
+            if let Some(b) = &opts.progress {
+                b.inc_length(1);
+            }
+            pending += 1;
+            if pending >= 1024 {
+                pending = 0;
+                input.flush();
+                worker.step();
+            }
+        }));
+    }
+    input.close();
+    worker.step_or_park_while(None, || !probe.done());
+
+    sinks.borrow_mut().finish().map_err(|e| e.to_string())?;
+    for problem in &problems {
+        let line = format!("warning: {problem}");
+        match &opts.progress {
+            Some(bar) => bar.println(line),
+            None => eprintln!("{line}"),
+        }
+    }
+    let mut totals = totals.borrow().clone();
+    totals.walk_problems = problems;
+    Ok((index == 0).then_some(totals))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn routing_is_stable_across_calls() {
+        assert_eq!(route(&"a/b.py".to_string()), route(&"a/b.py".to_string()));
+    }
+}

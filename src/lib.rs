@@ -1,0 +1,13 @@
+//! shapehound: operator statistics and shape bugs over corpora of PyTorch code.
+//!
+//! The modules follow the pipeline (see ARCHITECTURE.md):
+//! corpus → frontend → operators → (shapes → jobs → solver) → reports, driven by `dataflow`.
+
+pub mod analysis;
+pub mod cli;
+pub mod corpus;
+pub mod dataflow;
+pub mod frontend;
+pub mod operators;
+pub mod reports;
+pub mod solver;

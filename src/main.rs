@@ -1,0 +1,241 @@
+//! The `shapehound` binary: argument handling, the progress bar, the summary, the `run` table.
+
+use std::io::IsTerminal;
+use std::path::Path;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
+
+use anyhow::{bail, Context, Result};
+use clap::Parser;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use shapehound::analysis::CountMode;
+use shapehound::cli::{Cli, Command, CountModeArg, ScanArgs};
+use shapehound::dataflow::{run_scan, ScanOptions};
+use shapehound::operators::api::torch_api;
+use shapehound::operators::teosc::TeoscOpList;
+use shapehound::reports::parquet::{remove_stale_parts, write_single};
+use shapehound::reports::summary::{render, top_operators};
+use shapehound::reports::tables::{FileRow, OpCallRow, OpCountRow, RunRow, Table};
+
+/// A usage error: one line on stderr, exit code 2.
+struct Usage(String);
+
+fn main() -> ExitCode {
+    // Timely spawns the worker threads; their stack size comes from RUST_MIN_STACK. Large
+    // stacks let deeply nested files be parsed, walked and dropped without allocating a new
+    // stack per file (pages are only committed when touched).
+    if std::env::var_os("RUST_MIN_STACK").is_none() {
+        std::env::set_var(
+            "RUST_MIN_STACK",
+            shapehound::analysis::ANALYSIS_THREAD_STACK.to_string(),
+        );
+    }
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+                let _ = e.print();
+                return ExitCode::SUCCESS;
+            }
+            let rendered = e.to_string();
+            let first = rendered
+                .lines()
+                .next()
+                .unwrap_or("error: invalid arguments");
+            eprintln!("{first} (see `shapehound --help`)");
+            return ExitCode::from(2);
+        }
+    };
+    match cli.command {
+        Command::Scan(args) => match scan(args) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(Failure::Usage(Usage(msg))) => {
+                eprintln!("error: {msg}");
+                ExitCode::from(2)
+            }
+            Err(Failure::Run(e)) => {
+                eprintln!("error: {e:#}");
+                ExitCode::FAILURE
+            }
+        },
+    }
+}
+
+enum Failure {
+    Usage(Usage),
+    Run(anyhow::Error),
+}
+
+impl From<anyhow::Error> for Failure {
+    fn from(e: anyhow::Error) -> Self {
+        Failure::Run(e)
+    }
+}
+
+fn usage(msg: impl Into<String>) -> Failure {
+    Failure::Usage(Usage(msg.into()))
+}
+
+fn scan(args: ScanArgs) -> std::result::Result<(), Failure> {
+    for root in &args.roots {
+        if !root.exists() {
+            return Err(usage(format!(
+                "corpus root `{}` does not exist",
+                root.display()
+            )));
+        }
+    }
+    if args.process >= args.processes {
+        return Err(usage(format!(
+            "process index -p {} must be below the number of processes -n {}",
+            args.process, args.processes
+        )));
+    }
+    if args.processes > 1 && args.hostfile.is_none() {
+        return Err(usage("a cluster run (-n > 1) needs a hostfile (-h FILE)"));
+    }
+    let mode = match (args.count_mode, &args.op_list) {
+        (CountModeArg::Precise, None) => CountMode::Precise,
+        (CountModeArg::Precise, Some(_)) => {
+            return Err(usage("--op-list only applies to --count-mode teosc"))
+        }
+        (CountModeArg::Teosc, None) => {
+            return Err(usage(
+                "--count-mode teosc needs --op-list FILE (TEOSC's pytorch_operations.txt)",
+            ))
+        }
+        (CountModeArg::Teosc, Some(path)) => match TeoscOpList::load(path) {
+            Ok(list) if !list.keys().is_empty() => CountMode::Teosc(Arc::new(list)),
+            Ok(_) => {
+                return Err(usage(format!(
+                    "op list `{}` has no operators",
+                    path.display()
+                )))
+            }
+            Err(e) => {
+                return Err(usage(format!(
+                    "cannot read op list `{}`: {e}",
+                    path.display()
+                )))
+            }
+        },
+    };
+    let list = match &mode {
+        CountMode::Teosc(l) => Some(l.clone()),
+        CountMode::Precise => None,
+    };
+
+    prepare_out_dir(&args).map_err(Failure::Run)?;
+    let show_progress = !args.quiet && args.processes == 1 && std::io::stderr().is_terminal();
+    let progress = show_progress.then(|| {
+        let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} files  {per_sec}  eta {eta}",
+            )
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        bar
+    });
+
+    let started = SystemTime::now();
+    let clock = Instant::now();
+    let options = ScanOptions {
+        roots: args.roots.clone(),
+        out_dir: args.out.clone(),
+        max_file_bytes: args.max_file_size,
+        mode: mode.clone(),
+        timely_args: args.timely_args(),
+        progress: progress.clone(),
+    };
+    let totals = run_scan(options).map_err(|e| Failure::Run(anyhow::anyhow!(e)))?;
+    if let Some(bar) = &progress {
+        bar.finish_and_clear();
+    }
+    let elapsed = clock.elapsed();
+    let Some(totals) = totals else {
+        return Ok(()); // not the process that hosts worker 0
+    };
+
+    let run = RunRow {
+        version: env!("CARGO_PKG_VERSION").to_string(),
+        torch_api_version: torch_api().torch_version.clone(),
+        arguments: std::env::args().collect::<Vec<_>>().join(" "),
+        count_mode: mode.name().to_string(),
+        started_at: rfc3339(started),
+        duration_s: elapsed.as_secs_f64(),
+        workers: totals.workers,
+        processes: args.processes as u64,
+        files: totals.files(),
+        files_ok: totals.files_by_status.get("ok").copied().unwrap_or(0),
+        files_failed: totals.files() - totals.files_by_status.get("ok").copied().unwrap_or(0),
+        duplicates: totals.duplicates,
+        bytes: totals.bytes,
+        op_calls: totals.op_calls(),
+        operators: totals.operators.len() as u64,
+    };
+    write_single(&args.out, vec![run]).context("writing the run table")?;
+
+    if !args.quiet {
+        let top = top_operators(&totals, args.top, |op| {
+            list.as_ref()
+                .and_then(|l| l.position(op))
+                .unwrap_or(usize::MAX)
+        });
+        print!(
+            "{}",
+            render(&totals, elapsed, &top, &args.out.display().to_string())
+        );
+    }
+    Ok(())
+}
+
+/// Creates the report folders and removes part files this run will not rewrite: each process
+/// clears its own worker indices, process 0 also those beyond the cluster's size.
+fn prepare_out_dir(args: &ScanArgs) -> Result<()> {
+    let out: &Path = &args.out;
+    if out.exists() && !out.is_dir() {
+        bail!(
+            "report path `{}` exists and is not a directory",
+            out.display()
+        );
+    }
+    std::fs::create_dir_all(out).with_context(|| format!("creating `{}`", out.display()))?;
+    let w = args.workers as usize;
+    let mine = (args.process as usize * w)..((args.process as usize + 1) * w);
+    let total = w * args.processes as usize;
+    let first = args.process == 0;
+    for table in [FileRow::NAME, OpCallRow::NAME, OpCountRow::NAME] {
+        remove_stale_parts(out, table, |i| mine.contains(&i) || (first && i >= total))?;
+    }
+    Ok(())
+}
+
+/// UTC timestamp in RFC 3339 (no external time crate needed for one field).
+fn rfc3339(t: SystemTime) -> String {
+    let secs = t
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    let days = (secs / 86_400) as i64;
+    let rem = secs % 86_400;
+    // Civil-from-days (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + (month <= 2) as i64;
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
+}
