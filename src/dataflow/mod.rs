@@ -3,5 +3,6 @@
 
 pub mod rows;
 pub mod scan;
+pub mod stages;
 
 pub use scan::{run_scan, ScanOptions, ScanTotals};

@@ -5,11 +5,16 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
+use super::stages::GroupOutput;
 use crate::analysis::{analyse_file, CountMode, FileAnalysis};
 use crate::corpus::source::{content_hash, count_lines};
 use crate::corpus::{DiscoveredFile, FileKind, FileStatus};
 use crate::operators::api::family_of;
 use crate::reports::tables::{FileRow, OpCallRow};
+
+/// What the analysis of one content group emits: `files` rows, `op_calls` rows, and the
+/// per-file `(repo, operator)` tallies that feed the differential count.
+pub type AnalysedGroup = GroupOutput<FileRow, OpCallRow, (String, String)>;
 
 /// A readable file, waiting for its content group to be analysed.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -19,13 +24,6 @@ pub struct FileMeta {
     pub abs_path: PathBuf,
     pub bytes: u64,
     pub lines: u64,
-}
-
-/// One output row of the analysis stage.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-pub enum Row {
-    File(FileRow),
-    Call(OpCallRow),
 }
 
 fn rejected_row(
@@ -118,9 +116,14 @@ pub fn analyse_group(
     kind: FileKind,
     metas: Vec<FileMeta>,
     mode: &CountMode,
-) -> Vec<Row> {
+) -> AnalysedGroup {
+    let mut out = AnalysedGroup {
+        files: Vec::with_capacity(metas.len()),
+        calls: Vec::new(),
+        tallies: Vec::new(),
+    };
     let Some(first) = metas.first() else {
-        return Vec::new();
+        return out;
     };
     let analysis = match std::fs::read(&first.abs_path) {
         Ok(bytes) => analyse_file(&first.path, &bytes, kind, mode),
@@ -135,12 +138,30 @@ pub fn analyse_group(
         },
     };
     let representative = first.path.clone();
-    let mut rows = Vec::with_capacity(metas.len() * (1 + analysis.calls.len()));
+    let mut per_operator: Vec<(&str, isize)> = Vec::new();
+    {
+        let mut ops: Vec<&str> = analysis
+            .calls
+            .iter()
+            .map(|c| c.site.operator.as_str())
+            .collect();
+        ops.sort_unstable();
+        for op in ops {
+            match per_operator.last_mut() {
+                Some((last, n)) if *last == op => *n += 1,
+                _ => per_operator.push((op, 1)),
+            }
+        }
+    }
+    out.calls.reserve(metas.len() * analysis.calls.len());
     for meta in metas {
+        for (op, n) in &per_operator {
+            out.tallies.push(((meta.repo.clone(), op.to_string()), *n));
+        }
         let duplicate_of = (meta.path != representative).then(|| representative.clone());
         for call in &analysis.calls {
             let site = &call.site;
-            rows.push(Row::Call(OpCallRow {
+            out.calls.push(OpCallRow {
                 repo: meta.repo.clone(),
                 path: meta.path.clone(),
                 line: site.line,
@@ -156,9 +177,9 @@ pub fn analyse_group(
                 enclosing_function: site.enclosing_function.clone(),
                 cell: call.cell.map(|c| c.0),
                 cell_line: call.cell.map(|c| c.1),
-            }));
+            });
         }
-        rows.push(Row::File(FileRow {
+        out.files.push(FileRow {
             repo: meta.repo,
             path: meta.path,
             content_hash: Some(hash.to_string()),
@@ -175,7 +196,7 @@ pub fn analyse_group(
             analysis_us: analysis.micros,
             duplicate_of,
             relative_imports: analysis.relative_imports.clone(),
-        }));
+        });
     }
-    rows
+    out
 }

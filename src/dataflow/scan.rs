@@ -26,12 +26,17 @@ use indicatif::ProgressBar;
 use serde::{Deserialize, Serialize};
 use timely::dataflow::operators::Exchange;
 
-use super::rows::{analyse_group, probe_file, FileMeta, Row};
+use super::rows::{analyse_group, probe_file, FileMeta};
+use super::stages::{analyse_fueled, sink};
 use crate::analysis::CountMode;
 use crate::corpus::{discover_repos, walk_repo, DiscoveredFile, FileKind};
 use crate::reports::parquet::PartWriter;
 use crate::reports::tables::{FileRow, OpCallRow, OpCountRow};
 use crate::reports::ReportError;
+
+/// Content groups analysed per activation of the analysis operator: small enough that the
+/// rows of one activation are a few megabytes at most, large enough to amortise scheduling.
+const ANALYSE_PER_ACTIVATION: usize = 16;
 
 /// What a scan needs to know. Shared read-only by all workers of a process.
 #[derive(Clone, Debug)]
@@ -182,23 +187,15 @@ fn scan_worker(
                 out.push((metas, 1));
             },
         );
-        let rows =
-            groups.flat_map(move |((hash, kind), metas)| analyse_group(&hash, kind, metas, &mode));
+        let (analysed_files, calls, tallies) = analyse_fueled(
+            groups,
+            ANALYSE_PER_ACTIVATION,
+            move |((hash, kind), metas)| analyse_group(&hash, kind, metas, &mode),
+        );
+        let files = analysed_files.concat(rejected);
 
-        let files = rows
-            .clone()
-            .flat_map(|row| match row {
-                Row::File(f) => Some(f),
-                Row::Call(_) => None,
-            })
-            .concat(rejected);
-        let calls = rows.flat_map(|row| match row {
-            Row::Call(c) => Some(c),
-            Row::File(_) => None,
-        });
-
-        let op_counts = calls.clone().map(|c| (c.repo, c.operator)).count();
-
+        // Per-file tallies carry their count as the diff; `count` sums them per key.
+        let op_counts = tallies.clone().count();
         let totals_in = files
             .clone()
             .explode(|f: FileRow| {
@@ -209,75 +206,63 @@ fn scan_worker(
                     (Total::Duplicates, dup),
                 ]
             })
-            .concat(calls.clone().map(|c| Total::Operator(c.operator)))
+            .concat(tallies.map(|(_repo, op)| Total::Operator(op)))
             .count();
 
-        let sink = sinks.clone();
+        let sink_to = sinks.clone();
         let bar = progress.clone();
-        let files = files.inspect(move |(row, _, diff): &(FileRow, u32, isize)| {
-            let mut s = sink.borrow_mut();
-            for _ in 0..*diff {
-                let r = s.files.as_mut().map_or(Ok(()), |w| w.push(row.clone()));
-                s.keep(r);
-                if let Some(b) = &bar {
-                    b.inc(1);
-                }
+        let files_done = sink(files, "WriteFiles", move |row: FileRow| {
+            let mut s = sink_to.borrow_mut();
+            let r = s.files.as_mut().map_or(Ok(()), |w| w.push(row));
+            s.keep(r);
+            if let Some(b) = &bar {
+                b.inc(1);
             }
         });
-        let sink = sinks.clone();
-        let calls = calls.inspect(move |(row, _, diff): &(OpCallRow, u32, isize)| {
-            let mut s = sink.borrow_mut();
-            for _ in 0..*diff {
-                let r = s.calls.as_mut().map_or(Ok(()), |w| w.push(row.clone()));
-                s.keep(r);
-            }
+        let sink_to = sinks.clone();
+        let calls_done = sink(calls, "WriteOpCalls", move |row: OpCallRow| {
+            let mut s = sink_to.borrow_mut();
+            let r = s.calls.as_mut().map_or(Ok(()), |w| w.push(row));
+            s.keep(r);
         });
-        let sink = sinks.clone();
-        let op_counts = op_counts.inspect(
-            move |(((repo, operator), count), _, diff): &(
-                ((String, String), isize),
-                u32,
-                isize,
-            )| {
-                if *diff > 0 {
-                    let mut s = sink.borrow_mut();
-                    let row = OpCountRow {
-                        repo: repo.clone(),
-                        operator: operator.clone(),
-                        count: *count as u64,
-                    };
-                    let r = s.counts.as_mut().map_or(Ok(()), |w| w.push(row));
-                    s.keep(r);
-                }
+        let sink_to = sinks.clone();
+        let counts_done = sink(
+            op_counts,
+            "WriteOpCounts",
+            move |((repo, operator), count): ((String, String), isize)| {
+                let mut s = sink_to.borrow_mut();
+                let row = OpCountRow {
+                    repo,
+                    operator,
+                    count: count as u64,
+                };
+                let r = s.counts.as_mut().map_or(Ok(()), |w| w.push(row));
+                s.keep(r);
             },
         );
         let gathered = totals.clone();
-        let totals_out = totals_in
-            .inner
-            .exchange(|_: &((Total, isize), u32, isize)| 0)
-            .as_collection()
-            .inspect(
-                move |((key, amount), _, diff): &((Total, isize), u32, isize)| {
-                    if *diff <= 0 {
-                        return;
-                    }
-                    let mut t = gathered.borrow_mut();
-                    let amount = *amount as u64;
-                    match key {
-                        Total::Status(s) => {
-                            *t.files_by_status.entry(s.clone()).or_default() += amount
-                        }
-                        Total::Operator(o) => *t.operators.entry(o.clone()).or_default() += amount,
-                        Total::Bytes => t.bytes += amount,
-                        Total::Duplicates => t.duplicates += amount,
-                    }
-                },
-            );
+        let totals_done = sink(
+            totals_in
+                .inner
+                .exchange(|_: &((Total, isize), u32, isize)| 0)
+                .as_collection(),
+            "GatherTotals",
+            move |(key, amount): (Total, isize)| {
+                let mut t = gathered.borrow_mut();
+                let amount = amount as u64;
+                match key {
+                    Total::Status(s) => *t.files_by_status.entry(s).or_default() += amount,
+                    Total::Operator(o) => *t.operators.entry(o).or_default() += amount,
+                    Total::Bytes => t.bytes += amount,
+                    Total::Duplicates => t.duplicates += amount,
+                }
+            },
+        );
 
-        let (probe, _) = files.probe();
-        calls.probe_with(&probe);
-        op_counts.probe_with(&probe);
-        totals_out.probe_with(&probe);
+        let (probe, _) = files_done.probe();
+        calls_done.probe_with(&probe);
+        counts_done.probe_with(&probe);
+        totals_done.probe_with(&probe);
         (input, probe)
     });
 
