@@ -93,9 +93,22 @@ pub fn analyse_file(path: &str, bytes: &[u8], kind: FileKind, mode: &CountMode) 
     result
 }
 
+thread_local! {
+    static IN_ANALYSIS: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether the current thread is inside a guarded analysis (its panics are recorded as
+/// `internal_error` rows, so a panic hook may stay quiet about them).
+pub fn in_guarded_analysis() -> bool {
+    IN_ANALYSIS.with(|f| f.get())
+}
+
 /// Runs an analysis, turning a panic into an `internal_error` outcome.
 pub fn guarded(f: impl FnOnce() -> FileAnalysis) -> FileAnalysis {
-    match catch_unwind(AssertUnwindSafe(f)) {
+    let outer = IN_ANALYSIS.with(|flag| flag.replace(true));
+    let result = catch_unwind(AssertUnwindSafe(f));
+    IN_ANALYSIS.with(|flag| flag.set(outer));
+    match result {
         Ok(result) => result,
         Err(payload) => {
             let what = payload

@@ -36,6 +36,18 @@ fn main() -> ExitCode {
             shapehound::analysis::ANALYSIS_THREAD_STACK.to_string(),
         );
     }
+    // A panic inside one file's analysis is caught and becomes that file's `internal_error`
+    // row; say so in one line instead of a backtrace in the middle of the progress bar.
+    let default_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        if shapehound::analysis::in_guarded_analysis() {
+            eprintln!(
+                "warning: internal error while analysing a file (recorded in `files`): {info}"
+            );
+        } else {
+            default_hook(info);
+        }
+    }));
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {

@@ -194,7 +194,22 @@ pub fn walk_repo(repo: &RepoRoot, mut emit: impl FnMut(DiscoveredFile)) -> Vec<S
         let entry = match entry {
             Ok(e) => e,
             Err(err) => {
-                problems.push(err.to_string());
+                // A Python file we cannot even stat (a dangling symlink) is still a file of
+                // the corpus: reading it fails later and it gets the status `unreadable`.
+                let python_path = err.path().filter(|p| FileKind::from_path(p).is_some());
+                match python_path {
+                    Some(path) if err.loop_ancestor().is_none() => {
+                        let rel = path.strip_prefix(root).unwrap_or(path);
+                        emit(DiscoveredFile {
+                            repo: repo.name.clone(),
+                            path: format!("{}{}", repo.path_prefix, rel.to_string_lossy()),
+                            abs_path: path.to_path_buf(),
+                            kind: FileKind::from_path(path).unwrap_or(FileKind::Py),
+                            outside_root: false,
+                        });
+                    }
+                    _ => problems.push(err.to_string()),
+                }
                 continue;
             }
         };

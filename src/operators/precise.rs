@@ -818,3 +818,7 @@ fn resolution_of(via: Via) -> Resolution {
         Via::Alias => Resolution::Alias,
     }
 }
+
+#[cfg(test)]
+#[path = "precise_tests.rs"]
+mod tests;

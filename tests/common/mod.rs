@@ -1,0 +1,136 @@
+//! Helpers for the integration tests: run the real binary, read the real Parquet back.
+#![allow(dead_code)]
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use arrow_array::{
+    Array, Float64Array, ListArray, RecordBatch, StringArray, UInt32Array, UInt64Array,
+};
+use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+
+pub fn binary() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_shapehound"))
+}
+
+pub fn repo_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+pub fn sample_corpus() -> PathBuf {
+    repo_root().join("corpus/sample")
+}
+
+/// The TEOSC operator list from the shared reference folder, when it is there.
+pub fn teosc_op_list() -> Option<PathBuf> {
+    let p = repo_root().join("../shared/reference/teosc/pytorch_operations.txt");
+    p.exists().then_some(p)
+}
+
+pub fn run(args: &[&str]) -> Output {
+    Command::new(binary())
+        .args(args)
+        .output()
+        .expect("the shapehound binary runs")
+}
+
+/// Runs `shapehound scan` and asserts success.
+pub fn scan(roots: &[&Path], out: &Path, extra: &[&str]) -> Output {
+    let mut args: Vec<String> = vec!["scan".into()];
+    args.extend(roots.iter().map(|r| r.display().to_string()));
+    args.extend(["-o".into(), out.display().to_string(), "--quiet".into()]);
+    args.extend(extra.iter().map(|s| s.to_string()));
+    let argv: Vec<&str> = args.iter().map(String::as_str).collect();
+    let output = run(&argv);
+    assert!(
+        output.status.success(),
+        "scan failed: {}\n{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    output
+}
+
+/// One table row: column name → value rendered as text (`null` for nulls, lists joined by `|`).
+pub type Row = BTreeMap<String, String>;
+
+fn cell(array: &dyn Array, i: usize) -> String {
+    if array.is_null(i) {
+        return "null".to_string();
+    }
+    let any = array.as_any();
+    if let Some(a) = any.downcast_ref::<StringArray>() {
+        return a.value(i).to_string();
+    }
+    if let Some(a) = any.downcast_ref::<UInt64Array>() {
+        return a.value(i).to_string();
+    }
+    if let Some(a) = any.downcast_ref::<UInt32Array>() {
+        return a.value(i).to_string();
+    }
+    if let Some(a) = any.downcast_ref::<Float64Array>() {
+        return a.value(i).to_string();
+    }
+    if let Some(a) = any.downcast_ref::<ListArray>() {
+        let inner = a.value(i);
+        return (0..inner.len())
+            .map(|j| cell(inner.as_ref(), j))
+            .collect::<Vec<_>>()
+            .join("|");
+    }
+    panic!("unexpected column type {:?}", array.data_type());
+}
+
+/// Reads every part file of `table` under a report directory.
+pub fn read_table(report: &Path, table: &str) -> Vec<Row> {
+    let dir = report.join(table);
+    let mut parts: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "parquet"))
+        .collect();
+    parts.sort();
+    let mut rows = Vec::new();
+    for part in parts {
+        let file = std::fs::File::open(&part).unwrap();
+        let reader = ParquetRecordBatchReaderBuilder::try_new(file)
+            .unwrap()
+            .build()
+            .unwrap();
+        for batch in reader {
+            let batch: RecordBatch = batch.unwrap();
+            let schema = batch.schema();
+            for i in 0..batch.num_rows() {
+                let mut row = Row::new();
+                for (c, field) in schema.fields().iter().enumerate() {
+                    row.insert(field.name().clone(), cell(batch.column(c).as_ref(), i));
+                }
+                rows.push(row);
+            }
+        }
+    }
+    rows
+}
+
+/// Rows as sorted text lines without the named columns (for set comparisons).
+pub fn canonical(rows: &[Row], without: &[&str]) -> Vec<String> {
+    let mut lines: Vec<String> = rows
+        .iter()
+        .map(|r| {
+            r.iter()
+                .filter(|(k, _)| !without.contains(&k.as_str()))
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        })
+        .collect();
+    lines.sort();
+    lines
+}
+
+pub fn by_path<'a>(rows: &'a [Row], path: &str) -> &'a Row {
+    rows.iter()
+        .find(|r| r["path"] == path)
+        .unwrap_or_else(|| panic!("no row for {path}"))
+}
