@@ -1,0 +1,123 @@
+//! The same corpus gives the same rows whatever the number of workers or processes:
+//! `-w 1`, `-w 2`, and two processes on 127.0.0.1 (`-n 2 -p 0|1 -h hostfile`).
+
+mod common;
+
+use std::net::TcpListener;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::*;
+
+/// Columns that measure the run rather than describe the corpus.
+const TIMING: &[&str] = &["analysis_ms"];
+
+fn tables(report: &Path) -> Vec<(String, Vec<String>)> {
+    ["files", "op_calls", "op_counts"]
+        .iter()
+        .map(|t| (t.to_string(), canonical(&read_table(report, t), TIMING)))
+        .collect()
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+fn wait_bounded(mut child: Child, limit: Duration) -> std::process::Output {
+    let start = Instant::now();
+    loop {
+        if child.try_wait().unwrap().is_some() {
+            return child.wait_with_output().unwrap();
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            panic!("cluster process did not finish within {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn one_worker_two_workers_and_two_processes_write_the_same_rows() {
+    let t = tempfile::tempdir().unwrap();
+    let corpus = sample_corpus();
+    let w1 = t.path().join("w1");
+    let w2 = t.path().join("w2");
+    scan(&[&corpus], &w1, &["-w", "1"]);
+    scan(&[&corpus], &w2, &["-w", "2"]);
+
+    let cluster = t.path().join("cluster");
+    let hostfile = t.path().join("hosts.txt");
+    std::fs::write(
+        &hostfile,
+        format!("127.0.0.1:{}\n127.0.0.1:{}\n", free_port(), free_port()),
+    )
+    .unwrap();
+    let spawn = |index: &str| {
+        Command::new(binary())
+            .args([
+                "scan",
+                corpus.to_str().unwrap(),
+                "-o",
+                cluster.to_str().unwrap(),
+                "--quiet",
+            ])
+            .args([
+                "-w",
+                "1",
+                "-n",
+                "2",
+                "-p",
+                index,
+                "-h",
+                hostfile.to_str().unwrap(),
+            ])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let p0 = spawn("0");
+    let p1 = spawn("1");
+    for out in [
+        wait_bounded(p0, Duration::from_secs(120)),
+        wait_bounded(p1, Duration::from_secs(120)),
+    ] {
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+
+    let one = tables(&w1);
+    assert!(one.iter().all(|(_, rows)| !rows.is_empty()));
+    assert_eq!(one, tables(&w2), "-w 1 and -w 2 differ");
+    assert_eq!(one, tables(&cluster), "-w 1 and two processes differ");
+    // Two workers, two part files per table; the run table is written once.
+    let parts = std::fs::read_dir(cluster.join("files")).unwrap().count();
+    assert_eq!(parts, 2);
+    let run = read_table(&cluster, "run");
+    assert_eq!(run.len(), 1);
+    assert_eq!(
+        (run[0]["workers"].as_str(), run[0]["processes"].as_str()),
+        ("2", "2")
+    );
+}
+
+#[test]
+fn a_smaller_rerun_leaves_no_stale_parts() {
+    let t = tempfile::tempdir().unwrap();
+    let out = t.path().join("r");
+    scan(&[&sample_corpus()], &out, &["-w", "3"]);
+    assert_eq!(std::fs::read_dir(out.join("op_calls")).unwrap().count(), 3);
+    scan(&[&sample_corpus()], &out, &["-w", "1"]);
+    assert_eq!(std::fs::read_dir(out.join("op_calls")).unwrap().count(), 1);
+    let files = read_table(&out, "files");
+    assert_eq!(files.len(), 26);
+}
