@@ -2,7 +2,8 @@
 //!
 //! Repository rule: a corpus root that itself holds `.git`, `pyproject.toml` or `setup.py` is one
 //! repository; otherwise every top-level folder of the root is a repository and loose files
-//! directly in the root belong to the repository `.`.
+//! directly in the root belong to the repository `.`. With several roots, repository names and
+//! paths are prefixed with the root's folder name.
 //!
 //! Walking skips version-control and tool folders, virtualenvs (any folder holding
 //! `pyvenv.cfg`, or named `.venv`), `site-packages`, `node_modules` and `__pycache__`. Symlinks
@@ -85,9 +86,16 @@ fn has_marker(dir: &Path) -> bool {
 /// list. Errors only when a root itself cannot be read.
 pub fn discover_repos(roots: &[PathBuf]) -> std::io::Result<Vec<RepoRoot>> {
     let mut repos = Vec::new();
-    let multi = roots.len() > 1;
+    // The same root given twice (or through a symlink) is scanned once.
+    let mut canonical: Vec<PathBuf> = Vec::new();
     for root in roots {
         let root = root.canonicalize()?;
+        if !canonical.contains(&root) {
+            canonical.push(root);
+        }
+    }
+    let multi = canonical.len() > 1;
+    for root in canonical {
         let root_name = root
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
@@ -131,6 +139,12 @@ pub fn discover_repos(roots: &[PathBuf]) -> std::io::Result<Vec<RepoRoot>> {
                 if !stays_inside(&path, &root) {
                     continue;
                 }
+                // With several roots, same-named repositories of different roots stay apart.
+                let name = if multi {
+                    format!("{root_name}/{name}")
+                } else {
+                    name
+                };
                 repos.push(RepoRoot {
                     name,
                     dir: path,
@@ -292,6 +306,28 @@ mod tests {
             vec![
                 ("proj".into(), "src/m.py".into()),
                 ("proj".into(), "tests/t.py".into())
+            ]
+        );
+    }
+
+    #[test]
+    fn a_root_given_twice_is_scanned_once_and_several_roots_are_prefixed() {
+        let t = tempfile::tempdir().unwrap();
+        let a = t.path().join("one");
+        let b = t.path().join("two");
+        touch(&a.join("r/x.py"), "");
+        touch(&b.join("r/x.py"), "");
+        let repos = discover_repos(&[a.clone(), a.join("."), b]).unwrap();
+        let mut paths = Vec::new();
+        for r in &repos {
+            walk_repo(r, |f| paths.push((f.repo, f.path)));
+        }
+        paths.sort();
+        assert_eq!(
+            paths,
+            [
+                ("one/r".to_string(), "one/r/x.py".to_string()),
+                ("two/r".to_string(), "two/r/x.py".to_string())
             ]
         );
     }
