@@ -150,9 +150,15 @@ fn scan(args: ScanArgs) -> std::result::Result<(), Failure> {
         let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
         bar.set_style(
             ProgressStyle::with_template(
-                "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} files  {per_sec}  eta {eta}",
+                "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} files  {rate}  eta {eta}",
             )
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .with_key(
+                "rate",
+                |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                    let _ = write!(w, "{:.0} files/s", state.per_sec());
+                },
+            ),
         );
         bar
     });
