@@ -10,4 +10,5 @@ pub mod dataflow;
 pub mod frontend;
 pub mod operators;
 pub mod reports;
+pub mod shapes;
 pub mod solver;

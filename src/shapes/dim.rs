@@ -1,0 +1,496 @@
+//! Symbolic dimensions: integer expressions in a canonical normal form.
+//!
+//! A [`DimExpr`] is a polynomial with integer coefficients over *atoms*: named symbols and
+//! opaque terms (`a // b`, `a % b`, `min`, `max`) whose arguments are themselves normal forms.
+//! Monomials are sorted maps atom → exponent and the polynomial a sorted map monomial →
+//! coefficient without zero entries, so equal expressions are structurally equal
+//! (`2*(a+b)` and `2*a + 2*b` build the same value) and cheap decisions (`a + 1 == a` is false,
+//! `4 == 2*2` is true) need no solver. Floor division and modulo follow Python (the result of
+//! `%` has the sign of the divisor); conversion to Z3 keeps those semantics.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::sync::Arc;
+
+/// An indivisible part of a monomial.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Atom {
+    Sym(Arc<str>),
+    FloorDiv(Box<DimExpr>, Box<DimExpr>),
+    Mod(Box<DimExpr>, Box<DimExpr>),
+    Min(Box<DimExpr>, Box<DimExpr>),
+    Max(Box<DimExpr>, Box<DimExpr>),
+}
+
+/// A product of atoms with exponents, sorted by atom. The empty monomial is the constant 1.
+pub type Monomial = Vec<(Atom, u32)>;
+
+/// A polynomial in normal form: monomial → non-zero coefficient.
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct DimExpr {
+    terms: BTreeMap<Monomial, i64>,
+}
+
+fn mul_monomials(a: &Monomial, b: &Monomial) -> Monomial {
+    let mut map: BTreeMap<Atom, u32> = a.iter().cloned().collect();
+    for (atom, e) in b {
+        *map.entry(atom.clone()).or_default() += e;
+    }
+    map.into_iter().collect()
+}
+
+/// Python's `//` on integers. `None` when dividing by zero.
+pub fn py_floordiv(a: i64, b: i64) -> Option<i64> {
+    if b == 0 {
+        return None;
+    }
+    let q = a.checked_div(b)?;
+    Some(if (a % b != 0) && ((a < 0) != (b < 0)) {
+        q - 1
+    } else {
+        q
+    })
+}
+
+/// Python's `%` on integers (sign of the divisor). `None` when dividing by zero.
+pub fn py_mod(a: i64, b: i64) -> Option<i64> {
+    Some(a - b.checked_mul(py_floordiv(a, b)?)?)
+}
+
+impl DimExpr {
+    pub fn constant(c: i64) -> DimExpr {
+        let mut terms = BTreeMap::new();
+        if c != 0 {
+            terms.insert(Vec::new(), c);
+        }
+        DimExpr { terms }
+    }
+
+    pub fn zero() -> DimExpr {
+        DimExpr::constant(0)
+    }
+
+    pub fn one() -> DimExpr {
+        DimExpr::constant(1)
+    }
+
+    pub fn sym(name: &str) -> DimExpr {
+        DimExpr::atom(Atom::Sym(Arc::from(name)))
+    }
+
+    fn atom(atom: Atom) -> DimExpr {
+        let mut terms = BTreeMap::new();
+        terms.insert(vec![(atom, 1)], 1);
+        DimExpr { terms }
+    }
+
+    /// The value when the expression is a constant.
+    pub fn as_const(&self) -> Option<i64> {
+        match self.terms.len() {
+            0 => Some(0),
+            1 => self.terms.get(&Vec::new()).copied(),
+            _ => None,
+        }
+    }
+
+    pub fn is_const(&self) -> bool {
+        self.as_const().is_some()
+    }
+
+    /// The constant term.
+    pub fn constant_part(&self) -> i64 {
+        self.terms.get(&Vec::new()).copied().unwrap_or(0)
+    }
+
+    pub fn add(&self, other: &DimExpr) -> DimExpr {
+        let mut terms = self.terms.clone();
+        for (m, c) in &other.terms {
+            let e = terms.entry(m.clone()).or_insert(0);
+            *e = e.saturating_add(*c);
+            if *e == 0 {
+                terms.remove(m);
+            }
+        }
+        DimExpr { terms }
+    }
+
+    pub fn neg(&self) -> DimExpr {
+        DimExpr {
+            terms: self.terms.iter().map(|(m, c)| (m.clone(), -c)).collect(),
+        }
+    }
+
+    pub fn sub(&self, other: &DimExpr) -> DimExpr {
+        self.add(&other.neg())
+    }
+
+    pub fn add_const(&self, c: i64) -> DimExpr {
+        self.add(&DimExpr::constant(c))
+    }
+
+    pub fn mul(&self, other: &DimExpr) -> DimExpr {
+        let mut out = DimExpr::zero();
+        for (ma, ca) in &self.terms {
+            for (mb, cb) in &other.terms {
+                let m = mul_monomials(ma, mb);
+                let mut single = BTreeMap::new();
+                single.insert(m, ca.saturating_mul(*cb));
+                out = out.add(&DimExpr { terms: single });
+            }
+        }
+        out
+    }
+
+    pub fn mul_const(&self, c: i64) -> DimExpr {
+        self.mul(&DimExpr::constant(c))
+    }
+
+    /// Product of several expressions (1 for none).
+    pub fn product<'a>(items: impl IntoIterator<Item = &'a DimExpr>) -> DimExpr {
+        items.into_iter().fold(DimExpr::one(), |acc, d| acc.mul(d))
+    }
+
+    /// Exact division by a monomial-with-coefficient divisor, when every term divides.
+    fn exact_div(&self, divisor: &DimExpr) -> Option<DimExpr> {
+        if divisor.terms.len() != 1 {
+            return None;
+        }
+        let (dm, dc) = divisor.terms.iter().next()?;
+        let dmap: BTreeMap<&Atom, u32> = dm.iter().map(|(a, e)| (a, *e)).collect();
+        let mut out = BTreeMap::new();
+        for (m, c) in &self.terms {
+            if c % dc != 0 {
+                return None;
+            }
+            let mut rest: BTreeMap<Atom, u32> = m.iter().cloned().collect();
+            for (a, e) in &dmap {
+                let have = rest.get_mut(*a)?;
+                if *have < *e {
+                    return None;
+                }
+                *have -= e;
+                if *have == 0 {
+                    rest.remove(*a);
+                }
+            }
+            out.insert(rest.into_iter().collect::<Monomial>(), c / dc);
+        }
+        Some(DimExpr { terms: out })
+    }
+
+    /// Python floor division. Simplified when constant, when the divisor divides every term
+    /// exactly (`(a*b)//b = a`, `(4a+2)//2 = 2a+1`; a zero divisor is an error the caller
+    /// requires away), and for nested positive constant divisors.
+    pub fn floordiv(&self, divisor: &DimExpr) -> DimExpr {
+        if let (Some(a), Some(b)) = (self.as_const(), divisor.as_const()) {
+            if let Some(q) = py_floordiv(a, b) {
+                return DimExpr::constant(q);
+            }
+        }
+        if divisor.as_const() == Some(1) {
+            return self.clone();
+        }
+        if self.terms.is_empty() && divisor.as_const() != Some(0) {
+            return DimExpr::zero();
+        }
+        if divisor.as_const() != Some(0) {
+            if let Some(q) = self.exact_div(divisor) {
+                return q;
+            }
+        }
+        // (a // b) // c = a // (b*c) for positive constants b, c.
+        if let (Some(c), Some((Atom::FloorDiv(inner, b), 1))) =
+            (divisor.as_const(), self.single_atom())
+        {
+            if let Some(bc) = b.as_const() {
+                if c > 0 && bc > 0 {
+                    return inner.floordiv(&DimExpr::constant(bc * c));
+                }
+            }
+        }
+        DimExpr::atom(Atom::FloorDiv(
+            Box::new(self.clone()),
+            Box::new(divisor.clone()),
+        ))
+    }
+
+    /// Python modulo.
+    pub fn modulo(&self, divisor: &DimExpr) -> DimExpr {
+        if let (Some(a), Some(b)) = (self.as_const(), divisor.as_const()) {
+            if let Some(r) = py_mod(a, b) {
+                return DimExpr::constant(r);
+            }
+        }
+        if divisor.as_const() == Some(1) || divisor.as_const() == Some(-1) {
+            return DimExpr::zero();
+        }
+        if divisor.as_const() != Some(0) && self.exact_div(divisor).is_some() {
+            return DimExpr::zero();
+        }
+        DimExpr::atom(Atom::Mod(Box::new(self.clone()), Box::new(divisor.clone())))
+    }
+
+    pub fn minimum(&self, other: &DimExpr) -> DimExpr {
+        match self.sub(other).as_const() {
+            Some(d) if d <= 0 => self.clone(),
+            Some(_) => other.clone(),
+            None => {
+                let (a, b) = if self <= other {
+                    (self, other)
+                } else {
+                    (other, self)
+                };
+                DimExpr::atom(Atom::Min(Box::new(a.clone()), Box::new(b.clone())))
+            }
+        }
+    }
+
+    pub fn maximum(&self, other: &DimExpr) -> DimExpr {
+        match self.sub(other).as_const() {
+            Some(d) if d >= 0 => self.clone(),
+            Some(_) => other.clone(),
+            None => {
+                let (a, b) = if self <= other {
+                    (self, other)
+                } else {
+                    (other, self)
+                };
+                DimExpr::atom(Atom::Max(Box::new(a.clone()), Box::new(b.clone())))
+            }
+        }
+    }
+
+    fn single_atom(&self) -> Option<(&Atom, u32)> {
+        if self.terms.len() != 1 {
+            return None;
+        }
+        let (m, c) = self.terms.iter().next()?;
+        if *c != 1 || m.len() != 1 {
+            return None;
+        }
+        Some((&m[0].0, m[0].1))
+    }
+
+    /// Cheap equality decision: `Some(true)` when the normal forms are equal, `Some(false)`
+    /// when they differ by a non-zero constant, `None` otherwise.
+    pub fn decide_eq(&self, other: &DimExpr) -> Option<bool> {
+        let d = self.sub(other);
+        match d.as_const() {
+            Some(0) => Some(true),
+            Some(_) => Some(false),
+            None => None,
+        }
+    }
+
+    /// Cheap decision of `self <= other`: by a constant difference, or when `other - self`
+    /// has only non-negative coefficients over atoms known to be non-negative.
+    pub fn decide_le(&self, other: &DimExpr) -> Option<bool> {
+        let d = other.sub(self);
+        if let Some(c) = d.as_const() {
+            return Some(c >= 0);
+        }
+        if d.terms.values().all(|c| *c >= 0)
+            && d.terms
+                .keys()
+                .all(|m| m.iter().all(|(a, _)| atom_nonneg(a)))
+        {
+            return Some(true);
+        }
+        None
+    }
+
+    /// Evaluates with concrete symbol values. `None` when a symbol is unbound, on a division
+    /// by zero, or on overflow.
+    pub fn eval(&self, env: &dyn Fn(&str) -> Option<i64>) -> Option<i64> {
+        let mut total: i64 = 0;
+        for (m, c) in &self.terms {
+            let mut v: i64 = *c;
+            for (atom, e) in m {
+                let a = eval_atom(atom, env)?;
+                for _ in 0..*e {
+                    v = v.checked_mul(a)?;
+                }
+            }
+            total = total.checked_add(v)?;
+        }
+        Some(total)
+    }
+
+    /// Replaces symbols by expressions.
+    pub fn substitute(&self, map: &dyn Fn(&str) -> Option<DimExpr>) -> DimExpr {
+        let mut out = DimExpr::zero();
+        for (m, c) in &self.terms {
+            let mut term = DimExpr::constant(*c);
+            for (atom, e) in m {
+                let a = subst_atom(atom, map);
+                for _ in 0..*e {
+                    term = term.mul(&a);
+                }
+            }
+            out = out.add(&term);
+        }
+        out
+    }
+
+    /// Names of the symbols, sorted, without duplicates.
+    pub fn symbols(&self) -> Vec<Arc<str>> {
+        let mut out = Vec::new();
+        self.collect_symbols(&mut out);
+        out.sort();
+        out.dedup();
+        out
+    }
+
+    fn collect_symbols(&self, out: &mut Vec<Arc<str>>) {
+        for m in self.terms.keys() {
+            for (atom, _) in m {
+                match atom {
+                    Atom::Sym(s) => out.push(s.clone()),
+                    Atom::FloorDiv(a, b) | Atom::Mod(a, b) | Atom::Min(a, b) | Atom::Max(a, b) => {
+                        a.collect_symbols(out);
+                        b.collect_symbols(out);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Number of nodes, a cost measure for job sizing.
+    pub fn size(&self) -> usize {
+        self.terms
+            .keys()
+            .map(|m| {
+                1 + m
+                    .iter()
+                    .map(|(a, _)| match a {
+                        Atom::Sym(_) => 1,
+                        Atom::FloorDiv(x, y)
+                        | Atom::Mod(x, y)
+                        | Atom::Min(x, y)
+                        | Atom::Max(x, y) => 1 + x.size() + y.size(),
+                    })
+                    .sum::<usize>()
+            })
+            .sum()
+    }
+
+    /// The terms, for conversion to other representations (Z3).
+    pub fn terms(&self) -> impl Iterator<Item = (&Monomial, i64)> {
+        self.terms.iter().map(|(m, c)| (m, *c))
+    }
+}
+
+/// Symbols are dimensions (≥ 0); floor division and modulo of non-negative terms by positive
+/// ones are non-negative; min/max of non-negative terms are non-negative.
+fn atom_nonneg(atom: &Atom) -> bool {
+    let nonneg = |e: &DimExpr| {
+        e.terms.values().all(|c| *c >= 0)
+            && e.terms
+                .keys()
+                .all(|m| m.iter().all(|(a, _)| atom_nonneg(a)))
+    };
+    match atom {
+        Atom::Sym(_) => true,
+        Atom::FloorDiv(a, b) | Atom::Mod(a, b) => nonneg(a) && b.as_const().is_some_and(|c| c > 0),
+        Atom::Min(a, b) | Atom::Max(a, b) => nonneg(a) && nonneg(b),
+    }
+}
+
+fn eval_atom(atom: &Atom, env: &dyn Fn(&str) -> Option<i64>) -> Option<i64> {
+    match atom {
+        Atom::Sym(s) => env(s),
+        Atom::FloorDiv(a, b) => py_floordiv(a.eval(env)?, b.eval(env)?),
+        Atom::Mod(a, b) => py_mod(a.eval(env)?, b.eval(env)?),
+        Atom::Min(a, b) => Some(a.eval(env)?.min(b.eval(env)?)),
+        Atom::Max(a, b) => Some(a.eval(env)?.max(b.eval(env)?)),
+    }
+}
+
+fn subst_atom(atom: &Atom, map: &dyn Fn(&str) -> Option<DimExpr>) -> DimExpr {
+    match atom {
+        Atom::Sym(s) => map(s).unwrap_or_else(|| DimExpr::atom(atom.clone())),
+        Atom::FloorDiv(a, b) => a.substitute(map).floordiv(&b.substitute(map)),
+        Atom::Mod(a, b) => a.substitute(map).modulo(&b.substitute(map)),
+        Atom::Min(a, b) => a.substitute(map).minimum(&b.substitute(map)),
+        Atom::Max(a, b) => a.substitute(map).maximum(&b.substitute(map)),
+    }
+}
+
+impl From<i64> for DimExpr {
+    fn from(c: i64) -> Self {
+        DimExpr::constant(c)
+    }
+}
+
+/// An operand of `//` or `%`, parenthesised unless it is a single atom or constant.
+fn operand(e: &DimExpr) -> String {
+    let simple = e.terms.len() <= 1
+        && e.terms
+            .iter()
+            .all(|(m, c)| m.is_empty() || (*c == 1 && m.len() == 1 && m[0].1 == 1));
+    if simple {
+        e.to_string()
+    } else {
+        format!("({e})")
+    }
+}
+
+impl fmt::Display for Atom {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Atom::Sym(s) => write!(f, "{s}"),
+            Atom::FloorDiv(a, b) => write!(f, "({} // {})", operand(a), operand(b)),
+            Atom::Mod(a, b) => write!(f, "({} % {})", operand(a), operand(b)),
+            Atom::Min(a, b) => write!(f, "min({a}, {b})"),
+            Atom::Max(a, b) => write!(f, "max({a}, {b})"),
+        }
+    }
+}
+
+impl fmt::Display for DimExpr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.terms.is_empty() {
+            return write!(f, "0");
+        }
+        // Highest-degree terms first, the constant last: `2*a*b + c - 3`.
+        let mut terms: Vec<(&Monomial, i64)> = self.terms.iter().map(|(m, c)| (m, *c)).collect();
+        terms.sort_by_key(|(m, _)| std::cmp::Reverse(m.iter().map(|(_, e)| *e).sum::<u32>()));
+        for (i, (m, c)) in terms.iter().enumerate() {
+            let (sign, abs) = if *c < 0 { ("-", -c) } else { ("+", *c) };
+            if i == 0 {
+                if sign == "-" {
+                    write!(f, "-")?;
+                }
+            } else {
+                write!(f, " {sign} ")?;
+            }
+            if m.is_empty() {
+                write!(f, "{abs}")?;
+                continue;
+            }
+            if abs != 1 {
+                write!(f, "{abs}*")?;
+            }
+            for (j, (atom, e)) in m.iter().enumerate() {
+                if j > 0 {
+                    write!(f, "*")?;
+                }
+                write!(f, "{atom}")?;
+                if *e > 1 {
+                    write!(f, "^{e}")?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for DimExpr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{self}")
+    }
+}
+
+#[cfg(test)]
+#[path = "dim_tests.rs"]
+mod tests;

@@ -1,0 +1,138 @@
+//! Requirements: predicates over dimensions that an operator needs to hold, each with a
+//! message naming the operator, the argument and the shapes.
+
+use std::fmt;
+
+use super::dim::DimExpr;
+
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Pred {
+    Eq(DimExpr, DimExpr),
+    Ne(DimExpr, DimExpr),
+    /// `a <= b`
+    Le(DimExpr, DimExpr),
+    /// `a < b`
+    Lt(DimExpr, DimExpr),
+    /// `a` divides `b` (`b % a == 0`, with `a != 0`).
+    Divides(DimExpr, DimExpr),
+    And(Vec<Pred>),
+    Or(Vec<Pred>),
+    Not(Box<Pred>),
+}
+
+impl Pred {
+    /// Decides the predicate from the normal forms alone, when that is possible.
+    pub fn decide(&self) -> Option<bool> {
+        match self {
+            Pred::Eq(a, b) => a.decide_eq(b),
+            Pred::Ne(a, b) => a.decide_eq(b).map(|x| !x),
+            Pred::Le(a, b) => a.decide_le(b),
+            Pred::Lt(a, b) => a.add_const(1).decide_le(b),
+            Pred::Divides(a, b) => match (a.as_const(), b.as_const()) {
+                (Some(0), _) => Some(false),
+                (Some(x), Some(y)) => Some(y % x == 0),
+                _ if b.modulo(a).as_const() == Some(0) && a.as_const().is_some_and(|c| c != 0) => {
+                    Some(true)
+                }
+                _ => None,
+            },
+            Pred::And(ps) => {
+                let mut all = Some(true);
+                for p in ps {
+                    match p.decide() {
+                        Some(false) => return Some(false),
+                        None => all = None,
+                        Some(true) => {}
+                    }
+                }
+                all
+            }
+            Pred::Or(ps) => {
+                let mut any = Some(false);
+                for p in ps {
+                    match p.decide() {
+                        Some(true) => return Some(true),
+                        None => any = None,
+                        Some(false) => {}
+                    }
+                }
+                any
+            }
+            Pred::Not(p) => p.decide().map(|x| !x),
+        }
+    }
+
+    /// Evaluates with concrete symbol values; `None` when something is unbound or undefined.
+    pub fn eval(&self, env: &dyn Fn(&str) -> Option<i64>) -> Option<bool> {
+        Some(match self {
+            Pred::Eq(a, b) => a.eval(env)? == b.eval(env)?,
+            Pred::Ne(a, b) => a.eval(env)? != b.eval(env)?,
+            Pred::Le(a, b) => a.eval(env)? <= b.eval(env)?,
+            Pred::Lt(a, b) => a.eval(env)? < b.eval(env)?,
+            Pred::Divides(a, b) => {
+                let (x, y) = (a.eval(env)?, b.eval(env)?);
+                x != 0 && y % x == 0
+            }
+            Pred::And(ps) => {
+                for p in ps {
+                    if !p.eval(env)? {
+                        return Some(false);
+                    }
+                }
+                true
+            }
+            Pred::Or(ps) => {
+                for p in ps {
+                    if p.eval(env)? {
+                        return Some(true);
+                    }
+                }
+                false
+            }
+            Pred::Not(p) => !p.eval(env)?,
+        })
+    }
+}
+
+impl fmt::Display for Pred {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let join = |ps: &[Pred], sep: &str| {
+            ps.iter()
+                .map(|p| format!("({p})"))
+                .collect::<Vec<_>>()
+                .join(sep)
+        };
+        match self {
+            Pred::Eq(a, b) => write!(f, "{a} == {b}"),
+            Pred::Ne(a, b) => write!(f, "{a} != {b}"),
+            Pred::Le(a, b) => write!(f, "{a} <= {b}"),
+            Pred::Lt(a, b) => write!(f, "{a} < {b}"),
+            Pred::Divides(a, b) => write!(f, "{a} divides {b}"),
+            Pred::And(ps) => write!(f, "{}", join(ps, " and ")),
+            Pred::Or(ps) => write!(f, "{}", join(ps, " or ")),
+            Pred::Not(p) => write!(f, "not ({p})"),
+        }
+    }
+}
+
+impl fmt::Debug for Pred {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{self}")
+    }
+}
+
+/// A predicate an operator needs, and what to tell the user when it fails.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Requirement {
+    pub pred: Pred,
+    pub message: String,
+}
+
+impl Requirement {
+    pub fn new(pred: Pred, message: impl Into<String>) -> Requirement {
+        Requirement {
+            pred,
+            message: message.into(),
+        }
+    }
+}

@@ -1,0 +1,295 @@
+//! Operator rules: elementwise math. Binary operators broadcast their operands; unary
+//! functions keep the shape; conversions keep the shape and change the dtype.
+
+use super::{invalid, Ctx, Rule, RuleError, RuleResult};
+use crate::shapes::requirement::Pred;
+use crate::shapes::shape::{broadcast, Shape};
+use crate::shapes::value::{DType, TensorValue, Value};
+
+pub const RULES: &[Rule] = &[
+    Rule::function("operator.add", binary_arith),
+    Rule::function("operator.sub", binary_arith),
+    Rule::function("operator.mul", binary_arith),
+    Rule::function("operator.truediv", binary_true_div),
+    Rule::function("operator.floordiv", binary_arith),
+    Rule::function("operator.mod", binary_arith),
+    Rule::function("operator.pow", binary_arith),
+    Rule::function("operator.iadd", binary_inplace),
+    Rule::function("operator.isub", binary_inplace),
+    Rule::function("operator.imul", binary_inplace),
+    Rule::function("operator.itruediv", binary_inplace),
+    Rule::function("operator.eq", binary_compare),
+    Rule::function("operator.ne", binary_compare),
+    Rule::function("operator.lt", binary_compare),
+    Rule::function("operator.le", binary_compare),
+    Rule::function("operator.gt", binary_compare),
+    Rule::function("operator.ge", binary_compare),
+    Rule::function("torch.add", binary_arith),
+    Rule::function("torch.sub", binary_arith),
+    Rule::function("torch.mul", binary_arith),
+    Rule::function("torch.div", binary_true_div),
+    Rule::function("torch.pow", binary_arith),
+    Rule::function("torch.maximum", binary_arith),
+    Rule::function("torch.minimum", binary_arith),
+    Rule::function("torch.atan2", binary_arith),
+    Rule::function("torch.hypot", binary_arith),
+    Rule::function("torch.fmod", binary_arith),
+    Rule::function("torch.remainder", binary_arith),
+    Rule::function("torch.eq", binary_compare),
+    Rule::function("torch.Tensor.add", binary_arith),
+    Rule::function("torch.Tensor.sub", binary_arith),
+    Rule::function("torch.Tensor.mul", binary_arith),
+    Rule::function("torch.Tensor.div", binary_true_div),
+    Rule::function("torch.Tensor.pow", binary_arith),
+    Rule::function("torch.Tensor.add_", binary_inplace),
+    Rule::function("torch.Tensor.sub_", binary_inplace),
+    Rule::function("torch.Tensor.mul_", binary_inplace),
+    Rule::function("torch.Tensor.div_", binary_inplace),
+    Rule::function("operator.neg", unary),
+    Rule::function("operator.pos", unary),
+    Rule::function("operator.abs", unary),
+    Rule::function("torch.relu", unary),
+    Rule::function("torch.exp", unary),
+    Rule::function("torch.log", unary),
+    Rule::function("torch.sigmoid", unary),
+    Rule::function("torch.tanh", unary),
+    Rule::function("torch.abs", unary),
+    Rule::function("torch.neg", unary),
+    Rule::function("torch.sqrt", unary),
+    Rule::function("torch.sin", unary),
+    Rule::function("torch.floor", unary),
+    Rule::function("torch.sign", unary),
+    Rule::function("torch.Tensor.relu", unary),
+    Rule::function("torch.Tensor.exp", unary),
+    Rule::function("torch.Tensor.sigmoid", unary),
+    Rule::function("torch.Tensor.tanh", unary),
+    Rule::function("torch.Tensor.abs", unary),
+    Rule::function("torch.Tensor.neg", unary),
+    Rule::function("torch.Tensor.sqrt", unary),
+    Rule::function("torch.Tensor.contiguous", unary),
+    Rule::function("torch.nn.functional.relu", unary),
+    Rule::function("torch.nn.functional.gelu", unary),
+    Rule::function("torch.nn.functional.silu", unary),
+    Rule::function("torch.nn.functional.sigmoid", unary),
+    Rule::function("torch.nn.functional.tanh", unary),
+    Rule::function("torch.nn.functional.elu", unary),
+    Rule::function("torch.nn.functional.leaky_relu", unary),
+    Rule::function("torch.nn.functional.softplus", unary),
+    Rule::function("torch.Tensor.float", to_float),
+    Rule::function("torch.Tensor.double", to_float),
+    Rule::function("torch.Tensor.half", to_float),
+    Rule::function("torch.Tensor.long", to_int),
+    Rule::function("torch.Tensor.int", to_int),
+    Rule::function("torch.Tensor.bool", to_bool),
+    Rule::function("torch.where", where_),
+    Rule::function("torch.Tensor.where", tensor_where),
+    Rule::function("torch.clamp", clamp),
+    Rule::function("torch.clip", clamp),
+    Rule::function("torch.Tensor.clamp", clamp),
+    Rule::function("torch.masked_fill", masked_fill),
+    Rule::function("torch.Tensor.masked_fill", masked_fill),
+    Rule::function("torch.Tensor.masked_fill_", masked_fill_inplace),
+];
+
+/// The shape of an operand: a tensor's, or `[]` for a Python number (numbers broadcast as 0-d).
+fn operand_shape(ctx: &Ctx, v: Option<&Value>, name: &str) -> Result<Option<Shape>, RuleError> {
+    match v {
+        Some(Value::Tensor(t)) => Ok(Some(t.shape.clone())),
+        Some(Value::Int(_) | Value::Float(_) | Value::Bool(_) | Value::IntUnknown) => Ok(None),
+        Some(Value::Unknown) => super::unsupported(format!("{}: `{name}` is unknown", ctx.op)),
+        Some(other) => invalid(format!("{}: unsupported operand {other}", ctx.op)),
+        None => invalid(format!("{}: missing operand `{name}`", ctx.op)),
+    }
+}
+
+fn broadcast_operands(ctx: &mut Ctx) -> Result<(Shape, Option<DType>), RuleError> {
+    let a = operand_shape(ctx, ctx.arg(0, "input"), "input")?;
+    let b = operand_shape(ctx, ctx.arg(1, "other"), "other")?;
+    let dtype = [ctx.arg(0, "input"), ctx.arg(1, "other")]
+        .iter()
+        .filter_map(|v| v.and_then(Value::as_tensor).and_then(|t| t.dtype))
+        .max_by_key(|d| d.is_floating());
+    let shape = match (a, b) {
+        (Some(a), Some(b)) => {
+            let mut reqs = Vec::new();
+            let what = ctx.op.clone();
+            let out = broadcast(&a, &b, &what, &mut reqs);
+            for r in reqs {
+                ctx.require(r.pred, r.message)?;
+            }
+            out
+        }
+        (Some(s), None) | (None, Some(s)) => s,
+        (None, None) => return invalid(format!("{}: no tensor operand", ctx.op)),
+    };
+    Ok((shape, dtype))
+}
+
+/// `a + b`, `a * b`, `torch.add(a, b)`, ...: PyTorch broadcasting (right-aligned; a dim of 1
+/// stretches; otherwise sizes must match: "The size of tensor a (x) must match the size of
+/// tensor b (y) at non-singleton dimension i"). A Python number acts as a 0-d tensor.
+fn binary_arith(ctx: &mut Ctx) -> RuleResult {
+    let (shape, dtype) = broadcast_operands(ctx)?;
+    Ok(Value::tensor(shape, dtype))
+}
+
+/// `a / b`: broadcasting; integer operands give a floating result.
+fn binary_true_div(ctx: &mut Ctx) -> RuleResult {
+    let (shape, _) = broadcast_operands(ctx)?;
+    Ok(Value::tensor(shape, Some(DType::Float)))
+}
+
+/// `a == b`, `a < b`, ...: broadcasting; the result is a bool tensor.
+fn binary_compare(ctx: &mut Ctx) -> RuleResult {
+    let (shape, _) = broadcast_operands(ctx)?;
+    Ok(Value::tensor(shape, Some(DType::Bool)))
+}
+
+/// `a += b`, `a.add_(b)`: the result keeps `a`'s shape, so `b` must broadcast *to* it
+/// ("output with shape [..] doesn't match the broadcast shape [..]").
+fn binary_inplace(ctx: &mut Ctx) -> RuleResult {
+    let a = ctx.tensor(0, "input")?;
+    let (shape, _) = broadcast_operands(ctx)?;
+    if let (Some(out), Some(mine)) = (shape.dims(), a.shape.dims()) {
+        if out.len() != mine.len() {
+            return invalid(format!(
+                "{}: output with shape {} doesn't match the broadcast shape {}",
+                ctx.op, a.shape, shape
+            ));
+        }
+        for (o, m) in out.iter().zip(mine) {
+            if let (Some(o), Some(m)) = (o.expr(), m.expr()) {
+                ctx.require(
+                    Pred::Eq(o.clone(), m.clone()),
+                    format!(
+                        "{}: output with shape {} doesn't match the broadcast shape {}",
+                        ctx.op, a.shape, shape
+                    ),
+                )?;
+            }
+        }
+    }
+    Ok(Value::Tensor(a))
+}
+
+/// Unary elementwise functions and activations (`relu`, `exp`, `-x`, `F.gelu`, ...): same
+/// shape and dtype.
+fn unary(ctx: &mut Ctx) -> RuleResult {
+    let t = ctx.tensor(0, "input")?;
+    Ok(Value::Tensor(t))
+}
+
+fn convert(ctx: &mut Ctx, dtype: DType) -> RuleResult {
+    let t = ctx.tensor(0, "input")?;
+    Ok(Value::Tensor(TensorValue {
+        shape: t.shape,
+        dtype: Some(dtype),
+    }))
+}
+
+/// `x.float()`, `x.double()`, `x.half()`: same shape, floating dtype.
+fn to_float(ctx: &mut Ctx) -> RuleResult {
+    convert(ctx, DType::Float)
+}
+
+/// `x.long()`, `x.int()`: same shape, integer dtype.
+fn to_int(ctx: &mut Ctx) -> RuleResult {
+    convert(ctx, DType::Int)
+}
+
+/// `x.bool()`: same shape, bool dtype.
+fn to_bool(ctx: &mut Ctx) -> RuleResult {
+    convert(ctx, DType::Bool)
+}
+
+/// Broadcast of several operands, in order.
+fn broadcast_all(ctx: &mut Ctx, operands: &[(usize, &str)]) -> Result<Shape, RuleError> {
+    let mut acc: Option<Shape> = None;
+    for (pos, name) in operands {
+        let v = ctx.arg(*pos, name).cloned();
+        if let Some(s) = operand_shape(ctx, v.as_ref(), name)? {
+            acc = Some(match acc {
+                None => s,
+                Some(prev) => {
+                    let mut reqs = Vec::new();
+                    let what = ctx.op.clone();
+                    let out = broadcast(&prev, &s, &what, &mut reqs);
+                    for r in reqs {
+                        ctx.require(r.pred, r.message)?;
+                    }
+                    out
+                }
+            });
+        }
+    }
+    acc.ok_or_else(|| RuleError::Invalid(format!("{}: no tensor operand", ctx.op)))
+}
+
+/// `torch.where(cond, a, b)`: the three operands broadcast together.
+fn where_(ctx: &mut Ctx) -> RuleResult {
+    if ctx.args.len() + ctx.kwargs.len() == 1 {
+        return super::unsupported("torch.where(cond) returns data-dependent index tensors");
+    }
+    let shape = broadcast_all(ctx, &[(0, "condition"), (1, "input"), (2, "other")])?;
+    let dtype = ctx
+        .arg(1, "input")
+        .and_then(Value::as_tensor)
+        .and_then(|t| t.dtype);
+    Ok(Value::tensor(shape, dtype))
+}
+
+/// `x.where(cond, y)`: broadcast of `x`, `cond` and `y`.
+fn tensor_where(ctx: &mut Ctx) -> RuleResult {
+    let shape = broadcast_all(ctx, &[(0, "self"), (1, "condition"), (2, "other")])?;
+    Ok(Value::tensor(shape, ctx.tensor(0, "self")?.dtype))
+}
+
+/// `torch.clamp(x, min, max)`: `min`/`max` tensors broadcast with `x`; at least one bound
+/// ("At least one of 'min' or 'max' must not be None").
+fn clamp(ctx: &mut Ctx) -> RuleResult {
+    let lo = ctx.arg(1, "min").filter(|v| !v.is_none()).is_some();
+    let hi = ctx.arg(2, "max").filter(|v| !v.is_none()).is_some();
+    if !lo && !hi {
+        return invalid(format!(
+            "{}: At least one of 'min' or 'max' must not be None",
+            ctx.op
+        ));
+    }
+    let shape = broadcast_all(ctx, &[(0, "input"), (1, "min"), (2, "max")])?;
+    Ok(Value::tensor(shape, ctx.tensor(0, "input")?.dtype))
+}
+
+/// `x.masked_fill(mask, value)`: the mask broadcasts to `x`'s shape (the output keeps `x`'s
+/// shape); the mask must be bool.
+fn masked_fill(ctx: &mut Ctx) -> RuleResult {
+    let x = ctx.tensor(0, "input")?;
+    let mask = ctx.tensor(1, "mask")?;
+    if mask.dtype.is_some_and(|d| d != DType::Bool) {
+        return invalid(format!(
+            "{}: masked_fill only supports boolean masks",
+            ctx.op
+        ));
+    }
+    let mut reqs = Vec::new();
+    let what = ctx.op.clone();
+    let out = broadcast(&x.shape, &mask.shape, &what, &mut reqs);
+    for r in reqs {
+        ctx.require(r.pred, r.message)?;
+    }
+    Ok(Value::tensor(out, x.dtype))
+}
+
+/// `x.masked_fill_(mask, value)`: in place, so the mask must broadcast *to* `x`.
+fn masked_fill_inplace(ctx: &mut Ctx) -> RuleResult {
+    let x = ctx.tensor(0, "input")?;
+    let out = masked_fill(ctx)?;
+    if let (Some(o), Some(m)) = (out.as_tensor().and_then(|t| t.shape.rank()), x.shape.rank()) {
+        if o != m {
+            return invalid(format!(
+                "{}: mask does not broadcast to the tensor's shape",
+                ctx.op
+            ));
+        }
+    }
+    Ok(Value::Tensor(x))
+}

@@ -1,0 +1,348 @@
+//! The operator catalogue: one declarative rule per operator (or family), findable by the
+//! canonical PyTorch name, each documenting the PyTorch behaviour it encodes.
+//!
+//! A rule reads abstract positional/keyword arguments through [`Ctx`] (defaults, negative
+//! dims, tuples vs varargs, `dim=None`, `keepdim`) and returns the output value plus
+//! requirements: predicates over dims, each with a message naming the operator, the argument
+//! and the shapes. A rule fails with [`RuleError::Invalid`] when PyTorch raises whatever the
+//! dims are (a dim out of range for a known rank, a wrong argument type), and with
+//! [`RuleError::Unsupported`] when it cannot tell (the caller then treats the result as
+//! unknown — never as an error).
+//!
+//! Families live in one file each; `catalogue()` indexes every family's `RULES` table.
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use super::dim::DimExpr;
+use super::requirement::{Pred, Requirement};
+use super::shape::{Dim, Shape};
+use super::value::{DType, ModuleValue, TensorValue, Value};
+
+pub mod conv;
+pub mod creation;
+pub mod elementwise;
+pub mod indexing;
+pub mod joins;
+pub mod losses;
+pub mod modules;
+pub mod norms;
+pub mod products;
+pub mod queries;
+pub mod recurrent;
+pub mod reductions;
+pub mod views;
+
+/// Why a rule produced no outcome.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RuleError {
+    /// PyTorch raises for these arguments, whatever the unknown dims are.
+    Invalid(String),
+    /// The rule cannot decide (unknown rank, unmodelled argument): the result is unknown.
+    Unsupported(String),
+}
+
+/// What a rule produced: the output value and the requirements under which it holds.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Outcome {
+    pub value: Value,
+    pub requirements: Vec<Requirement>,
+}
+
+pub type RuleResult = Result<Value, RuleError>;
+
+/// How a rule is applied.
+#[derive(Clone, Copy)]
+pub enum RuleKind {
+    /// A function or method (`torch.cat`, `torch.Tensor.view`: the receiver is argument 0).
+    Function(fn(&mut Ctx) -> RuleResult),
+    /// An `nn.Module`: `init` checks the hyperparameters and builds the module value;
+    /// `forward` applies it (`ctx.module` is set).
+    Module {
+        init: fn(&mut Ctx) -> RuleResult,
+        forward: fn(&mut Ctx) -> RuleResult,
+    },
+}
+
+#[derive(Clone, Copy)]
+pub struct Rule {
+    pub name: &'static str,
+    pub kind: RuleKind,
+}
+
+impl Rule {
+    pub const fn function(name: &'static str, apply: fn(&mut Ctx) -> RuleResult) -> Rule {
+        Rule {
+            name,
+            kind: RuleKind::Function(apply),
+        }
+    }
+
+    pub const fn module(
+        name: &'static str,
+        init: fn(&mut Ctx) -> RuleResult,
+        forward: fn(&mut Ctx) -> RuleResult,
+    ) -> Rule {
+        Rule {
+            name,
+            kind: RuleKind::Module { init, forward },
+        }
+    }
+}
+
+/// Every rule, by canonical name.
+pub fn catalogue() -> &'static HashMap<&'static str, Rule> {
+    static CATALOGUE: OnceLock<HashMap<&'static str, Rule>> = OnceLock::new();
+    CATALOGUE.get_or_init(|| {
+        let families: &[&[Rule]] = &[
+            creation::RULES,
+            views::RULES,
+            indexing::RULES,
+            joins::RULES,
+            elementwise::RULES,
+            products::RULES,
+            reductions::RULES,
+            conv::RULES,
+            norms::RULES,
+            modules::RULES,
+            recurrent::RULES,
+            losses::RULES,
+            queries::RULES,
+        ];
+        let mut map = HashMap::new();
+        for family in families {
+            for rule in *family {
+                map.insert(rule.name, *rule);
+            }
+        }
+        map
+    })
+}
+
+pub fn lookup(name: &str) -> Option<Rule> {
+    catalogue().get(name).copied()
+}
+
+/// Applies a function rule (or a module's forward, given the module) to arguments.
+pub fn apply(
+    rule: fn(&mut Ctx) -> RuleResult,
+    op: &str,
+    args: Vec<Value>,
+    kwargs: Vec<(String, Value)>,
+    module: Option<ModuleValue>,
+) -> Result<Outcome, RuleError> {
+    let mut ctx = Ctx {
+        op: op.to_string(),
+        args,
+        kwargs,
+        module,
+        requirements: Vec::new(),
+    };
+    let value = rule(&mut ctx)?;
+    Ok(Outcome {
+        value,
+        requirements: ctx.requirements,
+    })
+}
+
+/// The arguments of one application, and the requirements collected so far.
+pub struct Ctx {
+    pub op: String,
+    pub args: Vec<Value>,
+    pub kwargs: Vec<(String, Value)>,
+    /// For a module's forward: the module being applied.
+    pub module: Option<ModuleValue>,
+    pub requirements: Vec<Requirement>,
+}
+
+pub fn invalid<T>(msg: impl Into<String>) -> Result<T, RuleError> {
+    Err(RuleError::Invalid(msg.into()))
+}
+
+pub fn unsupported<T>(msg: impl Into<String>) -> Result<T, RuleError> {
+    Err(RuleError::Unsupported(msg.into()))
+}
+
+impl Ctx {
+    /// The argument at `pos`, or the keyword `name` (Python's binding of one parameter).
+    pub fn arg(&self, pos: usize, name: &str) -> Option<&Value> {
+        self.args
+            .get(pos)
+            .or_else(|| self.kwargs.iter().find(|(k, _)| k == name).map(|(_, v)| v))
+    }
+
+    pub fn kwarg(&self, name: &str) -> Option<&Value> {
+        self.kwargs.iter().find(|(k, _)| k == name).map(|(_, v)| v)
+    }
+
+    /// Positional arguments from `pos` on (varargs).
+    pub fn rest(&self, pos: usize) -> &[Value] {
+        self.args.get(pos..).unwrap_or(&[])
+    }
+
+    /// A module hyperparameter (for forward rules).
+    pub fn param(&self, name: &str) -> Option<&Value> {
+        self.module.as_ref()?.params.get(name)
+    }
+
+    pub fn tensor(&self, pos: usize, name: &str) -> Result<TensorValue, RuleError> {
+        match self.arg(pos, name) {
+            Some(Value::Tensor(t)) => Ok(t.clone()),
+            Some(Value::Unknown) => unsupported(format!("{}: `{name}` is unknown", self.op)),
+            Some(other) => invalid(format!(
+                "{}: `{name}` must be a Tensor, not {other}",
+                self.op
+            )),
+            None => invalid(format!("{}: missing argument `{name}`", self.op)),
+        }
+    }
+
+    /// The dims of a tensor argument; unknown rank is unsupported.
+    pub fn ranked(&self, pos: usize, name: &str) -> Result<(Vec<Dim>, Option<DType>), RuleError> {
+        let t = self.tensor(pos, name)?;
+        match t.shape {
+            Shape::Ranked(d) => Ok((d, t.dtype)),
+            Shape::Partial { .. } => {
+                unsupported(format!("{}: rank of `{name}` is unknown", self.op))
+            }
+        }
+    }
+
+    /// An optional int argument (`None` when absent or `None`).
+    pub fn opt_int(&self, pos: usize, name: &str) -> Result<Option<DimExpr>, RuleError> {
+        match self.arg(pos, name) {
+            None | Some(Value::None) => Ok(None),
+            Some(v) => int_of(&self.op, name, v).map(Some),
+        }
+    }
+
+    pub fn int_or(&self, pos: usize, name: &str, default: i64) -> Result<DimExpr, RuleError> {
+        Ok(self
+            .opt_int(pos, name)?
+            .unwrap_or_else(|| DimExpr::constant(default)))
+    }
+
+    /// A concrete int argument (dims, counts that select structure).
+    pub fn const_int(&self, pos: usize, name: &str) -> Result<Option<i64>, RuleError> {
+        match self.opt_int(pos, name)? {
+            None => Ok(None),
+            Some(e) => match e.as_const() {
+                Some(c) => Ok(Some(c)),
+                None => unsupported(format!("{}: `{name}` = {e} is symbolic", self.op)),
+            },
+        }
+    }
+
+    pub fn bool_or(&self, pos: usize, name: &str, default: bool) -> Result<bool, RuleError> {
+        match self.arg(pos, name) {
+            None => Ok(default),
+            Some(Value::Bool(Some(b))) => Ok(*b),
+            Some(Value::Int(e)) if e.as_const().is_some() => Ok(e.as_const() != Some(0)),
+            Some(Value::Bool(None)) | Some(Value::Unknown) => {
+                unsupported(format!("{}: `{name}` is unknown", self.op))
+            }
+            Some(other) => invalid(format!("{}: `{name}` must be a bool, not {other}", self.op)),
+        }
+    }
+
+    /// Records a requirement; fails right away when it is decidably false.
+    pub fn require(&mut self, pred: Pred, message: impl Into<String>) -> Result<(), RuleError> {
+        let message = message.into();
+        match pred.decide() {
+            Some(true) => Ok(()),
+            Some(false) => Err(RuleError::Invalid(message)),
+            None => {
+                self.requirements.push(Requirement::new(pred, message));
+                Ok(())
+            }
+        }
+    }
+
+    pub fn require_eq(
+        &mut self,
+        a: &Dim,
+        b: &Dim,
+        message: impl Into<String>,
+    ) -> Result<(), RuleError> {
+        match (a, b) {
+            (Dim::Known(x), Dim::Known(y)) => self.require(Pred::Eq(x.clone(), y.clone()), message),
+            _ => Ok(()),
+        }
+    }
+
+    /// Normalises a dim index against a rank (`-1` is the last), with PyTorch's message.
+    /// `extra` is 1 where one past the end is allowed (unsqueeze).
+    pub fn dim_index(&self, dim: i64, rank: usize, extra: usize) -> Result<usize, RuleError> {
+        let n = (rank + extra) as i64;
+        // PyTorch treats rank-0 tensors as rank 1 for dim wrapping.
+        let n_wrap = n.max(1);
+        if dim < -n_wrap || dim >= n_wrap {
+            return invalid(format!(
+                "{}: Dimension out of range (expected to be in range of [{}, {}], but got {dim})",
+                self.op,
+                -n_wrap,
+                n_wrap - 1
+            ));
+        }
+        Ok(if dim < 0 {
+            (dim + n_wrap) as usize
+        } else {
+            dim as usize
+        })
+    }
+
+    /// A dim argument given as an int, normalised against `rank`.
+    pub fn dim_arg(&self, pos: usize, name: &str, rank: usize) -> Result<Option<usize>, RuleError> {
+        match self.const_int(pos, name)? {
+            None => Ok(None),
+            Some(d) => self.dim_index(d, rank, 0).map(Some),
+        }
+    }
+
+    /// A list of ints given as varargs from `pos` or as one tuple/list/Size argument (the
+    /// `view(2, 3)` / `view((2, 3))` convention), or by keyword `name`.
+    pub fn int_list(&self, pos: usize, name: &str) -> Result<Vec<Dim>, RuleError> {
+        let rest = self.rest(pos);
+        let single = match rest {
+            [] => self.kwarg(name),
+            [one] if one.elements().is_some() => Some(one),
+            _ => None,
+        };
+        let items: Vec<Value> = match single {
+            Some(v) => v.elements().ok_or_else(|| {
+                RuleError::Invalid(format!("{}: `{name}` must be a sequence of ints", self.op))
+            })?,
+            None if rest.is_empty() => {
+                return invalid(format!("{}: missing argument `{name}`", self.op))
+            }
+            None => rest.to_vec(),
+        };
+        items
+            .iter()
+            .map(|v| match v {
+                Value::IntUnknown => Ok(Dim::Dyn),
+                other => int_of(&self.op, name, other).map(Dim::Known),
+            })
+            .collect()
+    }
+}
+
+/// An int from a value; floats, tensors and strings are type errors.
+pub fn int_of(op: &str, name: &str, v: &Value) -> Result<DimExpr, RuleError> {
+    match v {
+        Value::Int(e) => Ok(e.clone()),
+        Value::Bool(Some(b)) => Ok(DimExpr::constant(*b as i64)),
+        Value::IntUnknown | Value::Unknown => unsupported(format!("{op}: `{name}` is unknown")),
+        other => invalid(format!("{op}: `{name}` must be an int, not {other}")),
+    }
+}
+
+/// A concrete rank-`k` dims list helper for rules: `[d0, d1, ...]` as a shape.
+pub fn ranked(dims: Vec<Dim>) -> Shape {
+    Shape::Ranked(dims)
+}
+
+/// Output tensor with the given dims and dtype.
+pub fn tensor_out(dims: Vec<Dim>, dtype: Option<DType>) -> Value {
+    Value::tensor(Shape::Ranked(dims), dtype)
+}

@@ -1,0 +1,5 @@
+//! Operator rules: products. (See `rules/mod.rs` for the conventions.)
+
+use super::Rule;
+
+pub const RULES: &[Rule] = &[];

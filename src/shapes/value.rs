@@ -1,0 +1,159 @@
+//! Abstract values: what a Python expression may be, as far as shapes are concerned.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use super::dim::DimExpr;
+use super::shape::{Dim, Shape};
+
+/// Element types that matter for shapes: integer targets and indices, boolean masks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum DType {
+    Float,
+    Int,
+    Bool,
+    Complex,
+}
+
+impl DType {
+    pub fn parse(name: &str) -> Option<DType> {
+        Some(match name.trim_start_matches("torch.") {
+            "float32" | "float" | "float64" | "double" | "float16" | "half" | "bfloat16" => {
+                DType::Float
+            }
+            "int64" | "long" | "int32" | "int" | "int16" | "short" | "int8" | "uint8" => DType::Int,
+            "bool" => DType::Bool,
+            "complex64" | "complex128" | "cfloat" | "cdouble" => DType::Complex,
+            _ => return None,
+        })
+    }
+
+    pub fn is_floating(self) -> bool {
+        matches!(self, DType::Float | DType::Complex)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct TensorValue {
+    pub shape: Shape,
+    /// `None` when unknown.
+    pub dtype: Option<DType>,
+}
+
+/// A module instance: its class and resolved hyperparameters (positional and keyword
+/// construction arguments as given).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ModuleValue {
+    pub class: String,
+    pub params: BTreeMap<String, Value>,
+    /// Submodules in order (Sequential, ModuleList).
+    pub children: Vec<Value>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    Tensor(TensorValue),
+    /// An integer, symbolic or concrete (dims are integers).
+    Int(DimExpr),
+    /// An integer whose value is unknown.
+    IntUnknown,
+    Float(Option<f64>),
+    Bool(Option<bool>),
+    Str(Option<String>),
+    None,
+    Tuple(Vec<Value>),
+    List(Vec<Value>),
+    /// `torch.Size`.
+    Size(Vec<Dim>),
+    Slice(Box<Value>, Box<Value>, Box<Value>),
+    Ellipsis,
+    DType(DType),
+    Module(Box<ModuleValue>),
+    Function(String),
+    Unknown,
+}
+
+impl Value {
+    pub fn tensor(shape: Shape, dtype: Option<DType>) -> Value {
+        Value::Tensor(TensorValue { shape, dtype })
+    }
+
+    pub fn float_tensor(dims: &[i64]) -> Value {
+        Value::tensor(Shape::of(dims), Some(DType::Float))
+    }
+
+    pub fn int(c: i64) -> Value {
+        Value::Int(DimExpr::constant(c))
+    }
+
+    pub fn as_tensor(&self) -> Option<&TensorValue> {
+        match self {
+            Value::Tensor(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// An integer argument: a Python int (symbolic or concrete); `true`/`false` count as ints.
+    pub fn as_int_expr(&self) -> Option<DimExpr> {
+        match self {
+            Value::Int(e) => Some(e.clone()),
+            Value::Bool(Some(b)) => Some(DimExpr::constant(*b as i64)),
+            _ => None,
+        }
+    }
+
+    pub fn as_const_int(&self) -> Option<i64> {
+        match self {
+            Value::Int(e) => e.as_const(),
+            _ => None,
+        }
+    }
+
+    /// Elements of a tuple, list or torch.Size.
+    pub fn elements(&self) -> Option<Vec<Value>> {
+        match self {
+            Value::Tuple(v) | Value::List(v) => Some(v.clone()),
+            Value::Size(d) => Some(
+                d.iter()
+                    .map(|d| match d {
+                        Dim::Known(e) => Value::Int(e.clone()),
+                        Dim::Dyn => Value::IntUnknown,
+                    })
+                    .collect(),
+            ),
+            _ => None,
+        }
+    }
+
+    pub fn is_none(&self) -> bool {
+        matches!(self, Value::None)
+    }
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Tensor(t) => write!(f, "Tensor{}", t.shape),
+            Value::Int(e) => write!(f, "{e}"),
+            Value::IntUnknown => write!(f, "int"),
+            Value::Float(Some(x)) => write!(f, "{x}"),
+            Value::Float(None) => write!(f, "float"),
+            Value::Bool(Some(b)) => write!(f, "{}", if *b { "True" } else { "False" }),
+            Value::Bool(None) => write!(f, "bool"),
+            Value::Str(Some(s)) => write!(f, "{s:?}"),
+            Value::Str(None) => write!(f, "str"),
+            Value::None => write!(f, "None"),
+            Value::Tuple(v) | Value::List(v) => {
+                let inner: Vec<String> = v.iter().map(Value::to_string).collect();
+                write!(f, "({})", inner.join(", "))
+            }
+            Value::Size(d) => write!(f, "torch.Size({})", Shape::Ranked(d.clone())),
+            Value::Slice(a, b, c) => write!(f, "{a}:{b}:{c}"),
+            Value::Ellipsis => write!(f, "..."),
+            Value::DType(d) => write!(f, "{d:?}"),
+            Value::Module(m) => write!(f, "{}(...)", m.class),
+            Value::Function(n) => write!(f, "{n}"),
+            Value::Unknown => write!(f, "?"),
+        }
+    }
+}
