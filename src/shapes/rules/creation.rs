@@ -1,5 +1,346 @@
-//! Operator rules: creation. (See `rules/mod.rs` for the conventions.)
+//! Operator rules: tensor creation (zeros, ones, full, rand*, arange, linspace, eye, tensor,
+//! *_like, new_*).
 
-use super::Rule;
+use super::{invalid, tensor_out, unsupported, Ctx, Rule, RuleError, RuleResult};
+use crate::shapes::dim::DimExpr;
+use crate::shapes::requirement::Pred;
+use crate::shapes::shape::Dim;
+use crate::shapes::value::{DType, Value};
 
-pub const RULES: &[Rule] = &[];
+pub const RULES: &[Rule] = &[
+    Rule::function("torch.zeros", sized),
+    Rule::function("torch.ones", sized),
+    Rule::function("torch.empty", sized),
+    Rule::function("torch.rand", sized),
+    Rule::function("torch.randn", sized),
+    Rule::function("torch.full", full),
+    Rule::function("torch.randint", randint),
+    Rule::function("torch.arange", arange),
+    Rule::function("torch.linspace", linspace),
+    Rule::function("torch.eye", eye),
+    Rule::function("torch.tensor", tensor_literal),
+    Rule::function("torch.zeros_like", like),
+    Rule::function("torch.ones_like", like),
+    Rule::function("torch.empty_like", like),
+    Rule::function("torch.rand_like", like),
+    Rule::function("torch.randn_like", like),
+    Rule::function("torch.full_like", like),
+    Rule::function("torch.Tensor.new_zeros", new_sized),
+    Rule::function("torch.Tensor.new_ones", new_sized),
+    Rule::function("torch.Tensor.new_empty", new_sized),
+    Rule::function("torch.Tensor.new_full", new_full),
+];
+
+fn dtype_kw(ctx: &Ctx, default: Option<DType>) -> Option<DType> {
+    match ctx.kwarg("dtype") {
+        Some(Value::DType(d)) => Some(*d),
+        _ => default,
+    }
+}
+
+/// Sizes must be non-negative ("Trying to create tensor with negative dimension -3").
+fn check_sizes(ctx: &mut Ctx, sizes: &[Dim]) -> Result<(), RuleError> {
+    for d in sizes {
+        if let Some(e) = d.expr() {
+            ctx.require(
+                Pred::Le(DimExpr::zero(), e.clone()),
+                format!(
+                    "{}: Trying to create tensor with negative dimension {e}",
+                    ctx.op
+                ),
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// `torch.zeros(*size)` (also ones, empty, rand, randn): the size as varargs, one sequence,
+/// or `size=`; sizes must be non-negative.
+fn sized(ctx: &mut Ctx) -> RuleResult {
+    let sizes = ctx.int_list(0, "size")?;
+    check_sizes(ctx, &sizes)?;
+    let dtype = dtype_kw(ctx, Some(DType::Float));
+    random_needs_float(ctx, dtype)?;
+    Ok(tensor_out(sizes, dtype))
+}
+
+/// `rand`/`randn` (and their `_like` forms) sample floats: integer and bool dtypes are "not
+/// implemented".
+fn random_needs_float(ctx: &Ctx, dtype: Option<DType>) -> Result<(), RuleError> {
+    let random = matches!(
+        ctx.op.as_str(),
+        "torch.rand" | "torch.randn" | "torch.rand_like" | "torch.randn_like"
+    );
+    if random && dtype.is_some_and(|d| !d.is_floating()) {
+        return invalid(format!(
+            "{}: \"normal_kernel_cpu\" not implemented for this integer or bool dtype",
+            ctx.op
+        ));
+    }
+    Ok(())
+}
+
+/// `torch.full(size, fill_value)`: `size` is one sequence; the dtype follows the fill value.
+fn full(ctx: &mut Ctx) -> RuleResult {
+    let sizes = ctx.seq_ints(0, "size")?;
+    let fill = ctx.arg(1, "fill_value").cloned();
+    let dtype = match fill {
+        None => return invalid(format!("{}: missing argument `fill_value`", ctx.op)),
+        Some(Value::Int(_)) => Some(DType::Int),
+        Some(Value::Bool(_)) => Some(DType::Bool),
+        _ => Some(DType::Float),
+    };
+    check_sizes(ctx, &sizes)?;
+    Ok(tensor_out(sizes, dtype_kw(ctx, dtype)))
+}
+
+/// `torch.randint(high, size)` or `torch.randint(low, high, size)`: needs `low < high`
+/// ("random_ expects 'from' to be less than 'to'").
+fn randint(ctx: &mut Ctx) -> RuleResult {
+    let size_pos = ctx.args.iter().position(|v| v.elements().is_some());
+    let (low, high, sizes) = match size_pos {
+        Some(p) => {
+            let sizes = ctx.int_list(p, "size")?;
+            let bounds: Vec<Value> = ctx.args[..p].to_vec();
+            match bounds.as_slice() {
+                [h] => (DimExpr::zero(), super::int_of(&ctx.op, "high", h)?, sizes),
+                [l, h] => (
+                    super::int_of(&ctx.op, "low", l)?,
+                    super::int_of(&ctx.op, "high", h)?,
+                    sizes,
+                ),
+                _ => {
+                    return invalid(format!(
+                        "{}: randint() takes (high, size) or (low, high, size)",
+                        ctx.op
+                    ))
+                }
+            }
+        }
+        None => match ctx.kwarg("size") {
+            Some(_) => {
+                let sizes = ctx.int_list(usize::MAX, "size")?;
+                let high = ctx
+                    .opt_int(usize::MAX, "high")?
+                    .or(ctx.opt_int(if ctx.args.len() == 2 { 1 } else { 0 }, "high")?);
+                let low = if ctx.args.len() == 2 {
+                    ctx.int_or(0, "low", 0)?
+                } else {
+                    ctx.int_or(usize::MAX, "low", 0)?
+                };
+                let Some(high) = high else {
+                    return invalid(format!("{}: missing argument `high`", ctx.op));
+                };
+                (low, high, sizes)
+            }
+            None => return invalid(format!("{}: missing argument `size`", ctx.op)),
+        },
+    };
+    ctx.require(
+        Pred::Lt(low.clone(), high.clone()),
+        format!(
+            "{}: random_ expects 'from' to be less than 'to', but got from={low} >= to={high}",
+            ctx.op
+        ),
+    )?;
+    check_sizes(ctx, &sizes)?;
+    Ok(tensor_out(sizes, dtype_kw(ctx, Some(DType::Int))))
+}
+
+/// A numeric argument as a float (ints and floats; symbolic ints are not concrete).
+fn number(v: &Value) -> Option<f64> {
+    match v {
+        Value::Int(e) => e.as_const().map(|c| c as f64),
+        Value::Float(x) => *x,
+        Value::Bool(Some(b)) => Some(*b as i64 as f64),
+        _ => None,
+    }
+}
+
+/// `torch.arange(end)`, `arange(start, end, step=1)`: `ceil((end - start) / step)` elements;
+/// the step must be non-zero and point from start towards end ("upper bound and lower bound
+/// inconsistent with step sign"). Integer arguments give an integer tensor.
+fn arange(ctx: &mut Ctx) -> RuleResult {
+    let (start, end, step) = match (ctx.args.len(), ctx.kwarg("end").is_some()) {
+        (1, false) => (
+            Value::int(0),
+            ctx.args[0].clone(),
+            ctx.kwarg("step").cloned().unwrap_or(Value::int(1)),
+        ),
+        (0, true) => (
+            ctx.kwarg("start").cloned().unwrap_or(Value::int(0)),
+            ctx.kwarg("end").cloned().unwrap_or(Value::None),
+            ctx.kwarg("step").cloned().unwrap_or(Value::int(1)),
+        ),
+        (n, _) if n >= 2 => (
+            ctx.args[0].clone(),
+            ctx.args[1].clone(),
+            ctx.arg(2, "step").cloned().unwrap_or(Value::int(1)),
+        ),
+        _ => return invalid(format!("{}: arange() missing `end`", ctx.op)),
+    };
+    let all_int = [&start, &end, &step]
+        .iter()
+        .all(|v| matches!(v, Value::Int(_)));
+    let dtype = dtype_kw(ctx, Some(if all_int { DType::Int } else { DType::Float }));
+    if all_int {
+        let (s, e, st) = (
+            super::int_of(&ctx.op, "start", &start)?,
+            super::int_of(&ctx.op, "end", &end)?,
+            super::int_of(&ctx.op, "step", &step)?,
+        );
+        if let Some(c) = st.as_const() {
+            if c == 0 {
+                return invalid(format!("{}: step must be nonzero", ctx.op));
+            }
+            let span = e.sub(&s);
+            let sign_ok = if c > 0 {
+                Pred::Le(s.clone(), e.clone())
+            } else {
+                Pred::Le(e.clone(), s.clone())
+            };
+            ctx.require(
+                sign_ok,
+                format!(
+                    "{}: upper bound and lower bound inconsistent with step sign",
+                    ctx.op
+                ),
+            )?;
+            // ceil(span / c) = -((-span) // c)
+            let n = span.neg().floordiv(&st).neg();
+            return Ok(tensor_out(vec![Dim::Known(n)], dtype));
+        }
+        return unsupported(format!("{}: symbolic step", ctx.op));
+    }
+    let (Some(s), Some(e), Some(st)) = (number(&start), number(&end), number(&step)) else {
+        return unsupported(format!("{}: non-constant bounds", ctx.op));
+    };
+    if st == 0.0 {
+        return invalid(format!("{}: step must be nonzero", ctx.op));
+    }
+    if (st > 0.0 && s > e) || (st < 0.0 && s < e) {
+        return invalid(format!(
+            "{}: upper bound and lower bound inconsistent with step sign",
+            ctx.op
+        ));
+    }
+    let n = ((e - s) / st).ceil().max(0.0) as i64;
+    Ok(tensor_out(vec![Dim::constant(n)], dtype))
+}
+
+/// `torch.linspace(start, end, steps)`: `steps` elements; `steps` must be non-negative.
+fn linspace(ctx: &mut Ctx) -> RuleResult {
+    let steps = match ctx.arg(2, "steps") {
+        Some(v) => super::int_of(&ctx.op, "steps", v)?,
+        None => return invalid(format!("{}: linspace() missing `steps`", ctx.op)),
+    };
+    ctx.require(
+        Pred::Le(DimExpr::zero(), steps.clone()),
+        format!("{}: number of steps must be non-negative", ctx.op),
+    )?;
+    Ok(tensor_out(
+        vec![Dim::Known(steps)],
+        dtype_kw(ctx, Some(DType::Float)),
+    ))
+}
+
+/// `torch.eye(n, m=None)`: an `n × m` matrix (`m = n` by default); sizes non-negative.
+fn eye(ctx: &mut Ctx) -> RuleResult {
+    let n = match ctx.arg(0, "n") {
+        Some(v) => super::int_of(&ctx.op, "n", v)?,
+        None => return invalid(format!("{}: eye() missing `n`", ctx.op)),
+    };
+    let m = ctx.opt_int(1, "m")?.unwrap_or_else(|| n.clone());
+    ctx.require(
+        Pred::Le(DimExpr::zero(), n.clone()),
+        format!("{}: n must be greater or equal to 0, got {n}", ctx.op),
+    )?;
+    ctx.require(
+        Pred::Le(DimExpr::zero(), m.clone()),
+        format!("{}: m must be greater or equal to 0, got {m}", ctx.op),
+    )?;
+    Ok(tensor_out(
+        vec![Dim::Known(n), Dim::Known(m)],
+        dtype_kw(ctx, Some(DType::Float)),
+    ))
+}
+
+/// The shape of a nested literal, and its element dtype; ragged nesting is invalid.
+fn literal_shape(op: &str, v: &Value) -> Result<(Vec<Dim>, Option<DType>), RuleError> {
+    match v {
+        Value::List(items) | Value::Tuple(items) => {
+            let mut inner: Option<(Vec<Dim>, Option<DType>)> = None;
+            for item in items {
+                let (s, d) = literal_shape(op, item)?;
+                match &inner {
+                    None => inner = Some((s, d)),
+                    Some((prev, pd)) => {
+                        if *prev != s {
+                            return invalid(format!(
+                                "{op}: expected sequence of length {} at dim 1 (got {})",
+                                prev.len(),
+                                s.len()
+                            ));
+                        }
+                        let dt = match (pd, d) {
+                            (Some(DType::Float), _) | (_, Some(DType::Float)) => Some(DType::Float),
+                            (a, b) => a.or(b),
+                        };
+                        inner = Some((s, dt));
+                    }
+                }
+            }
+            let (mut s, d) = inner.unwrap_or((Vec::new(), Some(DType::Float)));
+            s.insert(0, Dim::constant(items.len() as i64));
+            Ok((s, d))
+        }
+        Value::Int(_) => Ok((Vec::new(), Some(DType::Int))),
+        Value::Float(_) => Ok((Vec::new(), Some(DType::Float))),
+        Value::Bool(_) => Ok((Vec::new(), Some(DType::Bool))),
+        Value::Tensor(t) => match t.shape.dims() {
+            Some(d) => Ok((d.to_vec(), t.dtype)),
+            None => unsupported(format!("{op}: element of unknown rank")),
+        },
+        other => invalid(format!("{op}: Could not infer dtype of {other}")),
+    }
+}
+
+/// `torch.tensor(data)`: the shape of the nested lists (all rows the same length).
+fn tensor_literal(ctx: &mut Ctx) -> RuleResult {
+    let data = ctx
+        .arg(0, "data")
+        .cloned()
+        .ok_or_else(|| RuleError::Invalid(format!("{}: missing `data`", ctx.op)))?;
+    let (dims, dtype) = literal_shape(&ctx.op, &data)?;
+    Ok(tensor_out(dims, dtype_kw(ctx, dtype)))
+}
+
+/// `torch.zeros_like(x)` (and ones/empty/rand/randn/full `_like`): `x`'s shape.
+fn like(ctx: &mut Ctx) -> RuleResult {
+    let t = ctx.tensor(0, "input")?;
+    if ctx.op == "torch.full_like" && ctx.arg(1, "fill_value").is_none() {
+        return invalid(format!("{}: missing argument `fill_value`", ctx.op));
+    }
+    let dtype = dtype_kw(ctx, t.dtype);
+    random_needs_float(ctx, dtype)?;
+    Ok(Value::tensor(t.shape, dtype))
+}
+
+/// `x.new_zeros(size)` (ones, empty): the given size, `x`'s dtype.
+fn new_sized(ctx: &mut Ctx) -> RuleResult {
+    let t = ctx.tensor(0, "self")?;
+    let sizes = ctx.int_list(1, "size")?;
+    check_sizes(ctx, &sizes)?;
+    Ok(tensor_out(sizes, dtype_kw(ctx, t.dtype)))
+}
+
+/// `x.new_full(size, fill_value)`.
+fn new_full(ctx: &mut Ctx) -> RuleResult {
+    let t = ctx.tensor(0, "self")?;
+    let sizes = ctx.seq_ints(1, "size")?;
+    if ctx.arg(2, "fill_value").is_none() {
+        return invalid(format!("{}: missing argument `fill_value`", ctx.op));
+    }
+    check_sizes(ctx, &sizes)?;
+    Ok(tensor_out(sizes, dtype_kw(ctx, t.dtype)))
+}

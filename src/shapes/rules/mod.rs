@@ -299,6 +299,26 @@ impl Ctx {
         }
     }
 
+    /// A list of ints given as one sequence argument (tuple, list or torch.Size).
+    pub fn seq_ints(&self, pos: usize, name: &str) -> Result<Vec<Dim>, RuleError> {
+        let items = match self.arg(pos, name) {
+            Some(v) => v.elements().ok_or_else(|| {
+                RuleError::Invalid(format!(
+                    "{}: `{name}` must be a sequence of ints, not {v}",
+                    self.op
+                ))
+            })?,
+            None => return invalid(format!("{}: missing argument `{name}`", self.op)),
+        };
+        items
+            .iter()
+            .map(|v| match v {
+                Value::IntUnknown => Ok(Dim::Dyn),
+                other => int_of(&self.op, name, other).map(Dim::Known),
+            })
+            .collect()
+    }
+
     /// A list of ints given as varargs from `pos` or as one tuple/list/Size argument (the
     /// `view(2, 3)` / `view((2, 3))` convention), or by keyword `name`.
     pub fn int_list(&self, pos: usize, name: &str) -> Result<Vec<Dim>, RuleError> {
