@@ -2,6 +2,8 @@
 //! with push/pop, each check bounded by a timeout. Shape jobs arrive in a later stage; today
 //! this is the linked, tested foundation they will use.
 
+pub mod dims;
+
 use std::time::Duration;
 
 use z3::ast::Int;
