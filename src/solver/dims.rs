@@ -64,10 +64,10 @@ pub fn dim(e: &DimExpr, syms: &mut Symbols) -> Int {
         for (a, exp) in monomial {
             let v = atom(a, syms);
             for _ in 0..*exp {
-                term = term * v.clone();
+                term *= v.clone();
             }
         }
-        sum = sum + term;
+        sum += term;
     }
     sum
 }
