@@ -11,10 +11,13 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use serde_json::Value as Json;
-use shapehound::shapes::dim::DimExpr;
 use shapehound::shapes::rules::{apply, lookup, RuleError, RuleKind};
-use shapehound::shapes::value::{DType, ModuleValue};
-use shapehound::shapes::{Dim, Shape, Value};
+use shapehound::shapes::value::ModuleValue;
+use shapehound::shapes::{Dim, Value};
+
+#[path = "common/shape_decode.rs"]
+mod decode;
+use decode::{decode, kwargs_of};
 
 /// The agreement rate may only go up: raise this as rules land (target: 0.995).
 const MIN_AGREEMENT: f64 = 0.0;
@@ -23,93 +26,6 @@ fn data(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("tests/data")
         .join(name)
-}
-
-fn decode(v: &Json) -> Value {
-    match v {
-        Json::Null => Value::None,
-        Json::Bool(b) => Value::Bool(Some(*b)),
-        Json::Number(n) => match n.as_i64() {
-            Some(i) => Value::Int(DimExpr::constant(i)),
-            None => Value::Float(n.as_f64()),
-        },
-        Json::String(s) => Value::Str(Some(s.clone())),
-        Json::Array(items) => Value::List(items.iter().map(decode).collect()),
-        Json::Object(o) => {
-            if let Some(shape) = o.get("tensor") {
-                let dims = shape
-                    .as_array()
-                    .map(|d| d.iter().filter_map(Json::as_i64).collect::<Vec<_>>())
-                    .unwrap_or_default();
-                let dtype = o.get("dtype").and_then(Json::as_str).and_then(DType::parse);
-                return Value::tensor(Shape::of(&dims), dtype);
-            }
-            if let Some(x) = o.get("float") {
-                return Value::Float(x.as_f64());
-            }
-            if let Some(items) = o.get("tuple").and_then(Json::as_array) {
-                return Value::Tuple(items.iter().map(decode).collect());
-            }
-            if let Some(items) = o.get("list").and_then(Json::as_array) {
-                return Value::List(items.iter().map(decode).collect());
-            }
-            if let Some(items) = o.get("size").and_then(Json::as_array) {
-                return Value::Size(
-                    items
-                        .iter()
-                        .filter_map(Json::as_i64)
-                        .map(Dim::constant)
-                        .collect(),
-                );
-            }
-            if let Some(parts) = o.get("slice").and_then(Json::as_array) {
-                let part = |i: usize| Box::new(parts.get(i).map(decode).unwrap_or(Value::None));
-                return Value::Slice(part(0), part(1), part(2));
-            }
-            if o.contains_key("ellipsis") {
-                return Value::Ellipsis;
-            }
-            if let Some(d) = o.get("dtype").and_then(Json::as_str) {
-                return DType::parse(d).map(Value::DType).unwrap_or(Value::Unknown);
-            }
-            if let Some(m) = o.get("memory_format").and_then(Json::as_str) {
-                return Value::Str(Some(m.to_string()));
-            }
-            if let Some(class) = o.get("module").and_then(Json::as_str) {
-                let args = o
-                    .get("args")
-                    .and_then(Json::as_array)
-                    .map(|a| a.iter().map(decode).collect())
-                    .unwrap_or_default();
-                return match build_module(class, args, kwargs_of(o.get("kwargs"))) {
-                    Ok(Value::Module(m)) => Value::Module(m),
-                    _ => Value::Unknown,
-                };
-            }
-            Value::Unknown
-        }
-    }
-}
-
-fn kwargs_of(v: Option<&Json>) -> Vec<(String, Value)> {
-    v.and_then(Json::as_object)
-        .map(|o| o.iter().map(|(k, v)| (k.clone(), decode(v))).collect())
-        .unwrap_or_default()
-}
-
-fn build_module(
-    class: &str,
-    args: Vec<Value>,
-    kwargs: Vec<(String, Value)>,
-) -> Result<Value, RuleError> {
-    match lookup(class).map(|r| r.kind) {
-        Some(RuleKind::Module { init, .. }) => {
-            apply(init, class, args, kwargs, None).map(|o| o.value)
-        }
-        _ => Err(RuleError::Unsupported(format!(
-            "no module rule for {class}"
-        ))),
-    }
 }
 
 #[derive(Debug)]

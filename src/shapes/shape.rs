@@ -190,7 +190,11 @@ fn broadcast_dim(a: &Dim, b: &Dim, what: &str, reqs: &mut Vec<Requirement>) -> D
         // Both constant, neither 1, different: the requirement above is false.
         return a.clone();
     }
-    Dim::Known(ea.maximum(eb))
+    // Under the requirement, the result is the non-1 operand: max(a, b) when both are at
+    // least 1, and 0 when either is 0 (0 broadcasts against 1 to 0). For dims (≥ 0) that is
+    // max(a, b) * min(a, b, 1).
+    let one = DimExpr::one();
+    Dim::Known(ea.maximum(eb).mul(&ea.minimum(eb).minimum(&one)))
 }
 
 /// Broadcasts two shapes as PyTorch does, adding the requirements it needs.

@@ -276,6 +276,12 @@ fn literal_shape(op: &str, v: &Value) -> Result<(Vec<Dim>, Option<DType>), RuleE
                     None => inner = Some((s, d)),
                     Some((prev, pd)) => {
                         if *prev != s {
+                            let symbolic = prev.iter().chain(&s).any(|d| d.as_const().is_none());
+                            if symbolic && prev.len() == s.len() {
+                                return unsupported(format!(
+                                    "{op}: element shapes {prev:?} and {s:?} may differ"
+                                ));
+                            }
                             return invalid(format!(
                                 "{op}: expected sequence of length {} at dim 1 (got {})",
                                 prev.len(),

@@ -444,8 +444,9 @@ fn expand_to(ctx: &mut Ctx, dims: &[Dim], target: &[Dim]) -> Result<Vec<Dim>, Ru
                     continue;
                 }
                 if let (Some(de), Some(te)) = (d.expr(), t.expr()) {
+                    // A symbolic existing dim may be 1 (and stretch) or equal to the target.
                     ctx.require(
-                        Pred::Eq(de.clone(), te.clone()),
+                        Pred::Or(vec![Pred::Eq(de.clone(), te.clone()), Pred::Eq(de.clone(), DimExpr::one())]),
                         format!(
                             "{}: The expanded size of the tensor ({t}) must match the existing size ({d}) at non-singleton dimension {i}. Target sizes: {}. Tensor sizes: {}",
                             ctx.op,

@@ -1,0 +1,241 @@
+//! Symbolic soundness: for every recorded case, the rule is applied once with every input
+//! tensor dim replaced by a symbol, and once concretely. Instantiating the symbolic outcome
+//! (its requirements and output dims) at the case's values — and at random other values —
+//! must give exactly the concrete outcome: requirements hold iff the concrete application
+//! succeeds, and the output dims evaluate to the concrete output dims. A symbolic `Invalid`
+//! must be invalid concretely too.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use serde_json::Value as Json;
+use shapehound::shapes::dim::DimExpr;
+use shapehound::shapes::rules::{apply, lookup, Outcome, RuleError, RuleKind};
+use shapehound::shapes::value::{ModuleValue, TensorValue};
+use shapehound::shapes::{Dim, Shape, Value};
+
+#[path = "common/shape_decode.rs"]
+mod decode;
+
+type Env = HashMap<String, i64>;
+
+/// Replaces every concrete tensor dim by a fresh symbol, recording its value.
+fn symbolize(v: &Value, env: &mut Env) -> Value {
+    match v {
+        Value::Tensor(t) => match &t.shape {
+            Shape::Ranked(dims) => Value::Tensor(TensorValue {
+                shape: Shape::Ranked(
+                    dims.iter()
+                        .map(|d| match d.as_const() {
+                            Some(c) => {
+                                let name = format!("s{}", env.len());
+                                env.insert(name.clone(), c);
+                                Dim::Known(DimExpr::sym(&name))
+                            }
+                            None => d.clone(),
+                        })
+                        .collect(),
+                ),
+                dtype: t.dtype,
+            }),
+            other => Value::tensor(other.clone(), t.dtype),
+        },
+        Value::Tuple(items) => Value::Tuple(items.iter().map(|x| symbolize(x, env)).collect()),
+        Value::List(items) => Value::List(items.iter().map(|x| symbolize(x, env)).collect()),
+        other => other.clone(),
+    }
+}
+
+/// Replaces symbols by their values in a value (for re-running concretely at other points).
+fn instantiate(v: &Value, env: &Env) -> Option<Value> {
+    let lookup = |n: &str| env.get(n).copied();
+    Some(match v {
+        Value::Tensor(t) => match &t.shape {
+            Shape::Ranked(dims) => {
+                let mut out = Vec::new();
+                for d in dims {
+                    out.push(match d {
+                        Dim::Known(e) => Dim::constant(e.eval(&lookup)?),
+                        Dim::Dyn => Dim::Dyn,
+                    });
+                }
+                Value::tensor(Shape::Ranked(out), t.dtype)
+            }
+            other => Value::tensor(other.clone(), t.dtype),
+        },
+        Value::Int(e) => Value::int(e.eval(&lookup)?),
+        Value::Size(dims) => {
+            let mut out = Vec::new();
+            for d in dims {
+                out.push(match d {
+                    Dim::Known(e) => Dim::constant(e.eval(&lookup)?),
+                    Dim::Dyn => Dim::Dyn,
+                });
+            }
+            Value::Size(out)
+        }
+        Value::Tuple(items) => Value::Tuple(
+            items
+                .iter()
+                .map(|x| instantiate(x, env))
+                .collect::<Option<_>>()?,
+        ),
+        Value::List(items) => Value::List(
+            items
+                .iter()
+                .map(|x| instantiate(x, env))
+                .collect::<Option<_>>()?,
+        ),
+        other => other.clone(),
+    })
+}
+
+fn run(case: &Json, args: Vec<Value>) -> Result<Outcome, RuleError> {
+    let op = case["op"].as_str().unwrap_or("");
+    let kwargs = decode::kwargs_of(case.get("kwargs"));
+    match lookup(op).map(|r| r.kind) {
+        None => Err(RuleError::Unsupported("no rule".into())),
+        Some(RuleKind::Function(f)) => apply(f, op, args, kwargs, None),
+        Some(RuleKind::Module { init, forward }) => {
+            let init_args = case["init_args"]
+                .as_array()
+                .map(|a| a.iter().map(decode::decode).collect())
+                .unwrap_or_default();
+            let built = apply(
+                init,
+                op,
+                init_args,
+                decode::kwargs_of(case.get("init_kwargs")),
+                None,
+            )?;
+            match built.value {
+                Value::Module(m) => apply(forward, op, args, kwargs, Some(ModuleValue::clone(&m))),
+                _ => Err(RuleError::Unsupported("init gave no module".into())),
+            }
+        }
+    }
+}
+
+/// The concrete verdict of an outcome: `Some(value)` when it succeeds.
+fn concrete(out: Result<Outcome, RuleError>) -> Result<Option<Value>, ()> {
+    match out {
+        Ok(o) => {
+            for r in &o.requirements {
+                if r.pred.eval(&|_| None) == Some(false) {
+                    return Ok(None);
+                }
+            }
+            Ok(Some(o.value))
+        }
+        Err(RuleError::Invalid(_)) => Ok(None),
+        Err(RuleError::Unsupported(_)) => Err(()),
+    }
+}
+
+struct Lcg(u64);
+impl Lcg {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (self.0 >> 33) % n
+    }
+}
+
+#[test]
+fn symbolic_rules_agree_with_concrete_evaluation() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/shape_cases.jsonl");
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut rng = Lcg(42);
+    let (mut checked, mut skipped, mut failures) = (0usize, 0usize, Vec::new());
+    std::panic::set_hook(Box::new(|_| {}));
+    for line in text.lines().skip(1) {
+        let case: Json = serde_json::from_str(line).unwrap();
+        let args: Vec<Value> = case["args"]
+            .as_array()
+            .map(|a| a.iter().map(decode::decode).collect())
+            .unwrap_or_default();
+        let mut env = Env::new();
+        let sym_args: Vec<Value> = args.iter().map(|a| symbolize(a, &mut env)).collect();
+        let symbolic = match std::panic::catch_unwind(|| run(&case, sym_args.clone())) {
+            Ok(s) => s,
+            Err(_) => {
+                skipped += 1;
+                continue;
+            }
+        };
+        // The case's own values, then a few random points (dims 0..6).
+        let mut points = vec![env.clone()];
+        for _ in 0..3 {
+            points.push(
+                env.keys()
+                    .map(|k| (k.clone(), rng.below(7) as i64))
+                    .collect(),
+            );
+        }
+        for point in points {
+            let Some(conc_args) = sym_args
+                .iter()
+                .map(|a| instantiate(a, &point))
+                .collect::<Option<Vec<_>>>()
+            else {
+                continue;
+            };
+            let Ok(reference) =
+                std::panic::catch_unwind(|| concrete(run(&case, conc_args.clone())))
+            else {
+                continue;
+            };
+            let Ok(reference) = reference else {
+                continue; // the concrete rule cannot tell: nothing to compare
+            };
+            let lookup = |n: &str| point.get(n).copied();
+            let verdict = match &symbolic {
+                Err(RuleError::Unsupported(_)) => {
+                    skipped += 1;
+                    break;
+                }
+                Err(RuleError::Invalid(_)) => None,
+                Ok(o) => {
+                    let holds = o
+                        .requirements
+                        .iter()
+                        .all(|r| r.pred.eval(&lookup) != Some(false));
+                    if holds {
+                        instantiate(&o.value, &point)
+                    } else {
+                        None
+                    }
+                }
+            };
+            checked += 1;
+            let same = match (&verdict, &reference) {
+                (None, None) => true,
+                (Some(a), Some(b)) => a == b,
+                _ => false,
+            };
+            if !same {
+                failures.push(format!(
+                    "{} at {point:?}: symbolic gives {verdict:?}, concrete {reference:?}",
+                    case["id"]
+                ));
+            }
+        }
+    }
+    // Restore the default hook so that the assertions below print their messages.
+    let _ = std::panic::take_hook();
+    eprintln!("symbolic soundness: {checked} instantiations checked, {skipped} cases skipped (unsupported symbolically)");
+    assert!(checked > 5000, "too few checks: {checked}");
+    assert!(
+        failures.is_empty(),
+        "{} mismatches:\n{}",
+        failures.len(),
+        failures
+            .iter()
+            .take(40)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
