@@ -11,40 +11,13 @@ use std::path::PathBuf;
 use serde_json::Value as Json;
 use shapehound::shapes::dim::DimExpr;
 use shapehound::shapes::rules::{apply, lookup, Outcome, RuleError, RuleKind};
-use shapehound::shapes::value::{ModuleValue, TensorValue};
+use shapehound::shapes::value::ModuleValue;
 use shapehound::shapes::{Dim, Shape, Value};
 
 #[path = "common/shape_decode.rs"]
 mod decode;
 
-type Env = HashMap<String, i64>;
-
-/// Replaces every concrete tensor dim by a fresh symbol, recording its value.
-fn symbolize(v: &Value, env: &mut Env) -> Value {
-    match v {
-        Value::Tensor(t) => match &t.shape {
-            Shape::Ranked(dims) => Value::Tensor(TensorValue {
-                shape: Shape::Ranked(
-                    dims.iter()
-                        .map(|d| match d.as_const() {
-                            Some(c) => {
-                                let name = format!("s{}", env.len());
-                                env.insert(name.clone(), c);
-                                Dim::Known(DimExpr::sym(&name))
-                            }
-                            None => d.clone(),
-                        })
-                        .collect(),
-                ),
-                dtype: t.dtype,
-            }),
-            other => Value::tensor(other.clone(), t.dtype),
-        },
-        Value::Tuple(items) => Value::Tuple(items.iter().map(|x| symbolize(x, env)).collect()),
-        Value::List(items) => Value::List(items.iter().map(|x| symbolize(x, env)).collect()),
-        other => other.clone(),
-    }
-}
+use decode::{symbolize, Env};
 
 /// Replaces symbols by their values in a value (for re-running concretely at other points).
 fn instantiate(v: &Value, env: &Env) -> Option<Value> {

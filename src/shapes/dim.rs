@@ -25,18 +25,91 @@ pub enum Atom {
 /// A product of atoms with exponents, sorted by atom. The empty monomial is the constant 1.
 pub type Monomial = Vec<(Atom, u32)>;
 
-/// A polynomial in normal form: monomial → non-zero coefficient.
+/// A polynomial in normal form: a constant plus monomials (sorted, non-empty, with non-zero
+/// coefficients). Constants need no allocation, which keeps concrete evaluation cheap.
 #[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct DimExpr {
-    terms: BTreeMap<Monomial, i64>,
+    c: i64,
+    poly: Vec<(Monomial, i64)>,
+}
+
+static EMPTY_MONOMIAL: Monomial = Vec::new();
+
+/// Adds `coeff * m` into a sorted term list.
+fn accumulate(poly: &mut Vec<(Monomial, i64)>, m: Monomial, coeff: i64) {
+    match poly.binary_search_by(|(k, _)| k.cmp(&m)) {
+        Ok(i) => {
+            poly[i].1 = poly[i].1.saturating_add(coeff);
+            if poly[i].1 == 0 {
+                poly.remove(i);
+            }
+        }
+        Err(i) => {
+            if coeff != 0 {
+                poly.insert(i, (m, coeff));
+            }
+        }
+    }
+}
+
+/// Merges two sorted term lists, `a + sign*b`.
+fn merge(a: &[(Monomial, i64)], b: &[(Monomial, i64)], sign: i64) -> Vec<(Monomial, i64)> {
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() || j < b.len() {
+        let ord = match (a.get(i), b.get(j)) {
+            (Some(x), Some(y)) => x.0.cmp(&y.0),
+            (Some(_), None) => std::cmp::Ordering::Less,
+            _ => std::cmp::Ordering::Greater,
+        };
+        match ord {
+            std::cmp::Ordering::Less => {
+                out.push(a[i].clone());
+                i += 1;
+            }
+            std::cmp::Ordering::Greater => {
+                out.push((b[j].0.clone(), sign * b[j].1));
+                j += 1;
+            }
+            std::cmp::Ordering::Equal => {
+                let c = a[i].1.saturating_add(sign * b[j].1);
+                if c != 0 {
+                    out.push((a[i].0.clone(), c));
+                }
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    out
 }
 
 fn mul_monomials(a: &Monomial, b: &Monomial) -> Monomial {
-    let mut map: BTreeMap<Atom, u32> = a.iter().cloned().collect();
-    for (atom, e) in b {
-        *map.entry(atom.clone()).or_default() += e;
+    let mut out: Monomial = Vec::with_capacity(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() || j < b.len() {
+        match (a.get(i), b.get(j)) {
+            (Some(x), Some(y)) if x.0 == y.0 => {
+                out.push((x.0.clone(), x.1 + y.1));
+                i += 1;
+                j += 1;
+            }
+            (Some(x), Some(y)) if x.0 < y.0 => {
+                out.push(x.clone());
+                i += 1;
+            }
+            (Some(x), None) => {
+                out.push(x.clone());
+                i += 1;
+            }
+            (_, Some(y)) => {
+                out.push(y.clone());
+                j += 1;
+            }
+            (None, None) => break,
+        }
     }
-    map.into_iter().collect()
+    out
 }
 
 /// Python's `//` on integers. `None` when dividing by zero.
@@ -59,11 +132,10 @@ pub fn py_mod(a: i64, b: i64) -> Option<i64> {
 
 impl DimExpr {
     pub fn constant(c: i64) -> DimExpr {
-        let mut terms = BTreeMap::new();
-        if c != 0 {
-            terms.insert(Vec::new(), c);
+        DimExpr {
+            c,
+            poly: Vec::new(),
         }
-        DimExpr { terms }
     }
 
     pub fn zero() -> DimExpr {
@@ -79,70 +151,118 @@ impl DimExpr {
     }
 
     fn atom(atom: Atom) -> DimExpr {
-        let mut terms = BTreeMap::new();
-        terms.insert(vec![(atom, 1)], 1);
-        DimExpr { terms }
+        DimExpr {
+            c: 0,
+            poly: vec![(vec![(atom, 1)], 1)],
+        }
     }
 
     /// The value when the expression is a constant.
     pub fn as_const(&self) -> Option<i64> {
-        match self.terms.len() {
-            0 => Some(0),
-            1 => self.terms.get(&Vec::new()).copied(),
-            _ => None,
-        }
+        self.poly.is_empty().then_some(self.c)
     }
 
     pub fn is_const(&self) -> bool {
-        self.as_const().is_some()
+        self.poly.is_empty()
     }
 
     /// The constant term.
     pub fn constant_part(&self) -> i64 {
-        self.terms.get(&Vec::new()).copied().unwrap_or(0)
+        self.c
+    }
+
+    /// Every term, the constant (as the empty monomial) first when non-zero.
+    fn all_terms(&self) -> impl Iterator<Item = (&Monomial, i64)> {
+        std::iter::once((&EMPTY_MONOMIAL, self.c))
+            .filter(|(_, c)| *c != 0)
+            .chain(self.poly.iter().map(|(m, c)| (m, *c)))
     }
 
     pub fn add(&self, other: &DimExpr) -> DimExpr {
-        let mut terms = self.terms.clone();
-        for (m, c) in &other.terms {
-            let e = terms.entry(m.clone()).or_insert(0);
-            *e = e.saturating_add(*c);
-            if *e == 0 {
-                terms.remove(m);
-            }
+        let c = self.c.saturating_add(other.c);
+        if other.poly.is_empty() {
+            return DimExpr {
+                c,
+                poly: self.poly.clone(),
+            };
         }
-        DimExpr { terms }
+        if self.poly.is_empty() {
+            return DimExpr {
+                c,
+                poly: other.poly.clone(),
+            };
+        }
+        DimExpr {
+            c,
+            poly: merge(&self.poly, &other.poly, 1),
+        }
     }
 
     pub fn neg(&self) -> DimExpr {
         DimExpr {
-            terms: self.terms.iter().map(|(m, c)| (m.clone(), -c)).collect(),
+            c: -self.c,
+            poly: self.poly.iter().map(|(m, c)| (m.clone(), -c)).collect(),
         }
     }
 
     pub fn sub(&self, other: &DimExpr) -> DimExpr {
-        self.add(&other.neg())
+        let c = self.c.saturating_sub(other.c);
+        if other.poly.is_empty() {
+            return DimExpr {
+                c,
+                poly: self.poly.clone(),
+            };
+        }
+        DimExpr {
+            c,
+            poly: merge(&self.poly, &other.poly, -1),
+        }
     }
 
     pub fn add_const(&self, c: i64) -> DimExpr {
-        self.add(&DimExpr::constant(c))
+        DimExpr {
+            c: self.c.saturating_add(c),
+            poly: self.poly.clone(),
+        }
+    }
+
+    pub fn mul_const(&self, k: i64) -> DimExpr {
+        if k == 0 {
+            return DimExpr::zero();
+        }
+        DimExpr {
+            c: self.c.saturating_mul(k),
+            poly: self
+                .poly
+                .iter()
+                .map(|(m, c)| (m.clone(), c.saturating_mul(k)))
+                .collect(),
+        }
     }
 
     pub fn mul(&self, other: &DimExpr) -> DimExpr {
-        let mut out = DimExpr::zero();
-        for (ma, ca) in &self.terms {
-            for (mb, cb) in &other.terms {
-                let m = mul_monomials(ma, mb);
-                let mut single = BTreeMap::new();
-                single.insert(m, ca.saturating_mul(*cb));
-                out = out.add(&DimExpr { terms: single });
+        if let Some(k) = other.as_const() {
+            return self.mul_const(k);
+        }
+        if let Some(k) = self.as_const() {
+            return other.mul_const(k);
+        }
+        let mut terms: BTreeMap<Monomial, i64> = BTreeMap::new();
+        let mut c = 0i64;
+        for (ma, ca) in self.all_terms() {
+            for (mb, cb) in other.all_terms() {
+                let coeff = ca.saturating_mul(cb);
+                if ma.is_empty() && mb.is_empty() {
+                    c = c.saturating_add(coeff);
+                } else {
+                    *terms.entry(mul_monomials(ma, mb)).or_insert(0) += coeff;
+                }
             }
         }
-        out
-    }
-
-    pub fn mul_const(&self, c: i64) -> DimExpr {
-        self.mul(&DimExpr::constant(c))
+        DimExpr {
+            c,
+            poly: terms.into_iter().filter(|(_, k)| *k != 0).collect(),
+        }
     }
 
     /// Product of several expressions (1 for none).
@@ -150,32 +270,46 @@ impl DimExpr {
         items.into_iter().fold(DimExpr::one(), |acc, d| acc.mul(d))
     }
 
-    /// Exact division by a monomial-with-coefficient divisor, when every term divides.
+    /// Exact division, when every term divides: by a non-zero constant that divides every
+    /// coefficient, or by a single monomial (with coefficient) that divides every term.
     fn exact_div(&self, divisor: &DimExpr) -> Option<DimExpr> {
-        if divisor.terms.len() != 1 {
+        if let Some(d) = divisor.as_const() {
+            if d == 0 || self.c % d != 0 || self.poly.iter().any(|(_, c)| c % d != 0) {
+                return None;
+            }
+            return Some(DimExpr {
+                c: self.c / d,
+                poly: self.poly.iter().map(|(m, c)| (m.clone(), c / d)).collect(),
+            });
+        }
+        if divisor.c != 0 || divisor.poly.len() != 1 || self.c != 0 {
             return None;
         }
-        let (dm, dc) = divisor.terms.iter().next()?;
-        let dmap: BTreeMap<&Atom, u32> = dm.iter().map(|(a, e)| (a, *e)).collect();
-        let mut out = BTreeMap::new();
-        for (m, c) in &self.terms {
+        let (dm, dc) = &divisor.poly[0];
+        let mut out = DimExpr::zero();
+        for (m, c) in &self.poly {
             if c % dc != 0 {
                 return None;
             }
             let mut rest: BTreeMap<Atom, u32> = m.iter().cloned().collect();
-            for (a, e) in &dmap {
-                let have = rest.get_mut(*a)?;
+            for (a, e) in dm {
+                let have = rest.get_mut(a)?;
                 if *have < *e {
                     return None;
                 }
                 *have -= e;
                 if *have == 0 {
-                    rest.remove(*a);
+                    rest.remove(a);
                 }
             }
-            out.insert(rest.into_iter().collect::<Monomial>(), c / dc);
+            let rest: Monomial = rest.into_iter().collect();
+            if rest.is_empty() {
+                out.c += c / dc;
+            } else {
+                accumulate(&mut out.poly, rest, c / dc);
+            }
         }
-        Some(DimExpr { terms: out })
+        Some(out)
     }
 
     /// Python floor division. Simplified when constant, when the divisor divides every term
@@ -190,7 +324,7 @@ impl DimExpr {
         if divisor.as_const() == Some(1) {
             return self.clone();
         }
-        if self.terms.is_empty() && divisor.as_const() != Some(0) {
+        if self.as_const() == Some(0) && divisor.as_const() != Some(0) {
             return DimExpr::zero();
         }
         if divisor.as_const() != Some(0) {
@@ -261,10 +395,10 @@ impl DimExpr {
     }
 
     fn single_atom(&self) -> Option<(&Atom, u32)> {
-        if self.terms.len() != 1 {
+        if self.c != 0 || self.poly.len() != 1 {
             return None;
         }
-        let (m, c) = self.terms.iter().next()?;
+        let (m, c) = &self.poly[0];
         if *c != 1 || m.len() != 1 {
             return None;
         }
@@ -289,11 +423,7 @@ impl DimExpr {
         if let Some(c) = d.as_const() {
             return Some(c >= 0);
         }
-        if d.terms.values().all(|c| *c >= 0)
-            && d.terms
-                .keys()
-                .all(|m| m.iter().all(|(a, _)| atom_nonneg(a)))
-        {
+        if nonneg_poly(&d) {
             return Some(true);
         }
         None
@@ -303,8 +433,8 @@ impl DimExpr {
     /// by zero, or on overflow.
     pub fn eval(&self, env: &dyn Fn(&str) -> Option<i64>) -> Option<i64> {
         let mut total: i64 = 0;
-        for (m, c) in &self.terms {
-            let mut v: i64 = *c;
+        for (m, c) in self.all_terms() {
+            let mut v: i64 = c;
             for (atom, e) in m {
                 let a = eval_atom(atom, env)?;
                 for _ in 0..*e {
@@ -319,8 +449,8 @@ impl DimExpr {
     /// Replaces symbols by expressions.
     pub fn substitute(&self, map: &dyn Fn(&str) -> Option<DimExpr>) -> DimExpr {
         let mut out = DimExpr::zero();
-        for (m, c) in &self.terms {
-            let mut term = DimExpr::constant(*c);
+        for (m, c) in self.all_terms() {
+            let mut term = DimExpr::constant(c);
             for (atom, e) in m {
                 let a = subst_atom(atom, map);
                 for _ in 0..*e {
@@ -342,7 +472,7 @@ impl DimExpr {
     }
 
     fn collect_symbols(&self, out: &mut Vec<Arc<str>>) {
-        for m in self.terms.keys() {
+        for (m, _) in &self.poly {
             for (atom, _) in m {
                 match atom {
                     Atom::Sym(s) => out.push(s.clone()),
@@ -357,9 +487,8 @@ impl DimExpr {
 
     /// Number of nodes, a cost measure for job sizing.
     pub fn size(&self) -> usize {
-        self.terms
-            .keys()
-            .map(|m| {
+        self.all_terms()
+            .map(|(m, _)| {
                 1 + m
                     .iter()
                     .map(|(a, _)| match a {
@@ -376,19 +505,22 @@ impl DimExpr {
 
     /// The terms, for conversion to other representations (Z3).
     pub fn terms(&self) -> impl Iterator<Item = (&Monomial, i64)> {
-        self.terms.iter().map(|(m, c)| (m, *c))
+        self.all_terms()
     }
 }
 
 /// Symbols are dimensions (≥ 0); floor division and modulo of non-negative terms by positive
 /// ones are non-negative; min/max of non-negative terms are non-negative.
+/// Only non-negative coefficients over non-negative atoms (so the value is ≥ 0).
+fn nonneg_poly(e: &DimExpr) -> bool {
+    e.c >= 0
+        && e.poly
+            .iter()
+            .all(|(m, c)| *c >= 0 && m.iter().all(|(a, _)| atom_nonneg(a)))
+}
+
 fn atom_nonneg(atom: &Atom) -> bool {
-    let nonneg = |e: &DimExpr| {
-        e.terms.values().all(|c| *c >= 0)
-            && e.terms
-                .keys()
-                .all(|m| m.iter().all(|(a, _)| atom_nonneg(a)))
-    };
+    let nonneg = nonneg_poly;
     match atom {
         Atom::Sym(_) => true,
         Atom::FloorDiv(a, b) | Atom::Mod(a, b) => nonneg(a) && b.as_const().is_some_and(|c| c > 0),
@@ -424,10 +556,12 @@ impl From<i64> for DimExpr {
 
 /// An operand of `//` or `%`, parenthesised unless it is a single atom or constant.
 fn operand(e: &DimExpr) -> String {
-    let simple = e.terms.len() <= 1
-        && e.terms
-            .iter()
-            .all(|(m, c)| m.is_empty() || (*c == 1 && m.len() == 1 && m[0].1 == 1));
+    let simple = e.poly.is_empty()
+        || (e.c == 0
+            && e.poly.len() == 1
+            && e.poly[0].1 == 1
+            && e.poly[0].0.len() == 1
+            && e.poly[0].0[0].1 == 1);
     if simple {
         e.to_string()
     } else {
@@ -449,11 +583,11 @@ impl fmt::Display for Atom {
 
 impl fmt::Display for DimExpr {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.terms.is_empty() {
+        if self.c == 0 && self.poly.is_empty() {
             return write!(f, "0");
         }
         // Highest-degree terms first, the constant last: `2*a*b + c - 3`.
-        let mut terms: Vec<(&Monomial, i64)> = self.terms.iter().map(|(m, c)| (m, *c)).collect();
+        let mut terms: Vec<(&Monomial, i64)> = self.all_terms().collect();
         terms.sort_by_key(|(m, _)| std::cmp::Reverse(m.iter().map(|(_, e)| *e).sum::<u32>()));
         for (i, (m, c)) in terms.iter().enumerate() {
             let (sign, abs) = if *c < 0 { ("-", -c) } else { ("+", *c) };

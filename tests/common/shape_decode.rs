@@ -5,7 +5,9 @@
 use serde_json::Value as Json;
 use shapehound::shapes::dim::DimExpr;
 use shapehound::shapes::rules::{apply, lookup, RuleError, RuleKind};
-use shapehound::shapes::value::DType;
+use std::collections::HashMap;
+
+use shapehound::shapes::value::{DType, TensorValue};
 use shapehound::shapes::{Dim, Shape, Value};
 
 pub fn decode(v: &Json) -> Value {
@@ -92,5 +94,34 @@ pub fn build_module(
         _ => Err(RuleError::Unsupported(format!(
             "no module rule for {class}"
         ))),
+    }
+}
+
+pub type Env = HashMap<String, i64>;
+
+/// Replaces every concrete tensor dim by a fresh symbol, recording its value.
+pub fn symbolize(v: &Value, env: &mut Env) -> Value {
+    match v {
+        Value::Tensor(t) => match &t.shape {
+            Shape::Ranked(dims) => Value::Tensor(TensorValue {
+                shape: Shape::Ranked(
+                    dims.iter()
+                        .map(|d| match d.as_const() {
+                            Some(c) => {
+                                let name = format!("s{}", env.len());
+                                env.insert(name.clone(), c);
+                                Dim::Known(DimExpr::sym(&name))
+                            }
+                            None => d.clone(),
+                        })
+                        .collect(),
+                ),
+                dtype: t.dtype,
+            }),
+            other => Value::tensor(other.clone(), t.dtype),
+        },
+        Value::Tuple(items) => Value::Tuple(items.iter().map(|x| symbolize(x, env)).collect()),
+        Value::List(items) => Value::List(items.iter().map(|x| symbolize(x, env)).collect()),
+        other => other.clone(),
     }
 }
