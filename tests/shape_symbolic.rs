@@ -5,11 +5,9 @@
 //! succeeds, and the output dims evaluate to the concrete output dims. A symbolic `Invalid`
 //! must be invalid concretely too.
 
-use std::collections::HashMap;
 use std::path::PathBuf;
 
 use serde_json::Value as Json;
-use shapehound::shapes::dim::DimExpr;
 use shapehound::shapes::rules::{apply, lookup, Outcome, RuleError, RuleKind};
 use shapehound::shapes::value::ModuleValue;
 use shapehound::shapes::{Dim, Shape, Value};
