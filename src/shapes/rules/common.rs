@@ -1,0 +1,172 @@
+//! Helpers shared by the rule families: dims as text, broadcasting with recorded
+//! requirements, "expands to" checks, dtype checks and module values.
+
+use std::collections::BTreeMap;
+
+use super::{invalid, unsupported, Ctx, RuleError};
+use crate::shapes::dim::DimExpr;
+use crate::shapes::requirement::Pred;
+use crate::shapes::shape::{broadcast, Dim, Shape};
+use crate::shapes::value::{DType, ModuleValue, Value};
+
+/// `[2, 3]` for messages.
+pub fn show(dims: &[Dim]) -> String {
+    Shape::Ranked(dims.to_vec()).to_string()
+}
+
+/// Broadcasts two dim lists (PyTorch rules), recording the requirements; a decidably
+/// impossible broadcast fails right away.
+pub fn broadcast_dims(ctx: &mut Ctx, a: &[Dim], b: &[Dim]) -> Result<Vec<Dim>, RuleError> {
+    let mut reqs = Vec::new();
+    let what = ctx.op.clone();
+    let out = broadcast(
+        &Shape::Ranked(a.to_vec()),
+        &Shape::Ranked(b.to_vec()),
+        &what,
+        &mut reqs,
+    );
+    for r in reqs {
+        ctx.require(r.pred, r.message)?;
+    }
+    Ok(out.dims().map(<[Dim]>::to_vec).unwrap_or_default())
+}
+
+/// `src` must expand to `target` (`Tensor.expand` semantics: no more dims than the target;
+/// each right-aligned dim equal or 1), as for the `input` of `addmm`/`baddbmm`.
+pub fn require_expands(
+    ctx: &mut Ctx,
+    src: &[Dim],
+    target: &[Dim],
+    what: &str,
+) -> Result<(), RuleError> {
+    let msg = format!(
+        "{}: {what} of shape {} cannot be expanded to {}",
+        ctx.op,
+        show(src),
+        show(target)
+    );
+    if src.len() > target.len() {
+        return invalid(msg);
+    }
+    let off = target.len() - src.len();
+    for (i, s) in src.iter().enumerate() {
+        if let (Dim::Known(s), Dim::Known(t)) = (s, &target[off + i]) {
+            let pred = Pred::Or(vec![
+                Pred::Eq(s.clone(), t.clone()),
+                Pred::Eq(s.clone(), DimExpr::one()),
+            ]);
+            ctx.require(pred, msg.clone())?;
+        }
+    }
+    Ok(())
+}
+
+/// Both dtypes known and different: PyTorch's products do not promote.
+pub fn require_same_dtype(
+    ctx: &Ctx,
+    a: Option<DType>,
+    b: Option<DType>,
+    what: &str,
+) -> Result<(), RuleError> {
+    match (a, b) {
+        (Some(x), Some(y)) if x != y => invalid(format!(
+            "{}: expected {what} to have the same dtype, but got {x:?} != {y:?}",
+            ctx.op
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// A module value with the given normalised hyperparameters.
+pub fn module_value(class: &str, params: Vec<(&str, Value)>) -> Value {
+    Value::Module(Box::new(ModuleValue {
+        class: class.to_string(),
+        params: params
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect::<BTreeMap<_, _>>(),
+        children: Vec::new(),
+    }))
+}
+
+/// A module's int hyperparameter as a dim (set by its `init` rule).
+pub fn param_dim(ctx: &Ctx, name: &str) -> Result<DimExpr, RuleError> {
+    match ctx.param(name) {
+        Some(Value::Int(e)) => Ok(e.clone()),
+        _ => unsupported(format!("{}: hyperparameter `{name}` is unknown", ctx.op)),
+    }
+}
+
+/// A module's bool hyperparameter (set by its `init` rule).
+pub fn param_bool(ctx: &Ctx, name: &str) -> bool {
+    matches!(ctx.param(name), Some(Value::Bool(Some(true))))
+}
+
+/// An optional tensor argument's dims (`None` when absent or `None`).
+pub fn opt_dims(ctx: &Ctx, pos: usize, name: &str) -> Result<Option<Vec<Dim>>, RuleError> {
+    match ctx.arg(pos, name) {
+        None | Some(Value::None) => Ok(None),
+        Some(_) => Ok(Some(ctx.ranked(pos, name)?.0)),
+    }
+}
+
+/// Requires two dim lists to be equal (ranks and dims), with one message.
+pub fn require_same(ctx: &mut Ctx, a: &[Dim], b: &[Dim], msg: String) -> Result<(), RuleError> {
+    if a.len() != b.len() {
+        return invalid(msg);
+    }
+    for (x, y) in a.iter().zip(b) {
+        ctx.require_eq(x, y, msg.clone())?;
+    }
+    Ok(())
+}
+
+/// A size hyperparameter: an int ≥ 0 (PyTorch: "Trying to create tensor with negative
+/// dimension"); floats are type errors.
+pub fn size_hyper(
+    ctx: &mut Ctx,
+    pos: usize,
+    name: &str,
+    default: Option<i64>,
+) -> Result<DimExpr, RuleError> {
+    let v = match (ctx.opt_int(pos, name)?, default) {
+        (Some(v), _) => v,
+        (None, Some(d)) => DimExpr::constant(d),
+        (None, None) => return invalid(format!("{}: missing argument `{name}`", ctx.op)),
+    };
+    ctx.require(
+        Pred::Le(DimExpr::zero(), v.clone()),
+        format!(
+            "{}: Trying to create tensor with negative dimension {v}",
+            ctx.op
+        ),
+    )?;
+    Ok(v)
+}
+
+/// Requires `0 < v` with PyTorch's message.
+pub fn require_positive(ctx: &mut Ctx, v: &DimExpr, msg: &str) -> Result<(), RuleError> {
+    ctx.require(
+        Pred::Lt(DimExpr::zero(), v.clone()),
+        format!("{}: {msg}", ctx.op),
+    )
+}
+
+/// A bool flag where `None` means false (`Transformer`'s `*_is_causal=None`).
+pub fn flag(ctx: &Ctx, pos: usize, name: &str) -> Result<bool, RuleError> {
+    match ctx.arg(pos, name) {
+        Some(Value::None) => Ok(false),
+        _ => ctx.bool_or(pos, name, false),
+    }
+}
+
+/// Module inputs are checked against float32 weights.
+pub fn require_float(ctx: &Ctx, dtype: Option<DType>) -> Result<(), RuleError> {
+    if dtype.is_some_and(|d| d != DType::Float) {
+        return invalid(format!(
+            "{}: input dtype ({dtype:?}) does not match weight dtype (Float)",
+            ctx.op
+        ));
+    }
+    Ok(())
+}
