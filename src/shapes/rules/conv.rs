@@ -586,8 +586,8 @@ fn conv_shape(
         }
     }
     let out = if spec.transposed {
-        let empty_batch = batch.as_ref().and_then(Dim::as_const) == Some(0);
-        transposed_spatial(ctx, &spatial, &kernel, spec, empty_batch)?
+        let batch_size = batch.as_ref().and_then(Dim::expr).cloned();
+        transposed_spatial(ctx, &spatial, &kernel, spec, batch_size)?
     } else {
         conv_spatial(ctx, &spatial, &kernel, spec)?
     };
@@ -646,8 +646,15 @@ fn transposed_spatial(
     spatial: &[Dim],
     kernel: &[Dim],
     spec: &ConvSpec,
-    empty_batch: bool,
+    batch: Option<DimExpr>,
 ) -> Result<Vec<Dim>, RuleError> {
+    // An empty batch takes a shortcut that skips the output-padding check and allows an
+    // empty output: with a symbolic batch, each check holds "or the batch is empty".
+    let empty_batch = batch.map(|b| Pred::Eq(b, DimExpr::zero()));
+    let unless_empty = |p: Pred| match &empty_batch {
+        Some(e) => Pred::Or(vec![e.clone(), p]),
+        None => p,
+    };
     let op = ctx.op.clone();
     let Padding::Explicit(pad) = &spec.padding else {
         return invalid(format!("{op}: padding must be a tuple of ints"));
@@ -663,14 +670,8 @@ fn transposed_spatial(
             ])
         })
         .collect();
-    // An empty batch takes a shortcut that skips the output-padding check.
-    let ok = if empty_batch {
-        Pred::And(vec![])
-    } else {
-        Pred::And(ok)
-    };
     ctx.require(
-        ok,
+        unless_empty(Pred::And(ok)),
         format!(
             "{op}: output padding must be smaller than either stride or dilation, but got \
              output_padding: ({}) stride: ({}) dilation: ({})",
@@ -697,10 +698,19 @@ fn transposed_spatial(
     let sizes: Vec<DimExpr> = out.iter().filter_map(known).cloned().collect();
     let ins: Vec<DimExpr> = spatial.iter().filter_map(known).cloned().collect();
     // 2-d and 3-d kernels reject an empty output; 1-d (and empty batches) only negative ones.
-    let least = i64::from(spec.n >= 2 && !empty_batch);
     for o in &sizes {
+        let non_negative = Pred::Le(DimExpr::zero(), o.clone());
+        let pred = if spec.n >= 2 {
+            let positive = Pred::Le(DimExpr::one(), o.clone());
+            match &empty_batch {
+                Some(e) => Pred::Or(vec![Pred::And(vec![e.clone(), non_negative]), positive]),
+                None => positive,
+            }
+        } else {
+            non_negative
+        };
         ctx.require(
-            Pred::Le(DimExpr::constant(least), o.clone()),
+            pred,
             format!(
                 "{op}: Given input size per channel: ({}). Calculated output size per channel: \
                  ({}). Output size is too small",

@@ -90,7 +90,25 @@ fn concat(ctx: &mut Ctx, ops: &[Operand], dim: i64) -> RuleResult {
         ));
     }
     let dtype = joined_dtype(ops);
-    let skipped = |d: &[Dim]| d.len() == 1 && d[0].as_const() == Some(0);
+    // Legacy rule: 1-D operands of size 0 are skipped, whatever the others' rank. A 1-D
+    // operand of symbolic size next to operands of another rank is valid only when empty:
+    // require that, and skip it.
+    let mixed_ranks = ops.iter().any(|(d, _)| d.len() != 1);
+    if mixed_ranks {
+        for (d, _) in ops {
+            if let [Dim::Known(size)] = d.as_slice() {
+                if !size.is_const() {
+                    ctx.require(
+                        Pred::Eq(size.clone(), DimExpr::zero()),
+                        format!("{}: Tensors must have same number of dimensions: a 1-D tensor of size {size} is only skipped when empty", ctx.op),
+                    )?;
+                }
+            }
+        }
+    }
+    let skipped = |d: &[Dim]| {
+        d.len() == 1 && (d[0].as_const() == Some(0) || (mixed_ranks && d[0].as_const().is_none()))
+    };
     let kept: Vec<(usize, &Vec<Dim>)> = ops
         .iter()
         .enumerate()
@@ -101,6 +119,28 @@ fn concat(ctx: &mut Ctx, ops: &[Operand], dim: i64) -> RuleResult {
         // Only skipped operands: the dim is not even checked.
         return Ok(tensor_out(ops[0].0.clone(), dtype));
     };
+    if !mixed_ranks && ctx.dim_index(dim, 1, 0).is_err() {
+        // All 1-D: an out-of-range dim is accepted only when every operand is empty.
+        let sizes: Vec<DimExpr> = ops
+            .iter()
+            .filter_map(|(d, _)| d[0].expr().cloned())
+            .collect();
+        if sizes
+            .iter()
+            .all(|s| !s.is_const() || s.as_const() == Some(0))
+            && sizes.iter().any(|s| !s.is_const())
+        {
+            let message = ctx
+                .dim_index(dim, 1, 0)
+                .err()
+                .map(|e| format!("{e:?}"))
+                .unwrap_or_default();
+            for s in sizes {
+                ctx.require(Pred::Eq(s, DimExpr::zero()), message.clone())?;
+            }
+            return Ok(tensor_out(vec![Dim::constant(0)], dtype));
+        }
+    }
     let d = ctx.dim_index(dim, first.len(), 0)?;
     let mut out = first.clone();
     for &(i, dims) in &kept[1..] {

@@ -7,6 +7,8 @@
 
 use super::common::{broadcast_dims, module_value, opt_dims, require_expands, require_same, show};
 use super::{invalid, tensor_out, unsupported, Ctx, Rule, RuleError, RuleResult};
+use crate::shapes::dim::DimExpr;
+use crate::shapes::requirement::Pred;
 use crate::shapes::shape::Dim;
 use crate::shapes::value::{DType, Value};
 
@@ -515,6 +517,25 @@ fn gaussian_nll_loss(ctx: &mut Ctx) -> RuleResult {
         v.push(Dim::constant(1));
     } else if v.len() == x.len() && !x.is_empty() && v.last().and_then(Dim::as_const) == Some(1) {
         require_same(ctx, &v[..v.len() - 1], &x[..x.len() - 1], msg)?;
+    } else if v.len() == x.len() && !x.is_empty() && v.last().and_then(Dim::as_const).is_none() {
+        // A symbolic last dim of `var` may be 1 (one variance per row) or match the input.
+        let eqs = |a: &[Dim], b: &[Dim]| -> Vec<Pred> {
+            a.iter()
+                .zip(b)
+                .filter_map(|(p, q)| Some(Pred::Eq(p.expr()?.clone(), q.expr()?.clone())))
+                .collect()
+        };
+        let n = x.len();
+        let mut per_row = eqs(&v[..n - 1], &x[..n - 1]);
+        if let Some(last) = v[n - 1].expr() {
+            per_row.push(Pred::Eq(last.clone(), DimExpr::one()));
+        }
+        ctx.require(
+            Pred::Or(vec![Pred::And(per_row), Pred::And(eqs(&v, &x))]),
+            msg,
+        )?;
+        // The broadcast below relies on `var` being expandable: use the input's shape.
+        v = x.clone();
     } else {
         require_same(ctx, &v, &x, msg)?;
     }

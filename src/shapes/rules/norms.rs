@@ -576,11 +576,18 @@ fn require_indices(ctx: &Ctx, dtype: Option<DType>) -> Result<(), RuleError> {
 fn embedding_shape(ctx: &mut Ctx, num: &Dim, dim: Dim) -> RuleResult {
     let (idx, dtype) = ctx.ranked(0, "input")?;
     require_indices(ctx, dtype)?;
-    if num.as_const() == Some(0) && Dim::product(&idx).as_const().is_some_and(|n| n > 0) {
-        return invalid(format!(
-            "{}: index_select(): self indexing axis dim should be positive",
-            ctx.op
-        ));
+    // An empty table can only be indexed by an empty index tensor.
+    if let (Some(rows), Dim::Known(n)) = (num.expr(), Dim::product(&idx)) {
+        ctx.require(
+            Pred::Or(vec![
+                Pred::Ne(rows.clone(), DimExpr::zero()),
+                Pred::Eq(n, DimExpr::zero()),
+            ]),
+            format!(
+                "{}: index_select(): self indexing axis dim should be positive",
+                ctx.op
+            ),
+        )?;
     }
     let mut out = idx;
     out.push(dim);
@@ -749,6 +756,17 @@ fn one_hot(ctx: &mut Ctx) -> RuleResult {
         Some(0) if numel.is_some_and(|n| n > 0) => invalid(format!(
             "{op}: Class values must be smaller than num_classes."
         )),
+        Some(0) if numel.is_none() => {
+            if let Dim::Known(n) = Dim::product(&x) {
+                ctx.require(
+                    Pred::Eq(n, DimExpr::zero()),
+                    format!("{op}: Class values must be smaller than num_classes (0)."),
+                )?;
+            }
+            let mut out = x;
+            out.push(Dim::constant(0));
+            Ok(tensor_out(out, Some(DType::Int)))
+        }
         _ => {
             let mut out = x;
             out.push(Dim::Known(classes));

@@ -310,7 +310,19 @@ fn resample(ctx: &mut Ctx, size: &Value, scale: &Value, mode: &Value, align: &Va
             };
             let mut out = Vec::new();
             for (f, l) in factors.iter().zip(&x[2.min(x.len())..]) {
-                out.push(scaled(&op, l, f)?);
+                let o = scaled(&op, l, f)?;
+                // A fractional factor on a symbolic size leaves the output unknown, but it is
+                // at least 1 only when `l * f >= 1`, i.e. `l >= ceil(1 / f)`.
+                if let (Dim::Dyn, Some(le), Value::Float(Some(x))) = (&o, l.expr(), f) {
+                    if *x > 0.0 {
+                        let least = (1.0 / x).ceil() as i64;
+                        ctx.require(
+                            Pred::Le(DimExpr::constant(least), le.clone()),
+                            format!("{op}: Input and output sizes should be greater than 0: input {le} * scale {x} < 1"),
+                        )?;
+                    }
+                }
+                out.push(o);
             }
             out
         }
@@ -345,6 +357,12 @@ fn resample(ctx: &mut Ctx, size: &Value, scale: &Value, mode: &Value, align: &Va
             ))
         }
         _ => {}
+    }
+    for l in x[2.min(x.len())..].iter().filter_map(Dim::expr) {
+        ctx.require(
+            Pred::Lt(DimExpr::zero(), l.clone()),
+            format!("{op}: Input and output sizes should be greater than 0, but got input {l}"),
+        )?;
     }
     for o in out.iter().filter_map(Dim::expr) {
         ctx.require(
@@ -434,9 +452,29 @@ fn shuffle_shape(ctx: &mut Ctx, r: &DimExpr, unshuffle: bool) -> RuleResult {
     )?;
     let k = x.len();
     let r2 = r.mul(r);
-    if unshuffle && Dim::product(&x).as_const() == Some(0) {
+    let numel = Dim::product(&x);
+    if unshuffle && numel.as_const() == Some(0) {
         // An empty input is returned with its own shape.
         return Ok(tensor_out(x, dtype));
+    }
+    if unshuffle && numel.as_const().is_none() {
+        // Whether the input is empty (and returned as is, unchecked) is unknown: the checks
+        // hold "or the input is empty", and the rearranged dims are unknown.
+        if let Dim::Known(n) = &numel {
+            for i in [k - 2, k - 1] {
+                if let Some(d) = x[i].expr() {
+                    ctx.require(
+                        Pred::Or(vec![Pred::Eq(n.clone(), DimExpr::zero()), Pred::Divides(r.clone(), d.clone())]),
+                        format!("{op}: pixel_unshuffle expects the spatial dims to be divisible by downscale_factor {r}, but got {d}"),
+                    )?;
+                }
+            }
+        }
+        let mut out = x.clone();
+        for d in &mut out[k - 3..] {
+            *d = Dim::Dyn;
+        }
+        return Ok(tensor_out(out, dtype));
     }
     let mut out = x.clone();
     if unshuffle {
