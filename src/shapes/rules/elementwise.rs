@@ -3,7 +3,7 @@
 
 use super::{invalid, Ctx, Rule, RuleError, RuleResult};
 use crate::shapes::requirement::Pred;
-use crate::shapes::shape::{broadcast, Shape};
+use crate::shapes::shape::{broadcast, Dim, Shape};
 use crate::shapes::value::{DType, TensorValue, Value};
 
 pub const RULES: &[Rule] = &[
@@ -45,6 +45,12 @@ pub const RULES: &[Rule] = &[
     Rule::function("torch.Tensor.sub_", binary_inplace),
     Rule::function("torch.Tensor.mul_", binary_inplace),
     Rule::function("torch.Tensor.div_", binary_inplace),
+    Rule::function("operator.and_", bitwise),
+    Rule::function("operator.or_", bitwise),
+    Rule::function("operator.xor", bitwise),
+    Rule::function("operator.lshift", bitwise),
+    Rule::function("operator.rshift", bitwise),
+    Rule::function("operator.invert", invert),
     Rule::function("operator.neg", unary),
     Rule::function("operator.pos", unary),
     Rule::function("operator.abs", unary),
@@ -102,6 +108,92 @@ fn operand_shape(ctx: &Ctx, v: Option<&Value>, name: &str) -> Result<Option<Shap
     }
 }
 
+fn dtype_of(v: Option<&Value>) -> Option<DType> {
+    match v {
+        Some(Value::Tensor(t)) => t.dtype,
+        Some(Value::Int(_) | Value::IntUnknown) => Some(DType::Int),
+        Some(Value::Bool(_)) => Some(DType::Bool),
+        Some(Value::Float(_)) => Some(DType::Float),
+        _ => None,
+    }
+}
+
+/// Kernels PyTorch does not implement for bool tensors (`-`, `//`, `%`, unary minus...).
+fn reject_bool(ctx: &Ctx, what: &str) -> Result<(), RuleError> {
+    let tensor_bool = [ctx.arg(0, "input"), ctx.arg(1, "other")]
+        .iter()
+        .any(|v| matches!(v, Some(Value::Tensor(t)) if t.dtype == Some(DType::Bool)));
+    let all_bool = [ctx.arg(0, "input"), ctx.arg(1, "other")]
+        .iter()
+        .filter(|v| v.is_some())
+        .all(|v| dtype_of(*v) == Some(DType::Bool));
+    if tensor_bool && all_bool {
+        return invalid(format!("{}: \"{what}\" not implemented for 'Bool'", ctx.op));
+    }
+    Ok(())
+}
+
+/// `torch.Size` arithmetic and comparisons, which are tuple operations in Python:
+/// `size + (4,)` concatenates, `size * 2` repeats, `size == (2, 3)` compares. `None` when
+/// the operands are not sequences.
+fn sequence_op(ctx: &Ctx) -> Option<Result<Value, RuleError>> {
+    let a = ctx.arg(0, "a")?;
+    let b = ctx.arg(1, "b")?;
+    let is_seq = |v: &Value| matches!(v, Value::Size(_) | Value::Tuple(_));
+    let as_dims = |v: &Value| -> Option<Vec<Dim>> {
+        v.elements()?
+            .iter()
+            .map(|e| match e {
+                Value::Int(x) => Some(Dim::Known(x.clone())),
+                Value::IntUnknown => Some(Dim::Dyn),
+                _ => None,
+            })
+            .collect()
+    };
+    if !(is_seq(a) || is_seq(b)) {
+        return None;
+    }
+    Some(match ctx.op.as_str() {
+        "operator.add" if is_seq(a) && is_seq(b) => match (as_dims(a), as_dims(b)) {
+            (Some(mut x), Some(y)) => {
+                x.extend(y);
+                Ok(Value::Size(x))
+            }
+            _ => super::unsupported(format!("{}: tuple of non-ints", ctx.op)),
+        },
+        "operator.mul" => {
+            let (seq, n) = if is_seq(a) { (a, b) } else { (b, a) };
+            match (as_dims(seq), n.as_const_int()) {
+                (Some(x), Some(k)) => {
+                    Ok(Value::Size((0..k.max(0)).flat_map(|_| x.clone()).collect()))
+                }
+                _ => super::unsupported(format!("{}: repetition count unknown", ctx.op)),
+            }
+        }
+        "operator.eq" | "operator.ne" => {
+            let equal = match (as_dims(a), as_dims(b)) {
+                (Some(x), Some(y)) if x.len() != y.len() => Some(false),
+                (Some(x), Some(y)) => {
+                    x.iter()
+                        .zip(&y)
+                        .try_fold(true, |acc, (p, q)| match (p.expr(), q.expr()) {
+                            (Some(p), Some(q)) => p.decide_eq(q).map(|e| acc && e),
+                            _ => None,
+                        })
+                }
+                _ => Some(false),
+            };
+            let result = if ctx.op == "operator.ne" {
+                equal.map(|e| !e)
+            } else {
+                equal
+            };
+            Ok(Value::Bool(result))
+        }
+        _ => invalid(format!("{}: unsupported operand types {a} and {b}", ctx.op)),
+    })
+}
+
 fn broadcast_operands(ctx: &mut Ctx) -> Result<(Shape, Option<DType>), RuleError> {
     let a = operand_shape(ctx, ctx.arg(0, "input"), "input")?;
     let b = operand_shape(ctx, ctx.arg(1, "other"), "other")?;
@@ -129,6 +221,25 @@ fn broadcast_operands(ctx: &mut Ctx) -> Result<(Shape, Option<DType>), RuleError
 /// stretches; otherwise sizes must match: "The size of tensor a (x) must match the size of
 /// tensor b (y) at non-singleton dimension i"). A Python number acts as a 0-d tensor.
 fn binary_arith(ctx: &mut Ctx) -> RuleResult {
+    if let Some(result) = sequence_op(ctx) {
+        return result;
+    }
+    match ctx.op.as_str() {
+        "operator.sub" | "torch.sub" | "torch.Tensor.sub" => {
+            let any_bool = [ctx.arg(0, "input"), ctx.arg(1, "other")]
+                .iter()
+                .any(|v| dtype_of(*v) == Some(DType::Bool));
+            if any_bool {
+                return invalid(format!(
+                    "{}: Subtraction, the `-` operator, with a bool tensor is not supported",
+                    ctx.op
+                ));
+            }
+        }
+        "operator.floordiv" => reject_bool(ctx, "div_floor_cpu")?,
+        "operator.mod" | "torch.fmod" | "torch.remainder" => reject_bool(ctx, "remainder_cpu")?,
+        _ => {}
+    }
     let (shape, dtype) = broadcast_operands(ctx)?;
     Ok(Value::tensor(shape, dtype))
 }
@@ -141,6 +252,15 @@ fn binary_true_div(ctx: &mut Ctx) -> RuleResult {
 
 /// `a == b`, `a < b`, ...: broadcasting; the result is a bool tensor.
 fn binary_compare(ctx: &mut Ctx) -> RuleResult {
+    if let Some(result) = sequence_op(ctx) {
+        return result;
+    }
+    // `tensor == "a"` / `tensor != None` fall back to Python's identity comparison.
+    if matches!(ctx.op.as_str(), "operator.eq" | "operator.ne") {
+        if let Some(Value::Str(_) | Value::None) = ctx.arg(1, "other") {
+            return Ok(Value::Bool(Some(ctx.op == "operator.ne")));
+        }
+    }
     let (shape, _) = broadcast_operands(ctx)?;
     Ok(Value::tensor(shape, Some(DType::Bool)))
 }
@@ -149,6 +269,22 @@ fn binary_compare(ctx: &mut Ctx) -> RuleResult {
 /// ("output with shape [..] doesn't match the broadcast shape [..]").
 fn binary_inplace(ctx: &mut Ctx) -> RuleResult {
     let a = ctx.tensor(0, "input")?;
+    let other = dtype_of(ctx.arg(1, "other"));
+    let rank = |d: Option<DType>| match d {
+        Some(DType::Bool) => 0,
+        Some(DType::Int) => 1,
+        Some(DType::Float) => 2,
+        Some(DType::Complex) => 3,
+        None => 0,
+    };
+    let widening =
+        matches!(ctx.arg(1, "other"), Some(Value::Tensor(_))) || other == Some(DType::Float);
+    if a.dtype.is_some() && other.is_some() && widening && rank(other) > rank(a.dtype) {
+        return invalid(format!(
+            "{}: result type {other:?} can't be cast to the desired output type {:?}",
+            ctx.op, a.dtype
+        ));
+    }
     let (shape, _) = broadcast_operands(ctx)?;
     if let (Some(out), Some(mine)) = (shape.dims(), a.shape.dims()) {
         if out.len() != mine.len() {
@@ -176,6 +312,63 @@ fn binary_inplace(ctx: &mut Ctx) -> RuleResult {
 /// shape and dtype.
 fn unary(ctx: &mut Ctx) -> RuleResult {
     let t = ctx.tensor(0, "input")?;
+    let op = ctx.op.as_str();
+    if op.starts_with("torch.") && !op.starts_with("torch.nn.functional.") && ctx.args.len() > 1 {
+        return invalid(format!(
+            "{op}() takes 1 positional argument but {} were given",
+            ctx.args.len()
+        ));
+    }
+    let leaf = op.rsplit('.').next().unwrap_or(op);
+    if t.dtype == Some(DType::Bool) && matches!(leaf, "neg" | "pos" | "abs" | "relu") {
+        return invalid(format!("{op}: not implemented for 'Bool'"));
+    }
+    let float_only = matches!(leaf, "gelu" | "silu" | "softplus" | "elu" | "leaky_relu");
+    if float_only && t.dtype.is_some_and(|d| !d.is_floating()) {
+        return invalid(format!("{op}: not implemented for integer or bool tensors"));
+    }
+    if leaf == "gelu" {
+        if let Some(Value::Str(Some(a))) = ctx.kwarg("approximate") {
+            if a != "none" && a != "tanh" {
+                return invalid(format!(
+                    "{op}: approximate argument must be either none or tanh."
+                ));
+            }
+        }
+    }
+    Ok(Value::Tensor(t))
+}
+
+/// `a & b`, `a | b`, `a ^ b`, `a << b`, `a >> b`: broadcasting; integer or bool tensors only
+/// (shifts: integers only).
+fn bitwise(ctx: &mut Ctx) -> RuleResult {
+    let dtypes = [dtype_of(ctx.arg(0, "input")), dtype_of(ctx.arg(1, "other"))];
+    if dtypes
+        .iter()
+        .any(|d| matches!(d, Some(DType::Float | DType::Complex)))
+    {
+        return invalid(format!(
+            "{}: not implemented for floating-point tensors",
+            ctx.op
+        ));
+    }
+    let shift = matches!(ctx.op.as_str(), "operator.lshift" | "operator.rshift");
+    if shift && dtypes.iter().all(|d| *d == Some(DType::Bool)) {
+        return invalid(format!("{}: not implemented for 'Bool'", ctx.op));
+    }
+    let (shape, dtype) = broadcast_operands(ctx)?;
+    Ok(Value::tensor(shape, dtype))
+}
+
+/// `~x`: integer and bool tensors only.
+fn invert(ctx: &mut Ctx) -> RuleResult {
+    let t = ctx.tensor(0, "input")?;
+    if t.dtype.is_some_and(|d| d.is_floating()) {
+        return invalid(format!(
+            "{}: ~ (operator.invert) is only implemented on integer and Boolean-type tensors",
+            ctx.op
+        ));
+    }
     Ok(Value::Tensor(t))
 }
 
@@ -205,8 +398,12 @@ fn to_bool(ctx: &mut Ctx) -> RuleResult {
 /// Broadcast of several operands, in order.
 fn broadcast_all(ctx: &mut Ctx, operands: &[(usize, &str)]) -> Result<Shape, RuleError> {
     let mut acc: Option<Shape> = None;
-    for (pos, name) in operands {
+    for (i, (pos, name)) in operands.iter().enumerate() {
         let v = ctx.arg(*pos, name).cloned();
+        // Optional bounds (clamp's min/max) may be absent or None.
+        if i > 0 && matches!(v, None | Some(Value::None)) && ctx.op.contains("cl") {
+            continue;
+        }
         if let Some(s) = operand_shape(ctx, v.as_ref(), name)? {
             acc = Some(match acc {
                 None => s,
@@ -255,6 +452,12 @@ fn clamp(ctx: &mut Ctx) -> RuleResult {
             ctx.op
         ));
     }
+    let is_tensor = |v: Option<&Value>| matches!(v, Some(Value::Tensor(_)));
+    let is_number = |v: Option<&Value>| matches!(v, Some(Value::Int(_) | Value::Float(_)));
+    let (min, max) = (ctx.arg(1, "min"), ctx.arg(2, "max"));
+    if (is_tensor(min) && is_number(max)) || (is_number(min) && is_tensor(max)) {
+        return invalid(format!("{}: clamp() received an invalid combination of arguments (a Tensor and a number bound)", ctx.op));
+    }
     let shape = broadcast_all(ctx, &[(0, "input"), (1, "min"), (2, "max")])?;
     Ok(Value::tensor(shape, ctx.tensor(0, "input")?.dtype))
 }
@@ -264,6 +467,11 @@ fn clamp(ctx: &mut Ctx) -> RuleResult {
 fn masked_fill(ctx: &mut Ctx) -> RuleResult {
     let x = ctx.tensor(0, "input")?;
     let mask = ctx.tensor(1, "mask")?;
+    if let Some(Value::Tensor(v)) = ctx.arg(2, "value") {
+        if v.shape.rank().is_some_and(|r| r != 0) {
+            return invalid(format!("{}: masked_fill_ only supports a 0-dimensional value tensor, but got tensor with {} dimension(s)", ctx.op, v.shape.rank().unwrap_or(0)));
+        }
+    }
     if mask.dtype.is_some_and(|d| d != DType::Bool) {
         return invalid(format!(
             "{}: masked_fill only supports boolean masks",

@@ -102,14 +102,40 @@ fn init_threshold(ctx: &mut Ctx) -> RuleResult {
     Ok(module(ctx))
 }
 
-/// Shape-preserving layers: the output has the input's shape.
+/// Shape-preserving layers: the output has the input's shape (`Dropout1d`: 2-D or 3-D only).
 fn forward_same(ctx: &mut Ctx) -> RuleResult {
-    Ok(Value::Tensor(ctx.tensor(0, "input")?))
+    let t = ctx.tensor(0, "input")?;
+    dropout1d_rank(ctx, &t)?;
+    Ok(Value::Tensor(t))
 }
 
-/// Functional dropout: same shape.
+/// Functional dropout: same shape; `p` must be a probability; `dropout1d` takes 2-D or 3-D
+/// input only.
 fn same_shape(ctx: &mut Ctx) -> RuleResult {
-    Ok(Value::Tensor(ctx.tensor(0, "input")?))
+    let t = ctx.tensor(0, "input")?;
+    if let Some(Value::Float(Some(p))) = ctx.arg(1, "p") {
+        if !(0.0..=1.0).contains(p) {
+            return invalid(format!(
+                "{}: dropout probability has to be between 0 and 1, but got {p}",
+                ctx.op
+            ));
+        }
+    }
+    dropout1d_rank(ctx, &t)?;
+    Ok(Value::Tensor(t))
+}
+
+fn dropout1d_rank(ctx: &Ctx, t: &crate::shapes::value::TensorValue) -> Result<(), RuleError> {
+    let one_d = ctx.op.ends_with("dropout1d") || ctx.op.ends_with("Dropout1d");
+    if let (true, Some(r)) = (one_d, t.shape.rank()) {
+        if r != 2 && r != 3 {
+            return invalid(format!(
+                "{}: dropout1d: Expected 2D or 3D input, but received a {r}D input",
+                ctx.op
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// `nn.Softmax(dim=None)` and friends.
