@@ -72,7 +72,7 @@ pub const RULES: &[Rule] = &[
     Rule::function("torch.Tensor.abs", unary),
     Rule::function("torch.Tensor.neg", unary),
     Rule::function("torch.Tensor.sqrt", unary),
-    Rule::function("torch.Tensor.contiguous", unary),
+    Rule::function("torch.Tensor.contiguous", contiguous),
     Rule::function("torch.nn.functional.relu", unary),
     Rule::function("torch.nn.functional.gelu", unary),
     Rule::function("torch.nn.functional.silu", unary),
@@ -152,6 +152,12 @@ fn sequence_op(ctx: &Ctx) -> Option<Result<Value, RuleError>> {
     };
     if !(is_seq(a) || is_seq(b)) {
         return None;
+    }
+    // A torch.Size is a tuple: never equal to a list.
+    if matches!(ctx.op.as_str(), "operator.eq" | "operator.ne")
+        && (matches!(a, Value::List(_)) || matches!(b, Value::List(_)))
+    {
+        return Some(Ok(Value::Bool(Some(ctx.op == "operator.ne"))));
     }
     Some(match ctx.op.as_str() {
         "operator.add" if is_seq(a) && is_seq(b) => match (as_dims(a), as_dims(b)) {
@@ -239,6 +245,16 @@ fn binary_arith(ctx: &mut Ctx) -> RuleResult {
         "operator.floordiv" => reject_bool(ctx, "div_floor_cpu")?,
         "operator.mod" | "torch.fmod" | "torch.remainder" => reject_bool(ctx, "remainder_cpu")?,
         _ => {}
+    }
+    let tensor_only = matches!(
+        ctx.op.as_str(),
+        "torch.atan2" | "torch.hypot" | "torch.maximum" | "torch.minimum"
+    );
+    if tensor_only && !matches!(ctx.arg(1, "other"), Some(Value::Tensor(_))) {
+        return invalid(format!(
+            "{}(): argument 'other' (position 2) must be Tensor",
+            ctx.op
+        ));
     }
     let (shape, dtype) = broadcast_operands(ctx)?;
     Ok(Value::tensor(shape, dtype))
@@ -374,6 +390,13 @@ fn invert(ctx: &mut Ctx) -> RuleResult {
 
 fn convert(ctx: &mut Ctx, dtype: DType) -> RuleResult {
     let t = ctx.tensor(0, "input")?;
+    if ctx.args.len() > 1 {
+        return invalid(format!(
+            "{}() takes 0 positional arguments but {} was given",
+            ctx.op,
+            ctx.args.len() - 1
+        ));
+    }
     Ok(Value::Tensor(TensorValue {
         shape: t.shape,
         dtype: Some(dtype),
@@ -426,6 +449,14 @@ fn broadcast_all(ctx: &mut Ctx, operands: &[(usize, &str)]) -> Result<Shape, Rul
 fn where_(ctx: &mut Ctx) -> RuleResult {
     if ctx.args.len() + ctx.kwargs.len() == 1 {
         return super::unsupported("torch.where(cond) returns data-dependent index tensors");
+    }
+    if let Some(Value::Tensor(c)) = ctx.arg(0, "condition") {
+        if c.dtype.is_some_and(|d| d != DType::Bool) {
+            return invalid(format!(
+                "{}: where expected condition to be a boolean tensor, but got a tensor with dtype {:?}",
+                ctx.op, c.dtype
+            ));
+        }
     }
     let shape = broadcast_all(ctx, &[(0, "condition"), (1, "input"), (2, "other")])?;
     let dtype = ctx
@@ -500,4 +531,24 @@ fn masked_fill_inplace(ctx: &mut Ctx) -> RuleResult {
         }
     }
     Ok(Value::Tensor(x))
+}
+
+/// `x.contiguous(memory_format=...)`: same shape; `channels_last` needs a 4-D tensor and
+/// `channels_last_3d` a 5-D one.
+fn contiguous(ctx: &mut Ctx) -> RuleResult {
+    let t = ctx.tensor(0, "input")?;
+    let need = match ctx.arg(1, "memory_format") {
+        Some(Value::Str(Some(f))) if f == "channels_last" => Some(4),
+        Some(Value::Str(Some(f))) if f == "channels_last_3d" => Some(5),
+        _ => None,
+    };
+    if let (Some(n), Some(r)) = (need, t.shape.rank()) {
+        if n != r {
+            return invalid(format!(
+                "{}: required rank {n} tensor to use this memory format",
+                ctx.op
+            ));
+        }
+    }
+    Ok(Value::Tensor(t))
 }

@@ -105,7 +105,23 @@ fn init_threshold(ctx: &mut Ctx) -> RuleResult {
 /// Shape-preserving layers: the output has the input's shape (`Dropout1d`: 2-D or 3-D only).
 fn forward_same(ctx: &mut Ctx) -> RuleResult {
     let t = ctx.tensor(0, "input")?;
+    if ctx.args.len() > 1 {
+        return invalid(format!(
+            "{}.forward() takes 2 positional arguments but {} were given",
+            ctx.op,
+            ctx.args.len() + 1
+        ));
+    }
     dropout1d_rank(ctx, &t)?;
+    let feature = ["Dropout2d", "Dropout3d", "FeatureAlphaDropout"]
+        .iter()
+        .any(|n| ctx.op.ends_with(n));
+    if feature && t.shape.rank().is_some_and(|r| r < 2) {
+        return invalid(format!(
+            "{}: Feature dropout requires at least 2 dimensions in the input",
+            ctx.op
+        ));
+    }
     Ok(Value::Tensor(t))
 }
 
