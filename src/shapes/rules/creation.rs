@@ -88,7 +88,14 @@ fn full(ctx: &mut Ctx) -> RuleResult {
         None => return invalid(format!("{}: missing argument `fill_value`", ctx.op)),
         Some(Value::Int(_)) => Some(DType::Int),
         Some(Value::Bool(_)) => Some(DType::Bool),
-        _ => Some(DType::Float),
+        Some(Value::Float(_)) => Some(DType::Float),
+        Some(Value::Tensor(_)) | Some(Value::Unknown) => None,
+        Some(other) => {
+            return invalid(format!(
+                "{}: full(): argument 'fill_value' must be Number, not {other}",
+                ctx.op
+            ))
+        }
     };
     check_sizes(ctx, &sizes)?;
     Ok(tensor_out(sizes, dtype_kw(ctx, dtype)))
@@ -179,6 +186,24 @@ fn arange(ctx: &mut Ctx) -> RuleResult {
         ),
         _ => return invalid(format!("{}: arange() missing `end`", ctx.op)),
     };
+    if ctx.args.len() > 3 {
+        return invalid(format!(
+            "{}: arange() takes at most 3 positional arguments",
+            ctx.op
+        ));
+    }
+    if [&start, &end, &step]
+        .iter()
+        .any(|v| !matches!(v, Value::Int(_) | Value::Float(_) | Value::Bool(_)))
+    {
+        return invalid(format!("{}: arange(): arguments must be numbers", ctx.op));
+    }
+    if matches!(ctx.kwarg("dtype"), Some(Value::DType(DType::Bool))) {
+        return invalid(format!(
+            "{}: \"arange_cpu\" not implemented for 'Bool'",
+            ctx.op
+        ));
+    }
     let all_int = [&start, &end, &step]
         .iter()
         .all(|v| matches!(v, Value::Int(_)));
@@ -234,6 +259,12 @@ fn linspace(ctx: &mut Ctx) -> RuleResult {
         Some(v) => super::int_of(&ctx.op, "steps", v)?,
         None => return invalid(format!("{}: linspace() missing `steps`", ctx.op)),
     };
+    if matches!(ctx.kwarg("dtype"), Some(Value::DType(DType::Bool))) {
+        return invalid(format!(
+            "{}: \"linspace_cpu\" not implemented for 'Bool'",
+            ctx.op
+        ));
+    }
     ctx.require(
         Pred::Le(DimExpr::zero(), steps.clone()),
         format!("{}: number of steps must be non-negative", ctx.op),
@@ -303,9 +334,13 @@ fn literal_shape(op: &str, v: &Value) -> Result<(Vec<Dim>, Option<DType>), RuleE
         Value::Int(_) => Ok((Vec::new(), Some(DType::Int))),
         Value::Float(_) => Ok((Vec::new(), Some(DType::Float))),
         Value::Bool(_) => Ok((Vec::new(), Some(DType::Bool))),
-        Value::Tensor(t) => match t.shape.dims() {
-            Some(d) => Ok((d.to_vec(), t.dtype)),
-            None => unsupported(format!("{op}: element of unknown rank")),
+        // A tensor inside a nested list is converted to a Python scalar: one element only.
+        Value::Tensor(t) => match t.shape.numel().as_const() {
+            Some(1) => Ok((Vec::new(), t.dtype)),
+            Some(_) => invalid(format!(
+                "{op}: only one element tensors can be converted to Python scalars"
+            )),
+            None => unsupported(format!("{op}: element tensor of unknown size")),
         },
         other => invalid(format!("{op}: Could not infer dtype of {other}")),
     }

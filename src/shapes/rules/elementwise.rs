@@ -92,6 +92,8 @@ pub const RULES: &[Rule] = &[
     Rule::function("torch.clamp", clamp),
     Rule::function("torch.clip", clamp),
     Rule::function("torch.Tensor.clamp", clamp),
+    Rule::function("torch.Tensor.clamp_min", unary_with_scalar),
+    Rule::function("torch.Tensor.clamp_max", unary_with_scalar),
     Rule::function("torch.masked_fill", masked_fill),
     Rule::function("torch.Tensor.masked_fill", masked_fill),
     Rule::function("torch.Tensor.masked_fill_", masked_fill_inplace),
@@ -169,6 +171,12 @@ fn sequence_op(ctx: &Ctx) -> Option<Result<Value, RuleError>> {
         },
         "operator.mul" => {
             let (seq, n) = if is_seq(a) { (a, b) } else { (b, a) };
+            if is_seq(n) {
+                return Some(invalid(format!(
+                    "{}: can't multiply sequence by non-int of type 'torch.Size'",
+                    ctx.op
+                )));
+            }
             match (as_dims(seq), n.as_const_int()) {
                 (Some(x), Some(k)) => {
                     Ok(Value::Size((0..k.max(0)).flat_map(|_| x.clone()).collect()))
@@ -244,6 +252,7 @@ fn binary_arith(ctx: &mut Ctx) -> RuleResult {
         }
         "operator.floordiv" => reject_bool(ctx, "div_floor_cpu")?,
         "operator.mod" | "torch.fmod" | "torch.remainder" => reject_bool(ctx, "remainder_cpu")?,
+        "operator.pow" | "torch.pow" | "torch.Tensor.pow" => reject_bool(ctx, "pow")?,
         _ => {}
     }
     let tensor_only = matches!(
@@ -262,6 +271,11 @@ fn binary_arith(ctx: &mut Ctx) -> RuleResult {
 
 /// `a / b`: broadcasting; integer operands give a floating result.
 fn binary_true_div(ctx: &mut Ctx) -> RuleResult {
+    if let Some(Value::Str(Some(mode))) = ctx.kwarg("rounding_mode") {
+        if mode != "trunc" && mode != "floor" {
+            return invalid(format!("{}: div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{mode}'", ctx.op));
+        }
+    }
     let (shape, _) = broadcast_operands(ctx)?;
     Ok(Value::tensor(shape, Some(DType::Float)))
 }
@@ -336,7 +350,12 @@ fn unary(ctx: &mut Ctx) -> RuleResult {
         ));
     }
     let leaf = op.rsplit('.').next().unwrap_or(op);
-    if t.dtype == Some(DType::Bool) && matches!(leaf, "neg" | "pos" | "abs" | "relu") {
+    if t.dtype == Some(DType::Bool)
+        && matches!(
+            leaf,
+            "neg" | "pos" | "abs" | "relu" | "floor" | "ceil" | "round" | "trunc"
+        )
+    {
         return invalid(format!("{op}: not implemented for 'Bool'"));
     }
     let float_only = matches!(leaf, "gelu" | "silu" | "softplus" | "elu" | "leaky_relu");
@@ -549,6 +568,15 @@ fn contiguous(ctx: &mut Ctx) -> RuleResult {
                 ctx.op
             ));
         }
+    }
+    Ok(Value::Tensor(t))
+}
+
+/// `x.clamp_min(v)` / `x.clamp_max(v)`: same shape as `x`.
+fn unary_with_scalar(ctx: &mut Ctx) -> RuleResult {
+    let t = ctx.tensor(0, "input")?;
+    if ctx.arg(1, "min").is_none() && ctx.arg(1, "max").is_none() {
+        return invalid(format!("{}: missing the bound", ctx.op));
     }
     Ok(Value::Tensor(t))
 }

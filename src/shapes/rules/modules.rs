@@ -22,7 +22,7 @@ pub const RULES: &[Rule] = &[
     Rule::module("torch.nn.FeatureAlphaDropout", init_dropout, forward_same),
     Rule::module("torch.nn.ReLU", init_any, forward_same),
     Rule::module("torch.nn.ReLU6", init_any, forward_same),
-    Rule::module("torch.nn.GELU", init_any, forward_same),
+    Rule::module("torch.nn.GELU", init_gelu, forward_same),
     Rule::module("torch.nn.SiLU", init_any, forward_same),
     Rule::module("torch.nn.Sigmoid", init_any, forward_same),
     Rule::module("torch.nn.Tanh", init_any, forward_same),
@@ -84,6 +84,19 @@ fn init_dropout(ctx: &mut Ctx) -> RuleResult {
         if !(0.0..=1.0).contains(p) {
             return invalid(format!(
                 "{}: dropout probability has to be between 0 and 1, but got {p}",
+                ctx.op
+            ));
+        }
+    }
+    Ok(module(ctx))
+}
+
+/// `nn.GELU(approximate='none')`: `approximate` is `'none'` or `'tanh'`.
+fn init_gelu(ctx: &mut Ctx) -> RuleResult {
+    if let Some(Value::Str(Some(a))) = ctx.arg(0, "approximate") {
+        if a != "none" && a != "tanh" {
+            return invalid(format!(
+                "{}: approximate argument must be either none or tanh.",
                 ctx.op
             ));
         }
@@ -230,9 +243,11 @@ fn forward_prelu(ctx: &mut Ctx) -> RuleResult {
         None => DimExpr::one(),
     };
     if n.as_const() != Some(1) {
+        // A 1-D input counts as one channel.
+        let one = Dim::Known(DimExpr::one());
         let channel = match dims.len() {
             0 => return invalid(format!("{}: Not allow zero-dim input tensor.", ctx.op)),
-            1 => &dims[0],
+            1 => &one,
             _ => &dims[1],
         };
         if let Some(c) = channel.expr() {
@@ -294,6 +309,13 @@ fn init_sequential(ctx: &mut Ctx) -> RuleResult {
 
 /// `nn.Sequential(...)(x)`: applies each child's forward rule to the previous output.
 fn forward_sequential(ctx: &mut Ctx) -> RuleResult {
+    if ctx.args.len() > 1 {
+        return invalid(format!(
+            "{}: Sequential.forward() takes 2 positional arguments but {} were given",
+            ctx.op,
+            ctx.args.len() + 1
+        ));
+    }
     let children = ctx
         .module
         .as_ref()
