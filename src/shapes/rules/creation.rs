@@ -352,6 +352,10 @@ fn tensor_literal(ctx: &mut Ctx) -> RuleResult {
         .arg(0, "data")
         .cloned()
         .ok_or_else(|| RuleError::Invalid(format!("{}: missing `data`", ctx.op)))?;
+    // `torch.tensor(t)` copies a tensor (with a warning): its shape.
+    if let Value::Tensor(t) = &data {
+        return Ok(Value::tensor(t.shape.clone(), dtype_kw(ctx, t.dtype)));
+    }
     let (dims, dtype) = literal_shape(&ctx.op, &data)?;
     Ok(tensor_out(dims, dtype_kw(ctx, dtype)))
 }
