@@ -12,6 +12,10 @@ use shapehound::shapes::dim::DimExpr;
 use shapehound::shapes::rules::{apply, lookup, RuleKind};
 use shapehound::shapes::Value;
 
+// The same allocator as the shapehound binary.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[path = "../tests/common/shape_decode.rs"]
 mod decode;
 
