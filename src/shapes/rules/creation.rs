@@ -16,6 +16,8 @@ pub const RULES: &[Rule] = &[
     Rule::function("torch.full", full),
     Rule::function("torch.randint", randint),
     Rule::function("torch.arange", arange),
+    Rule::function("torch.range", range_inclusive),
+    Rule::function("builtins.range", python_range),
     Rule::function("torch.linspace", linspace),
     Rule::function("torch.eye", eye),
     Rule::function("torch.tensor", tensor_literal),
@@ -388,4 +390,116 @@ fn new_full(ctx: &mut Ctx) -> RuleResult {
     }
     check_sizes(ctx, &sizes)?;
     Ok(tensor_out(sizes, dtype_kw(ctx, t.dtype)))
+}
+
+/// `torch.range(start, end, step=1)` (deprecated): the end is included, so
+/// `floor((end - start) / step) + 1` elements; floating by default.
+fn range_inclusive(ctx: &mut Ctx) -> RuleResult {
+    let (Some(s), Some(e)) = (
+        ctx.arg(0, "start").and_then(number),
+        ctx.arg(1, "end").and_then(number),
+    ) else {
+        return unsupported(format!("{}: non-constant bounds", ctx.op));
+    };
+    let step = ctx.arg(2, "step").map_or(Some(1.0), number).unwrap_or(1.0);
+    if step == 0.0 {
+        return invalid(format!("{}: step must be nonzero", ctx.op));
+    }
+    if (step > 0.0 && s > e) || (step < 0.0 && s < e) {
+        return invalid(format!(
+            "{}: upper bound and larger bound inconsistent with step sign",
+            ctx.op
+        ));
+    }
+    let n = ((e - s) / step).floor() as i64 + 1;
+    Ok(tensor_out(
+        vec![Dim::constant(n)],
+        dtype_kw(ctx, Some(DType::Float)),
+    ))
+}
+
+/// Python's `range(stop)` / `range(start, stop, step)`: a sequence of `max(0, ceil((stop -
+/// start) / step))` ints (its length is what shapes care about: `len(range(n))`).
+fn python_range(ctx: &mut Ctx) -> RuleResult {
+    let ints: Vec<DimExpr> = ctx
+        .args
+        .iter()
+        .map(|v| super::int_of(&ctx.op, "range argument", v))
+        .collect::<Result<_, _>>()?;
+    let (start, stop, step) = match ints.as_slice() {
+        [stop] => (DimExpr::zero(), stop.clone(), 1),
+        [start, stop] => (start.clone(), stop.clone(), 1),
+        [start, stop, step] => match step.as_const() {
+            Some(0) => return invalid(format!("{}: range() arg 3 must not be zero", ctx.op)),
+            Some(k) => (start.clone(), stop.clone(), k),
+            None => return unsupported(format!("{}: symbolic step", ctx.op)),
+        },
+        _ => {
+            return invalid(format!(
+                "{}: range expected 1 to 3 arguments, got {}",
+                ctx.op,
+                ints.len()
+            ))
+        }
+    };
+    let span = stop.sub(&start);
+    let len = span
+        .neg()
+        .floordiv(&DimExpr::constant(step))
+        .neg()
+        .maximum(&DimExpr::zero());
+    match len.as_const() {
+        Some(n) => Ok(Value::List(vec![Value::IntUnknown; n as usize])),
+        None => Ok(Value::Unknown),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{apply, lookup, RuleKind};
+    use super::*;
+
+    fn run(op: &str, args: Vec<Value>) -> Result<Value, RuleError> {
+        let Some(RuleKind::Function(f)) = lookup(op).map(|r| r.kind) else {
+            panic!("no rule for {op}");
+        };
+        apply(f, op, args, Vec::new(), None).map(|o| o.value)
+    }
+
+    /// The examples of the PyTorch documentation of `torch.range`.
+    #[test]
+    fn torch_range_includes_the_end() {
+        let len = |v: Value| v.as_tensor().and_then(|t| t.shape.concrete());
+        assert_eq!(
+            len(run("torch.range", vec![Value::int(1), Value::int(4)]).unwrap()),
+            Some(vec![4])
+        );
+        assert_eq!(
+            len(run(
+                "torch.range",
+                vec![Value::int(1), Value::int(4), Value::Float(Some(0.5))]
+            )
+            .unwrap()),
+            Some(vec![7])
+        );
+        assert!(run("torch.range", vec![Value::int(4), Value::int(1)]).is_err());
+    }
+
+    #[test]
+    fn python_range_lengths() {
+        let n = |args: Vec<i64>| match run(
+            "builtins.range",
+            args.into_iter().map(Value::int).collect(),
+        )
+        .unwrap()
+        {
+            Value::List(v) => v.len(),
+            other => panic!("{other}"),
+        };
+        assert_eq!(n(vec![5]), 5);
+        assert_eq!(n(vec![2, 7]), 5);
+        assert_eq!(n(vec![0, 10, 3]), 4);
+        assert_eq!(n(vec![10, 0, -3]), 4);
+        assert_eq!(n(vec![5, 2]), 0);
+    }
 }
