@@ -21,8 +21,9 @@ use ruff_text_size::{Ranged, TextSize};
 
 use super::api::{torch_api, ApiKind, MethodSharing, TorchApi};
 use super::values::{
-    api_call_result, builtin_call_result, foreign_call_result, is_builtin, is_torch_path,
-    method_call_result, module_apply_result, tensor_attribute, torch_path_value, Value, Via,
+    aliased, api_call_result, builtin_call_result, element_of, foreign_call_result, is_builtin,
+    is_torch_path, method_call_result, module_apply_result, module_value, resolution_of,
+    tensor_attribute, torch_path_value, Value, Via,
 };
 use super::{CallKind, CallSite, FileOperators, Resolution};
 use crate::frontend::LineIndex;
@@ -781,41 +782,6 @@ impl<'a> Visitor<'a> for Resolver<'a> {
 
     fn visit_expr(&mut self, expr: &'a Expr) {
         self.eval(expr);
-    }
-}
-
-/// The value `import path` / `from a import b` binds.
-fn module_value(path: &str, via: Via) -> Value {
-    if is_torch_path(path) {
-        torch_path_value(path, via)
-    } else {
-        Value::Namespace {
-            path: Rc::from(path),
-            via,
-        }
-    }
-}
-
-/// Re-binding a torch object by assignment (`relu = F.relu`) is an alias.
-fn aliased(source: &Expr, value: Value) -> Value {
-    match source {
-        Expr::Name(_) | Expr::Attribute(_) => value.with_via(Via::Alias),
-        _ => value,
-    }
-}
-
-fn element_of(v: &Value) -> Value {
-    match v {
-        Value::TensorSeq | Value::Tensor => Value::Tensor,
-        Value::NotTensor => Value::NotTensor,
-        _ => Value::Unknown,
-    }
-}
-
-fn resolution_of(via: Via) -> Resolution {
-    match via {
-        Via::Import => Resolution::Import,
-        Via::Alias => Resolution::Alias,
     }
 }
 

@@ -3,7 +3,10 @@
 
 use std::rc::Rc;
 
+use ruff_python_ast::Expr;
+
 use super::api::{torch_api, ApiKind};
+use super::Resolution;
 
 /// How a name came to refer to a torch object: through a plain import (`import torch`,
 /// `from torch import cat`) or a renaming (`import torch.nn.functional as F`, `relu = F.relu`).
@@ -385,5 +388,40 @@ pub fn torch_path_value(path: &str, via: Via) -> Value {
         },
         Some((name, kind)) => Value::Api { name, kind, via },
         None => Value::Unknown,
+    }
+}
+
+/// The value `import path` / `from a import b` binds.
+pub fn module_value(path: &str, via: Via) -> Value {
+    if is_torch_path(path) {
+        torch_path_value(path, via)
+    } else {
+        Value::Namespace {
+            path: Rc::from(path),
+            via,
+        }
+    }
+}
+
+/// Re-binding a torch object by assignment (`relu = F.relu`) is an alias.
+pub fn aliased(source: &Expr, value: Value) -> Value {
+    match source {
+        Expr::Name(_) | Expr::Attribute(_) => value.with_via(Via::Alias),
+        _ => value,
+    }
+}
+
+pub fn element_of(v: &Value) -> Value {
+    match v {
+        Value::TensorSeq | Value::Tensor => Value::Tensor,
+        Value::NotTensor => Value::NotTensor,
+        _ => Value::Unknown,
+    }
+}
+
+pub fn resolution_of(via: Via) -> Resolution {
+    match via {
+        Via::Import => Resolution::Import,
+        Via::Alias => Resolution::Alias,
     }
 }

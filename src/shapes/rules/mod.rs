@@ -25,6 +25,7 @@ pub mod conv;
 pub mod creation;
 pub mod einsum;
 pub mod elementwise;
+pub mod embedding;
 pub mod indexing;
 pub mod joins;
 pub mod losses;
@@ -110,6 +111,7 @@ fn families() -> Vec<&'static [Rule]> {
         pooling::RULES,
         resample::RULES,
         norms::RULES,
+        embedding::RULES,
         modules::RULES,
         recurrent::RULES,
         attention::RULES,
