@@ -63,13 +63,12 @@ fn check_heads(ctx: &mut Ctx, embed: &DimExpr, heads: &DimExpr) -> Result<(), Ru
     );
     ctx.require(Pred::Lt(DimExpr::zero(), embed.clone()), msg.clone())?;
     ctx.require(Pred::Lt(DimExpr::zero(), heads.clone()), msg)?;
-    ctx.require(
-        Pred::Divides(heads.clone(), embed.clone()),
+    ctx.require_with(Pred::Divides(heads.clone(), embed.clone()), |cx| {
         format!(
             "{}: embed_dim must be divisible by num_heads ({embed} % {heads} != 0)",
-            ctx.op
-        ),
-    )
+            cx.op
+        )
+    })
 }
 
 /// The core of `F.multi_head_attention_forward` on shapes: query `(L, N, E)` (or
@@ -325,13 +324,10 @@ fn scaled_dot_product_attention(ctx: &mut Ctx) -> RuleResult {
         for b in [&mut kb, &mut vb] {
             if let Some(h) = b.last_mut() {
                 if let (Dim::Known(x), Dim::Known(y)) = (&*h, &hq) {
-                    ctx.require(
-                        Pred::Divides(x.clone(), y.clone()),
-                        format!(
+                    ctx.require_with(Pred::Divides(x.clone(), y.clone()), |cx| format!(
                             "{}: Number of heads in key and value must divide the number of heads in query",
-                            ctx.op
-                        ),
-                    )?;
+                            cx.op
+                        ))?;
                 }
                 *h = hq.clone();
             }

@@ -134,22 +134,20 @@ pub fn size_hyper(
         (None, Some(d)) => DimExpr::constant(d),
         (None, None) => return invalid(format!("{}: missing argument `{name}`", ctx.op)),
     };
-    ctx.require(
-        Pred::Le(DimExpr::zero(), v.clone()),
+    ctx.require_with(Pred::Le(DimExpr::zero(), v.clone()), |cx| {
         format!(
             "{}: Trying to create tensor with negative dimension {v}",
-            ctx.op
-        ),
-    )?;
+            cx.op
+        )
+    })?;
     Ok(v)
 }
 
 /// Requires `0 < v` with PyTorch's message.
 pub fn require_positive(ctx: &mut Ctx, v: &DimExpr, msg: &str) -> Result<(), RuleError> {
-    ctx.require(
-        Pred::Lt(DimExpr::zero(), v.clone()),
-        format!("{}: {msg}", ctx.op),
-    )
+    ctx.require_with(Pred::Lt(DimExpr::zero(), v.clone()), |cx| {
+        format!("{}: {msg}", cx.op)
+    })
 }
 
 /// A bool flag where `None` means false (`Transformer`'s `*_is_causal=None`).

@@ -224,18 +224,15 @@ fn conv_init(ctx: &mut Ctx) -> RuleResult {
         Some(Value::Str(Some(s))) => s.clone(),
         Some(_) => return unsupported(format!("{op}: padding_mode is unknown")),
     };
-    ctx.require(
-        Pred::Lt(DimExpr::zero(), groups.clone()),
-        format!("{op}: groups must be a positive integer"),
-    )?;
-    ctx.require(
-        Pred::Divides(groups.clone(), cin.clone()),
-        format!("{op}: in_channels must be divisible by groups"),
-    )?;
-    ctx.require(
-        Pred::Divides(groups.clone(), cout.clone()),
-        format!("{op}: out_channels must be divisible by groups"),
-    )?;
+    ctx.require_with(Pred::Lt(DimExpr::zero(), groups.clone()), |_| {
+        format!("{op}: groups must be a positive integer")
+    })?;
+    ctx.require_with(Pred::Divides(groups.clone(), cin.clone()), |_| {
+        format!("{op}: in_channels must be divisible by groups")
+    })?;
+    ctx.require_with(Pred::Divides(groups.clone(), cout.clone()), |_| {
+        format!("{op}: out_channels must be divisible by groups")
+    })?;
     if matches!(padding, Padding::Same) && stride.iter().any(|s| s.as_const() != Some(1)) {
         return invalid(format!(
             "{op}: padding='same' is not supported for strided convolutions"
@@ -262,10 +259,9 @@ fn conv_init(ctx: &mut Ctx) -> RuleResult {
         .into_iter()
         .chain(kernel.iter().map(|k| ("kernel_size", k)))
     {
-        ctx.require(
-            Pred::Le(DimExpr::zero(), size.clone()),
-            format!("{op}: Trying to create tensor with negative dimension ({what} = {size})"),
-        )?;
+        ctx.require_with(Pred::Le(DimExpr::zero(), size.clone()), |_| {
+            format!("{op}: Trying to create tensor with negative dimension ({what} = {size})")
+        })?;
     }
     Ok(module_value(
         ctx,
@@ -500,28 +496,24 @@ fn conv_shape(
         ));
     }
     let g = spec.groups.clone();
-    ctx.require(
-        Pred::Lt(DimExpr::zero(), g.clone()),
-        format!("{op}: non-positive groups is not supported"),
-    )?;
+    ctx.require_with(Pred::Lt(DimExpr::zero(), g.clone()), |_| {
+        format!("{op}: non-positive groups is not supported")
+    })?;
     for s in &spec.stride {
-        ctx.require(
-            Pred::Lt(DimExpr::zero(), s.clone()),
-            format!("{op}: non-positive stride is not supported"),
-        )?;
+        ctx.require_with(Pred::Lt(DimExpr::zero(), s.clone()), |_| {
+            format!("{op}: non-positive stride is not supported")
+        })?;
     }
     for d in &spec.dilation {
-        ctx.require(
-            Pred::Lt(DimExpr::zero(), d.clone()),
-            format!("{op}: dilation should be greater than zero"),
-        )?;
+        ctx.require_with(Pred::Lt(DimExpr::zero(), d.clone()), |_| {
+            format!("{op}: dilation should be greater than zero")
+        })?;
     }
     if let Padding::Explicit(p) = &spec.padding {
         for p in p {
-            ctx.require(
-                Pred::Le(DimExpr::zero(), p.clone()),
-                format!("{op}: negative padding is not supported"),
-            )?;
+            ctx.require_with(Pred::Le(DimExpr::zero(), p.clone()), |_| {
+                format!("{op}: negative padding is not supported")
+            })?;
         }
     }
     let wshape = crate::shapes::shape::Shape::Ranked(weight.to_vec());
@@ -531,20 +523,16 @@ fn conv_shape(
         spatial.clone(),
     ));
     if let Some(w0) = known(&weight[0]) {
-        ctx.require(
-            Pred::Divides(g.clone(), w0.clone()),
+        ctx.require_with(Pred::Divides(g.clone(), w0.clone()), |_| {
             format!(
                 "{op}: Given groups={g}, expected weight to be divisible by {g} at dimension 0, \
                  but got weight of size [{wshape}] instead"
-            ),
-        )?;
+            )
+        })?;
     }
     let kernel: Vec<Dim> = weight[2..].to_vec();
     for k in kernel.iter().filter_map(known) {
-        ctx.require(
-            Pred::Lt(DimExpr::zero(), k.clone()),
-            format!("{op}: could not create a primitive descriptor for the convolution (kernel size {k})"),
-        )?;
+        ctx.require_with(Pred::Lt(DimExpr::zero(), k.clone()), |_| format!("{op}: could not create a primitive descriptor for the convolution (kernel size {k})"))?;
     }
     let out_channels = if spec.transposed {
         ctx.require_eq(
@@ -670,16 +658,15 @@ fn transposed_spatial(
             ])
         })
         .collect();
-    ctx.require(
-        unless_empty(Pred::And(ok)),
+    ctx.require_with(unless_empty(Pred::And(ok)), |_| {
         format!(
             "{op}: output padding must be smaller than either stride or dilation, but got \
              output_padding: ({}) stride: ({}) dilation: ({})",
             show(&spec.output_padding, ", "),
             show(&spec.stride, ", "),
             show(&spec.dilation, ", ")
-        ),
-    )?;
+        )
+    })?;
     let mut out = Vec::new();
     for i in 0..spec.n {
         let (Some(l), Some(k)) = (known(&spatial[i]), known(&kernel[i])) else {
@@ -709,15 +696,14 @@ fn transposed_spatial(
         } else {
             non_negative
         };
-        ctx.require(
-            pred,
+        ctx.require_with(pred, |_| {
             format!(
                 "{op}: Given input size per channel: ({}). Calculated output size per channel: \
                  ({}). Output size is too small",
                 show(&ins, " x "),
                 show(&sizes, " x ")
-            ),
-        )?;
+            )
+        })?;
     }
     Ok(out)
 }

@@ -44,13 +44,12 @@ fn dtype_kw(ctx: &Ctx, default: Option<DType>) -> Option<DType> {
 fn check_sizes(ctx: &mut Ctx, sizes: &[Dim]) -> Result<(), RuleError> {
     for d in sizes {
         if let Some(e) = d.expr() {
-            ctx.require(
-                Pred::Le(DimExpr::zero(), e.clone()),
+            ctx.require_with(Pred::Le(DimExpr::zero(), e.clone()), |cx| {
                 format!(
                     "{}: Trying to create tensor with negative dimension {e}",
-                    ctx.op
-                ),
-            )?;
+                    cx.op
+                )
+            })?;
         }
     }
     Ok(())
@@ -145,13 +144,12 @@ fn randint(ctx: &mut Ctx) -> RuleResult {
             None => return invalid(format!("{}: missing argument `size`", ctx.op)),
         },
     };
-    ctx.require(
-        Pred::Lt(low.clone(), high.clone()),
+    ctx.require_with(Pred::Lt(low.clone(), high.clone()), |cx| {
         format!(
             "{}: random_ expects 'from' to be less than 'to', but got from={low} >= to={high}",
-            ctx.op
-        ),
-    )?;
+            cx.op
+        )
+    })?;
     check_sizes(ctx, &sizes)?;
     Ok(tensor_out(sizes, dtype_kw(ctx, Some(DType::Int))))
 }
@@ -226,13 +224,12 @@ fn arange(ctx: &mut Ctx) -> RuleResult {
             } else {
                 Pred::Le(e.clone(), s.clone())
             };
-            ctx.require(
-                sign_ok,
+            ctx.require_with(sign_ok, |cx| {
                 format!(
                     "{}: upper bound and lower bound inconsistent with step sign",
-                    ctx.op
-                ),
-            )?;
+                    cx.op
+                )
+            })?;
             // ceil(span / c) = -((-span) // c)
             let n = span.neg().floordiv(&st).neg();
             return Ok(tensor_out(vec![Dim::Known(n)], dtype));
@@ -267,10 +264,9 @@ fn linspace(ctx: &mut Ctx) -> RuleResult {
             ctx.op
         ));
     }
-    ctx.require(
-        Pred::Le(DimExpr::zero(), steps.clone()),
-        format!("{}: number of steps must be non-negative", ctx.op),
-    )?;
+    ctx.require_with(Pred::Le(DimExpr::zero(), steps.clone()), |cx| {
+        format!("{}: number of steps must be non-negative", cx.op)
+    })?;
     Ok(tensor_out(
         vec![Dim::Known(steps)],
         dtype_kw(ctx, Some(DType::Float)),
@@ -284,14 +280,12 @@ fn eye(ctx: &mut Ctx) -> RuleResult {
         None => return invalid(format!("{}: eye() missing `n`", ctx.op)),
     };
     let m = ctx.opt_int(1, "m")?.unwrap_or_else(|| n.clone());
-    ctx.require(
-        Pred::Le(DimExpr::zero(), n.clone()),
-        format!("{}: n must be greater or equal to 0, got {n}", ctx.op),
-    )?;
-    ctx.require(
-        Pred::Le(DimExpr::zero(), m.clone()),
-        format!("{}: m must be greater or equal to 0, got {m}", ctx.op),
-    )?;
+    ctx.require_with(Pred::Le(DimExpr::zero(), n.clone()), |cx| {
+        format!("{}: n must be greater or equal to 0, got {n}", cx.op)
+    })?;
+    ctx.require_with(Pred::Le(DimExpr::zero(), m.clone()), |cx| {
+        format!("{}: m must be greater or equal to 0, got {m}", cx.op)
+    })?;
     Ok(tensor_out(
         vec![Dim::Known(n), Dim::Known(m)],
         dtype_kw(ctx, Some(DType::Float)),

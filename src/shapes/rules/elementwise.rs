@@ -341,13 +341,12 @@ fn binary_inplace(ctx: &mut Ctx) -> RuleResult {
         }
         for (o, m) in out.iter().zip(mine) {
             if let (Some(o), Some(m)) = (o.expr(), m.expr()) {
-                ctx.require(
-                    Pred::Eq(o.clone(), m.clone()),
+                ctx.require_with(Pred::Eq(o.clone(), m.clone()), |cx| {
                     format!(
                         "{}: output with shape {} doesn't match the broadcast shape {}",
-                        ctx.op, a.shape, shape
-                    ),
-                )?;
+                        cx.op, a.shape, shape
+                    )
+                })?;
             }
         }
     }

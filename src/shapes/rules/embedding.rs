@@ -44,12 +44,12 @@ fn embedding_init(ctx: &mut Ctx) -> RuleResult {
         .ok_or_else(|| RuleError::Invalid(format!("{op}: missing argument 'embedding_dim'")))?;
     let pad_pos = if bag { 9 } else { 2 };
     if let Some(p) = ctx.opt_int(pad_pos, "padding_idx")? {
-        ctx.require(
+        ctx.require_with(
             Pred::And(vec![
                 Pred::Lt(p.clone(), num.clone()),
                 Pred::Le(num.neg(), p.clone()),
             ]),
-            format!("{op}: Padding_idx must be within num_embeddings"),
+            |_| format!("{op}: Padding_idx must be within num_embeddings"),
         )?;
     }
     let weight_pos = 7;
@@ -66,10 +66,9 @@ fn embedding_init(ctx: &mut Ctx) -> RuleResult {
         }
         _ => {
             for d in [&num, &dim] {
-                ctx.require(
-                    Pred::Le(DimExpr::zero(), d.clone()),
-                    format!("{op}: Trying to create tensor with negative dimension {d}"),
-                )?;
+                ctx.require_with(Pred::Le(DimExpr::zero(), d.clone()), |_| {
+                    format!("{op}: Trying to create tensor with negative dimension {d}")
+                })?;
             }
         }
     }
@@ -110,15 +109,17 @@ fn embedding_shape(ctx: &mut Ctx, num: &Dim, dim: Dim) -> RuleResult {
     require_indices(ctx, dtype)?;
     // An empty table can only be indexed by an empty index tensor.
     if let (Some(rows), Dim::Known(n)) = (num.expr(), Dim::product(&idx)) {
-        ctx.require(
+        ctx.require_with(
             Pred::Or(vec![
                 Pred::Ne(rows.clone(), DimExpr::zero()),
                 Pred::Eq(n, DimExpr::zero()),
             ]),
-            format!(
-                "{}: index_select(): self indexing axis dim should be positive",
-                ctx.op
-            ),
+            |cx| {
+                format!(
+                    "{}: index_select(): self indexing axis dim should be positive",
+                    cx.op
+                )
+            },
         )?;
     }
     let mut out = idx;
@@ -290,10 +291,9 @@ fn one_hot(ctx: &mut Ctx) -> RuleResult {
         )),
         Some(0) if numel.is_none() => {
             if let Dim::Known(n) = Dim::product(&x) {
-                ctx.require(
-                    Pred::Eq(n, DimExpr::zero()),
-                    format!("{op}: Class values must be smaller than num_classes (0)."),
-                )?;
+                ctx.require_with(Pred::Eq(n, DimExpr::zero()), |_| {
+                    format!("{op}: Class values must be smaller than num_classes (0).")
+                })?;
             }
             let mut out = x;
             out.push(Dim::constant(0));

@@ -101,10 +101,9 @@ fn slice_step(ctx: &mut Ctx, step: &Value) -> Result<DimExpr, RuleError> {
         return invalid(format!("{}: slice step cannot be zero", ctx.op));
     }
     let op = ctx.op.clone();
-    ctx.require(
-        Pred::Lt(DimExpr::zero(), step.clone()),
-        format!("{op}: step must be greater than zero (got {step})"),
-    )?;
+    ctx.require_with(Pred::Lt(DimExpr::zero(), step.clone()), |_| {
+        format!("{op}: step must be greater than zero (got {step})")
+    })?;
     Ok(step)
 }
 
@@ -386,12 +385,12 @@ fn indexed_shape(ctx: &mut Ctx, dims: &[Dim], idx: &Value) -> Result<Vec<Dim>, R
                     require_in_bounds(ctx, v, &dims[d], d)?;
                 }
                 if let (Dim::Known(n), Dim::Known(count)) = (&dims[d], Dim::product(&shape)) {
-                    ctx.require(
+                    ctx.require_with(
                         Pred::Or(vec![
                             Pred::Lt(DimExpr::zero(), n.clone()),
                             Pred::Eq(count, DimExpr::zero()),
                         ]),
-                        format!("{op}: index is out of bounds for dimension with size {n}"),
+                        |_| format!("{op}: index is out of bounds for dimension with size {n}"),
                     )?;
                 }
                 adv_shapes.push(shape);
@@ -583,12 +582,12 @@ fn index_select(ctx: &mut Ctx) -> RuleResult {
     }
     if let (Dim::Known(n), Dim::Known(k)) = (&dims[d], &len) {
         let op = ctx.op.clone();
-        ctx.require(
+        ctx.require_with(
             Pred::Or(vec![
                 Pred::Lt(DimExpr::zero(), n.clone()),
                 Pred::Eq(k.clone(), DimExpr::zero()),
             ]),
-            format!("{op}: index_select(): self indexing axis dim should be positive"),
+            |_| format!("{op}: index_select(): self indexing axis dim should be positive"),
         )?;
     }
     dims[d] = len;
@@ -777,10 +776,9 @@ fn narrow(ctx: &mut Ctx) -> RuleResult {
         return invalid(format!("{}: missing argument `length`", ctx.op));
     };
     let op = ctx.op.clone();
-    ctx.require(
-        Pred::Le(DimExpr::zero(), length.clone()),
-        format!("{op}: narrow(): length must be non-negative."),
-    )?;
+    ctx.require_with(Pred::Le(DimExpr::zero(), length.clone()), |_| {
+        format!("{op}: narrow(): length must be non-negative.")
+    })?;
     if let (Dim::Known(n), Some(s)) = (dims[d].clone(), start) {
         let range = format!(
             "{op}: start out of range (expected to be in range of [-{n}, {n}], but got {s})"
@@ -791,10 +789,9 @@ fn narrow(ctx: &mut Ctx) -> RuleResult {
             Some(c) if c < 0 => s.add(&n),
             _ => s,
         };
-        ctx.require(
-            Pred::Le(s0.add(&length), n.clone()),
-            format!("{op}: start ({s0}) + length ({length}) exceeds dimension size ({n})."),
-        )?;
+        ctx.require_with(Pred::Le(s0.add(&length), n.clone()), |_| {
+            format!("{op}: start ({s0}) + length ({length}) exceeds dimension size ({n}).")
+        })?;
     }
     dims[d] = Dim::Known(length);
     Ok(tensor_out(dims, dtype))

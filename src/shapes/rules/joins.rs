@@ -98,10 +98,7 @@ fn concat(ctx: &mut Ctx, ops: &[Operand], dim: i64) -> RuleResult {
         for (d, _) in ops {
             if let [Dim::Known(size)] = d.as_slice() {
                 if !size.is_const() {
-                    ctx.require(
-                        Pred::Eq(size.clone(), DimExpr::zero()),
-                        format!("{}: Tensors must have same number of dimensions: a 1-D tensor of size {size} is only skipped when empty", ctx.op),
-                    )?;
+                    ctx.require_with(Pred::Eq(size.clone(), DimExpr::zero()), |c| format!("{}: Tensors must have same number of dimensions: a 1-D tensor of size {size} is only skipped when empty", c.op))?;
                 }
             }
         }
@@ -153,17 +150,15 @@ fn concat(ctx: &mut Ctx, ops: &[Operand], dim: i64) -> RuleResult {
             ));
         }
         for (j, (a, b)) in first.iter().zip(dims).enumerate() {
-            if j != d {
-                ctx.require_eq(
-                    a,
-                    b,
+            if let (true, Some(x), Some(y)) = (j != d, a.expr(), b.expr()) {
+                ctx.require_with(Pred::Eq(x.clone(), y.clone()), |c| {
                     format!(
                         "{}: Sizes of tensors must match except in dimension {d}. Expected size {a} but got size {b} for tensor number {i} in the list ({} vs {}).",
-                        ctx.op,
+                        c.op,
                         shape_str(first),
                         shape_str(dims)
-                    ),
-                )?;
+                    )
+                })?;
             }
         }
         out[d] = out[d].zip(&dims[d], DimExpr::add);
@@ -190,17 +185,21 @@ fn stack(ctx: &mut Ctx) -> RuleResult {
     let first = &ops[0].0;
     let d = ctx.dim_index(dim, first.len(), 1)?;
     for (i, (dims, _)) in ops.iter().enumerate().skip(1) {
-        let msg = format!(
-            "{}: stack expects each tensor to be equal size, but got {} at entry 0 and {} at entry {i}",
-            ctx.op,
-            shape_str(first),
-            shape_str(dims)
-        );
+        let msg = |c: &Ctx| {
+            format!(
+                "{}: stack expects each tensor to be equal size, but got {} at entry 0 and {} at entry {i}",
+                c.op,
+                shape_str(first),
+                shape_str(dims)
+            )
+        };
         if dims.len() != first.len() {
-            return invalid(msg);
+            return invalid(msg(ctx));
         }
         for (a, b) in first.iter().zip(dims) {
-            ctx.require_eq(a, b, msg.clone())?;
+            if let (Some(x), Some(y)) = (a.expr(), b.expr()) {
+                ctx.require_with(Pred::Eq(x.clone(), y.clone()), msg)?;
+            }
         }
     }
     let mut out = first.clone();
@@ -366,10 +365,7 @@ fn sized_pieces(ctx: &mut Ctx, sizes: &[Value], dim_pos: usize) -> RuleResult {
             other => Dim::Known(int_of(&ctx.op, "split_sizes", other)?),
         };
         if let Dim::Known(e) = &s {
-            ctx.require(
-                Pred::Le(DimExpr::zero(), e.clone()),
-                format!("{}: split_with_sizes expects split_sizes have only non-negative entries, but got {e}", ctx.op),
-            )?;
+            ctx.require_with(Pred::Le(DimExpr::zero(), e.clone()), |c| format!("{}: split_with_sizes expects split_sizes have only non-negative entries, but got {e}", c.op))?;
         }
         total = match (&total, &s) {
             (Some(t), Dim::Known(e)) => Some(t.add(e)),
@@ -379,14 +375,11 @@ fn sized_pieces(ctx: &mut Ctx, sizes: &[Value], dim_pos: usize) -> RuleResult {
     }
     if let (Some(t), Dim::Known(n)) = (total, &dims[d]) {
         let listed: Vec<String> = out.iter().map(Dim::to_string).collect();
-        ctx.require(
-            Pred::Eq(t, n.clone()),
-            format!(
+        ctx.require_with(Pred::Eq(t, n.clone()), |c| format!(
                 "{}: split_with_sizes expects split_sizes to sum exactly to {n} (input tensor's size at dimension {d}), but got split_sizes=[{}]",
-                ctx.op,
+                c.op,
                 listed.join(", ")
-            ),
-        )?;
+            ))?;
     }
     Ok(pieces(&dims, dtype, d, out))
 }

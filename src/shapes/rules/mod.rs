@@ -273,6 +273,20 @@ impl Ctx {
         }
     }
 
+    /// Like [`Ctx::require`], but the message is only built when the predicate is not
+    /// decidably true (most checks pass: formatting shapes for them is wasted work).
+    pub fn require_with(
+        &mut self,
+        pred: Pred,
+        message: impl FnOnce(&Ctx) -> String,
+    ) -> Result<(), RuleError> {
+        if pred.decide() == Some(true) {
+            return Ok(());
+        }
+        let message = message(self);
+        self.require(pred, message)
+    }
+
     pub fn require_eq(
         &mut self,
         a: &Dim,

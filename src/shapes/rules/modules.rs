@@ -201,13 +201,12 @@ fn glu_on(
     let i = ctx.dim_index(dim, dims.len(), 0)?;
     let mut out = dims.clone();
     if let Some(e) = dims[i].expr() {
-        ctx.require(
-            Pred::Divides(DimExpr::constant(2), e.clone()),
+        ctx.require_with(Pred::Divides(DimExpr::constant(2), e.clone()), |cx| {
             format!(
                 "{}: Halving dimension must be even, but dimension {i} is size {e}",
-                ctx.op
-            ),
-        )?;
+                cx.op
+            )
+        })?;
         out[i] = Dim::Known(e.floordiv(&DimExpr::constant(2)));
     }
     Ok(tensor_out(out, dtype))
@@ -251,10 +250,7 @@ fn forward_prelu(ctx: &mut Ctx) -> RuleResult {
             _ => &dims[1],
         };
         if let Some(c) = channel.expr() {
-            ctx.require(
-                Pred::Eq(c.clone(), n.clone()),
-                format!("{}: Mismatch of parameter numbers and input channel size. Found parameter numbers = {n} and channel size = {c}.", ctx.op),
-            )?;
+            ctx.require_with(Pred::Eq(c.clone(), n.clone()), |cx| format!("{}: Mismatch of parameter numbers and input channel size. Found parameter numbers = {n} and channel size = {c}.", cx.op))?;
         }
     }
     Ok(tensor_out(dims, dtype))

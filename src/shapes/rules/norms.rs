@@ -100,14 +100,13 @@ fn per_channel(dims: &[Dim]) -> Dim {
 /// 1 value per channel when training"; an empty batch is allowed).
 fn require_not_one(ctx: &mut Ctx, size: &Dim, what: &str, dims: &[Dim]) -> Result<(), RuleError> {
     if let Some(e) = size.expr() {
-        ctx.require(
-            Pred::Ne(e.clone(), DimExpr::one()),
+        ctx.require_with(Pred::Ne(e.clone(), DimExpr::one()), |cx| {
             format!(
                 "{}: Expected more than 1 {what} when training, got input size {}",
-                ctx.op,
+                cx.op,
                 Shape::Ranked(dims.to_vec())
-            ),
-        )?;
+            )
+        })?;
     }
     Ok(())
 }
@@ -125,10 +124,9 @@ fn features_init(ctx: &mut Ctx) -> RuleResult {
     let affine = ctx.bool_or(3, "affine", !instance)?;
     let track = ctx.bool_or(4, "track_running_stats", !instance)?;
     if affine || track {
-        ctx.require(
-            Pred::Le(DimExpr::zero(), n.clone()),
-            format!("{op}: Trying to create tensor with negative dimension {n}"),
-        )?;
+        ctx.require_with(Pred::Le(DimExpr::zero(), n.clone()), |_| {
+            format!("{op}: Trying to create tensor with negative dimension {n}")
+        })?;
     }
     Ok(module_value(
         ctx,
@@ -271,10 +269,9 @@ fn layer_norm_init(ctx: &mut Ctx) -> RuleResult {
     };
     if ctx.bool_or(2, "elementwise_affine", true)? {
         for d in shape.iter().filter_map(Dim::expr) {
-            ctx.require(
-                Pred::Le(DimExpr::zero(), d.clone()),
-                format!("{op}: Trying to create tensor with negative dimension {d}"),
-            )?;
+            ctx.require_with(Pred::Le(DimExpr::zero(), d.clone()), |_| {
+                format!("{op}: Trying to create tensor with negative dimension {d}")
+            })?;
         }
     }
     let items = shape
@@ -378,10 +375,9 @@ fn group_norm_init(ctx: &mut Ctx) -> RuleResult {
     let c = ctx
         .opt_int(1, "num_channels")?
         .ok_or_else(|| RuleError::Invalid(format!("{op}: missing argument 'num_channels'")))?;
-    ctx.require(
-        Pred::Divides(g.clone(), c.clone()),
-        format!("{op}: num_channels ({c}) must be divisible by num_groups ({g})"),
-    )?;
+    ctx.require_with(Pred::Divides(g.clone(), c.clone()), |_| {
+        format!("{op}: num_channels ({c}) must be divisible by num_groups ({g})")
+    })?;
     let affine = ctx.bool_or(3, "affine", true)?;
     Ok(module_value(
         ctx,
@@ -407,17 +403,15 @@ fn group_norm_shape(ctx: &mut Ctx, groups: &DimExpr, weight: Option<Dim>) -> Rul
     }
     let shown = Shape::Ranked(x.clone());
     if let Some(c) = x[1].expr() {
-        ctx.require(
-            Pred::Lt(DimExpr::zero(), c.clone()),
-            format!("{op}: Expected number of channels to be greater than 0, got {c}"),
-        )?;
-        ctx.require(
-            Pred::Divides(groups.clone(), c.clone()),
+        ctx.require_with(Pred::Lt(DimExpr::zero(), c.clone()), |_| {
+            format!("{op}: Expected number of channels to be greater than 0, got {c}")
+        })?;
+        ctx.require_with(Pred::Divides(groups.clone(), c.clone()), |_| {
             format!(
                 "{op}: Expected number of channels in input to be divisible by num_groups, but \
                  got input of shape {shown} and num_groups={groups}"
-            ),
-        )?;
+            )
+        })?;
     }
     if let Some(w) = weight {
         let msg = format!(
@@ -427,10 +421,9 @@ fn group_norm_shape(ctx: &mut Ctx, groups: &DimExpr, weight: Option<Dim>) -> Rul
         ctx.require_eq(&x[1], &w, msg)?;
     }
     if let Some(hw) = Dim::product(&x[2..]).expr() {
-        ctx.require(
-            Pred::Lt(DimExpr::zero(), hw.clone()),
-            format!("{op}: Expected HxW to be greater than 0, got {hw}"),
-        )?;
+        ctx.require_with(Pred::Lt(DimExpr::zero(), hw.clone()), |_| {
+            format!("{op}: Expected HxW to be greater than 0, got {hw}")
+        })?;
     }
     Ok(tensor_out(x, dtype))
 }

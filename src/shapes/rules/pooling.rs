@@ -223,31 +223,28 @@ fn pool_shape(ctx: &mut Ctx, n: usize, w: &Window) -> RuleResult {
         ("dilation", &w.dilation),
     ] {
         for v in vals {
-            ctx.require(
-                Pred::Lt(DimExpr::zero(), v.clone()),
-                format!("{op}: {what} should be greater than zero, but got {what}: {v}"),
-            )?;
+            ctx.require_with(Pred::Lt(DimExpr::zero(), v.clone()), |_| {
+                format!("{op}: {what} should be greater than zero, but got {what}: {v}")
+            })?;
         }
     }
     for i in 0..n {
         let (k, p, d) = (&w.kernel[i], &w.padding[i], &w.dilation[i]);
-        ctx.require(
-            Pred::Le(DimExpr::zero(), p.clone()),
-            format!("{op}: pad must be non-negative, but got pad: {p}"),
-        )?;
+        ctx.require_with(Pred::Le(DimExpr::zero(), p.clone()), |_| {
+            format!("{op}: pad must be non-negative, but got pad: {p}")
+        })?;
         // max_pool1d compares with the kernel itself, the others with the dilated one.
         let eff = if kind == PoolKind::Max && n > 1 {
             d.mul(&k.add_const(-1)).add_const(1)
         } else {
             k.clone()
         };
-        ctx.require(
-            Pred::Le(p.mul_const(2), eff),
+        ctx.require_with(Pred::Le(p.mul_const(2), eff), |_| {
             format!(
                 "{op}: pad should be at most half of effective kernel size, but got pad={p}, \
                  kernel_size={k} and dilation={d}"
-            ),
-        )?;
+            )
+        })?;
     }
     let mut out = Vec::new();
     for (i, l) in spatial.iter().enumerate() {
@@ -255,20 +252,18 @@ fn pool_shape(ctx: &mut Ctx, n: usize, w: &Window) -> RuleResult {
             out.push(Dim::Dyn);
             continue;
         };
-        ctx.require(
-            Pred::Lt(DimExpr::zero(), l.clone()),
+        ctx.require_with(Pred::Lt(DimExpr::zero(), l.clone()), |_| {
             format!(
                 "{op}: non-empty {}D or {}D (batch mode) tensor expected for input",
                 n + 1,
                 n + 2
-            ),
-        )?;
+            )
+        })?;
         let (k, s, p) = (&w.kernel[i], &w.stride[i], &w.padding[i]);
         if kind == PoolKind::Avg && n == 3 {
-            ctx.require(
-                Pred::Le(k.clone(), l.clone()),
-                format!("{op}: input image smaller than kernel size ({l} < {k})"),
-            )?;
+            ctx.require_with(Pred::Le(k.clone(), l.clone()), |_| {
+                format!("{op}: input image smaller than kernel size ({l} < {k})")
+            })?;
         }
         let d = if kind == PoolKind::Max {
             w.dilation[i].clone()
@@ -296,15 +291,14 @@ fn pool_shape(ctx: &mut Ctx, n: usize, w: &Window) -> RuleResult {
         .cloned()
         .collect();
     for o in &sizes {
-        ctx.require(
-            Pred::Le(DimExpr::one(), o.clone()),
+        ctx.require_with(Pred::Le(DimExpr::one(), o.clone()), |_| {
             format!(
                 "{op}: Given input size: ({}). Calculated output size: ({}). Output size is too \
                  small",
                 show(&ins, "x"),
                 show(&sizes, "x")
-            ),
-        )?;
+            )
+        })?;
     }
     let dims = join_batch(batch, c, out);
     if w.return_indices && kind == PoolKind::Max {
@@ -415,26 +409,24 @@ fn adaptive_shape(ctx: &mut Ctx, size: &Value, return_indices: bool) -> RuleResu
         }
     }
     for d in [&c].into_iter().chain(&spatial).filter_map(Dim::expr) {
-        ctx.require(
-            Pred::Lt(DimExpr::zero(), d.clone()),
+        ctx.require_with(Pred::Lt(DimExpr::zero(), d.clone()), |_| {
             format!(
                 "{op}: Expected input to have non-zero size for non-batch dimensions, but input \
                  has sizes {}",
                 Shape::Ranked(x.clone())
-            ),
-        )?;
+            )
+        })?;
     }
     let mut out = Vec::new();
     for w in want {
         match w {
             Some(e) => {
-                ctx.require(
-                    Pred::Le(DimExpr::zero(), e.clone()),
+                ctx.require_with(Pred::Le(DimExpr::zero(), e.clone()), |_| {
                     format!(
                         "{op}: elements of output_size must be greater than or equal to 0 but \
                          received {e}"
-                    ),
-                )?;
+                    )
+                })?;
                 out.push(Dim::Known(e));
             }
             None => out.push(Dim::Dyn),

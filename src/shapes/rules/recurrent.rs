@@ -56,16 +56,14 @@ fn rnn_init(ctx: &mut Ctx) -> RuleResult {
                 "{class}: proj_size argument is only supported for LSTM, not RNN or GRU"
             ));
         }
-        ctx.require(
-            Pred::Le(DimExpr::zero(), proj.clone()),
+        ctx.require_with(Pred::Le(DimExpr::zero(), proj.clone()), |_| {
             format!(
                 "{class}: proj_size should be a positive integer or zero to disable projections"
-            ),
-        )?;
-        ctx.require(
-            Pred::Lt(proj.clone(), hidden.clone()),
-            format!("{class}: proj_size has to be smaller than hidden_size"),
-        )?;
+            )
+        })?;
+        ctx.require_with(Pred::Lt(proj.clone(), hidden.clone()), |_| {
+            format!("{class}: proj_size has to be smaller than hidden_size")
+        })?;
     }
     Ok(module_value(
         &class,
@@ -158,13 +156,12 @@ fn rnn_forward(ctx: &mut Ctx) -> RuleResult {
         (true, true) => (x[1].clone(), Some(x[0].clone())),
     };
     if let Dim::Known(t) = &seq {
-        ctx.require(
-            Pred::Lt(DimExpr::zero(), t.clone()),
+        ctx.require_with(Pred::Lt(DimExpr::zero(), t.clone()), |cx| {
             format!(
                 "{}: Expected sequence length to be larger than 0 in RNN",
-                ctx.op
-            ),
-        )?;
+                cx.op
+            )
+        })?;
     }
     let h_out = if proj.as_const() == Some(0) {
         hidden.clone()

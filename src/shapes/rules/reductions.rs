@@ -145,19 +145,17 @@ fn require_nonempty(ctx: &mut Ctx, dims: &[Dim], which: &Reduced) -> Result<(), 
     match which {
         None => {
             if let Dim::Known(n) = Dim::product(dims) {
-                ctx.require(
-                    Pred::Lt(DimExpr::zero(), n),
-                    format!("{op}: Expected reduction dim to be specified for input.numel() == 0"),
-                )?;
+                ctx.require_with(Pred::Lt(DimExpr::zero(), n), |_| {
+                    format!("{op}: Expected reduction dim to be specified for input.numel() == 0")
+                })?;
             }
         }
         Some(w) => {
             for &i in w {
                 if let Some(Dim::Known(n)) = dims.get(i) {
-                    ctx.require(
-                        Pred::Lt(DimExpr::zero(), n.clone()),
-                        format!("{op}: Expected reduction dim {i} to have non-zero size"),
-                    )?;
+                    ctx.require_with(Pred::Lt(DimExpr::zero(), n.clone()), |_| {
+                        format!("{op}: Expected reduction dim {i} to have non-zero size")
+                    })?;
                 }
             }
         }

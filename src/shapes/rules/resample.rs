@@ -106,10 +106,9 @@ pub(crate) fn pad_dims(
             _ => {}
         }
         let size = d.add(l).add(r);
-        ctx.require(
-            Pred::Le(DimExpr::zero(), size.clone()),
-            format!("{op}: narrow(): length must be non-negative (padded size {size})"),
-        )?;
+        ctx.require_with(Pred::Le(DimExpr::zero(), size.clone()), |_| {
+            format!("{op}: narrow(): length must be non-negative (padded size {size})")
+        })?;
         out[at] = Dim::Known(size);
     }
     Ok(out)
@@ -316,10 +315,7 @@ fn resample(ctx: &mut Ctx, size: &Value, scale: &Value, mode: &Value, align: &Va
                 if let (Dim::Dyn, Some(le), Value::Float(Some(x))) = (&o, l.expr(), f) {
                     if *x > 0.0 {
                         let least = (1.0 / x).ceil() as i64;
-                        ctx.require(
-                            Pred::Le(DimExpr::constant(least), le.clone()),
-                            format!("{op}: Input and output sizes should be greater than 0: input {le} * scale {x} < 1"),
-                        )?;
+                        ctx.require_with(Pred::Le(DimExpr::constant(least), le.clone()), |_| format!("{op}: Input and output sizes should be greater than 0: input {le} * scale {x} < 1"))?;
                     }
                 }
                 out.push(o);
@@ -359,16 +355,14 @@ fn resample(ctx: &mut Ctx, size: &Value, scale: &Value, mode: &Value, align: &Va
         _ => {}
     }
     for l in x[2.min(x.len())..].iter().filter_map(Dim::expr) {
-        ctx.require(
-            Pred::Lt(DimExpr::zero(), l.clone()),
-            format!("{op}: Input and output sizes should be greater than 0, but got input {l}"),
-        )?;
+        ctx.require_with(Pred::Lt(DimExpr::zero(), l.clone()), |_| {
+            format!("{op}: Input and output sizes should be greater than 0, but got input {l}")
+        })?;
     }
     for o in out.iter().filter_map(Dim::expr) {
-        ctx.require(
-            Pred::Lt(DimExpr::zero(), o.clone()),
-            format!("{op}: Input and output sizes should be greater than 0, but got output {o}"),
-        )?;
+        ctx.require_with(Pred::Lt(DimExpr::zero(), o.clone()), |_| {
+            format!("{op}: Input and output sizes should be greater than 0, but got output {o}")
+        })?;
     }
     let dims = x[..2].iter().cloned().chain(out).collect();
     Ok(tensor_out(dims, dtype))
@@ -446,10 +440,9 @@ fn shuffle_shape(ctx: &mut Ctx, r: &DimExpr, unshuffle: bool) -> RuleResult {
             x.len()
         ));
     }
-    ctx.require(
-        Pred::Lt(DimExpr::zero(), r.clone()),
-        format!("{op}: {what} expects a positive factor, but got {r}"),
-    )?;
+    ctx.require_with(Pred::Lt(DimExpr::zero(), r.clone()), |_| {
+        format!("{op}: {what} expects a positive factor, but got {r}")
+    })?;
     let k = x.len();
     let r2 = r.mul(r);
     let numel = Dim::product(&x);
@@ -463,10 +456,7 @@ fn shuffle_shape(ctx: &mut Ctx, r: &DimExpr, unshuffle: bool) -> RuleResult {
         if let Dim::Known(n) = &numel {
             for i in [k - 2, k - 1] {
                 if let Some(d) = x[i].expr() {
-                    ctx.require(
-                        Pred::Or(vec![Pred::Eq(n.clone(), DimExpr::zero()), Pred::Divides(r.clone(), d.clone())]),
-                        format!("{op}: pixel_unshuffle expects the spatial dims to be divisible by downscale_factor {r}, but got {d}"),
-                    )?;
+                    ctx.require_with(Pred::Or(vec![Pred::Eq(n.clone(), DimExpr::zero()), Pred::Divides(r.clone(), d.clone())]), |_| format!("{op}: pixel_unshuffle expects the spatial dims to be divisible by downscale_factor {r}, but got {d}"))?;
                 }
             }
         }
@@ -480,28 +470,26 @@ fn shuffle_shape(ctx: &mut Ctx, r: &DimExpr, unshuffle: bool) -> RuleResult {
     if unshuffle {
         for (i, name) in [(k - 2, "height"), (k - 1, "width")] {
             if let Some(d) = x[i].expr() {
-                ctx.require(
-                    Pred::Divides(r.clone(), d.clone()),
+                ctx.require_with(Pred::Divides(r.clone(), d.clone()), |_| {
                     format!(
                         "{op}: pixel_unshuffle expects {name} to be divisible by \
                          downscale_factor, but input.size({})={d} is not divisible by {r}",
                         i as i64 - k as i64
-                    ),
-                )?;
+                    )
+                })?;
             }
             out[i] = x[i].map(|d| d.floordiv(r));
         }
         out[k - 3] = x[k - 3].map(|c| c.mul(&r2));
     } else {
         if let Some(c) = x[k - 3].expr() {
-            ctx.require(
-                Pred::Divides(r2.clone(), c.clone()),
+            ctx.require_with(Pred::Divides(r2.clone(), c.clone()), |_| {
                 format!(
                     "{op}: pixel_shuffle expects its input's 'channel' dimension to be divisible \
                      by the square of upscale_factor, but input.size(-3)={c} is not divisible by \
                      {r2}"
-                ),
-            )?;
+                )
+            })?;
         }
         out[k - 3] = x[k - 3].map(|c| c.floordiv(&r2));
         out[k - 2] = x[k - 2].map(|d| d.mul(r));

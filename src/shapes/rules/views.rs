@@ -100,24 +100,25 @@ fn reshape_to(ctx: &mut Ctx, dims: &[Dim], target: Vec<Dim>) -> Result<Vec<Dim>,
             })
             .collect());
     };
-    let message = format!(
-        "{}: shape '{}' is invalid for input of size {numel}",
-        ctx.op,
-        shape_str(&target)
-    );
+    let message = |c: &Ctx| {
+        format!(
+            "{}: shape '{}' is invalid for input of size {numel}",
+            c.op,
+            shape_str(&target)
+        )
+    };
     let mut out = target.clone();
     match infer {
-        None => ctx.require(Pred::Eq(numel.clone(), known), message)?,
+        None => ctx.require_with(Pred::Eq(numel.clone(), known), message)?,
         Some(i) => {
-            ctx.require(
-                Pred::Ne(known.clone(), DimExpr::zero()),
+            ctx.require_with(Pred::Ne(known.clone(), DimExpr::zero()), |c| {
                 format!(
                     "{}: cannot reshape tensor of {numel} elements into shape {} because the unspecified dimension size -1 can be any value and is ambiguous",
-                    ctx.op,
+                    c.op,
                     shape_str(&target)
-                ),
-            )?;
-            ctx.require(Pred::Divides(known.clone(), numel.clone()), message)?;
+                )
+            })?;
+            ctx.require_with(Pred::Divides(known.clone(), numel.clone()), message)?;
             out[i] = Dim::Known(numel.floordiv(&known));
         }
     }
@@ -445,15 +446,12 @@ fn expand_to(ctx: &mut Ctx, dims: &[Dim], target: &[Dim]) -> Result<Vec<Dim>, Ru
                 }
                 if let (Some(de), Some(te)) = (d.expr(), t.expr()) {
                     // A symbolic existing dim may be 1 (and stretch) or equal to the target.
-                    ctx.require(
-                        Pred::Or(vec![Pred::Eq(de.clone(), te.clone()), Pred::Eq(de.clone(), DimExpr::one())]),
-                        format!(
+                    ctx.require_with(Pred::Or(vec![Pred::Eq(de.clone(), te.clone()), Pred::Eq(de.clone(), DimExpr::one())]), |c| format!(
                             "{}: The expanded size of the tensor ({t}) must match the existing size ({d}) at non-singleton dimension {i}. Target sizes: {}. Tensor sizes: {}",
-                            ctx.op,
+                            c.op,
                             shape_str(target),
                             shape_str(dims)
-                        ),
-                    )?;
+                        ))?;
                 }
                 out.push(t.clone());
             }
@@ -535,10 +533,9 @@ fn repeat_interleave(ctx: &mut Ctx) -> RuleResult {
             ))
         }
     };
-    ctx.require(
-        Pred::Le(DimExpr::zero(), reps.clone()),
-        format!("{}: repeats can not be negative", ctx.op),
-    )?;
+    ctx.require_with(Pred::Le(DimExpr::zero(), reps.clone()), |c| {
+        format!("{}: repeats can not be negative", c.op)
+    })?;
     match ctx.dim_arg(2, "dim", dims.len())? {
         None => {
             let n = Dim::product(&dims);
