@@ -19,7 +19,7 @@ pub fn part_path(dir: &Path, table: &str, worker: usize) -> PathBuf {
 }
 
 /// Removes part files of `table` that this run will not rewrite, so a previous run with more
-/// workers leaves nothing behind. `keep` says which worker indices belong to someone else.
+/// workers leaves nothing behind. `remove` says which worker indices to delete.
 pub fn remove_stale_parts(
     dir: &Path,
     table: &str,
@@ -108,8 +108,7 @@ impl<R: Table> PartWriter<R> {
         Ok(())
     }
 
-    /// Writes what is buffered, sorted when the part is small enough to sort in memory, and
-    /// closes the file. Returns the number of rows written.
+    /// Writes what is buffered and closes the file. Returns the number of rows written.
     pub fn finish(mut self) -> Result<u64, ReportError> {
         self.flush()?;
         let path = self.path.display().to_string();
