@@ -46,8 +46,9 @@ pub enum Resolution {
     TensorMethod,
     /// A torch module stored on `self` and applied (`self.conv(x)`).
     ModuleAttribute,
-    /// A Tensor method name on a receiver of unknown type (names shared with builtins or
-    /// `nn.Module`, such as `split` or `to`, are never counted this way).
+    /// A Tensor method name on a receiver of unknown type, in a file that imports torch (names
+    /// shared with builtins or `nn.Module`, such as `split` or `to`, are never counted this
+    /// way).
     MethodName,
     /// TEOSC mode: the bare name matched the operator list.
     TeoscName,

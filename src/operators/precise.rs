@@ -32,7 +32,13 @@ use crate::frontend::LineIndex;
 pub fn find_calls(module: &ModModule, text: &str) -> FileOperators {
     let mut resolver = Resolver::new(text);
     resolver.run_module(&module.body);
+    let imports_torch = resolver.imports_torch;
     let mut out = resolver.out;
+    // A file that never imports torch has no business calling tensor methods: a bare method
+    // name there (`q.put()`, `a.tolist()`, `s.select()`) is not evidence of PyTorch.
+    if !imports_torch {
+        out.calls.retain(|c| c.resolution != Resolution::MethodName);
+    }
     out.calls.sort();
     out
 }
@@ -71,6 +77,8 @@ struct Resolver<'a> {
     func_stack: Vec<Rc<str>>,
     deferred: Vec<Vec<Deferred<'a>>>,
     out: FileOperators,
+    /// Some import statement binds a torch module or object.
+    imports_torch: bool,
 }
 
 impl<'a> Resolver<'a> {
@@ -89,6 +97,7 @@ impl<'a> Resolver<'a> {
             func_stack: Vec::new(),
             deferred: vec![Vec::new()],
             out: FileOperators::default(),
+            imports_torch: false,
         }
     }
 
@@ -191,6 +200,7 @@ impl<'a> Resolver<'a> {
             Stmt::Import(import) => {
                 for alias in &import.names {
                     let path = alias.name.id.as_str();
+                    self.imports_torch |= is_torch_path(path);
                     match &alias.asname {
                         Some(asname) => {
                             let v = module_value(path, Via::Alias);
@@ -217,6 +227,7 @@ impl<'a> Resolver<'a> {
                     }
                     return;
                 }
+                self.imports_torch |= is_torch_path(module);
                 for alias in &from.names {
                     let name = alias.name.id.as_str();
                     if name == "*" {
