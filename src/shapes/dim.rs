@@ -365,33 +365,35 @@ impl DimExpr {
     }
 
     pub fn minimum(&self, other: &DimExpr) -> DimExpr {
-        match self.sub(other).as_const() {
-            Some(d) if d <= 0 => self.clone(),
-            Some(_) => other.clone(),
-            None => {
-                let (a, b) = if self <= other {
-                    (self, other)
-                } else {
-                    (other, self)
-                };
-                DimExpr::atom(Atom::Min(Box::new(a.clone()), Box::new(b.clone())))
-            }
-        }
+        self.extremum(other, false)
     }
 
     pub fn maximum(&self, other: &DimExpr) -> DimExpr {
-        match self.sub(other).as_const() {
-            Some(d) if d >= 0 => self.clone(),
-            Some(_) => other.clone(),
-            None => {
-                let (a, b) = if self <= other {
-                    (self, other)
-                } else {
-                    (other, self)
-                };
-                DimExpr::atom(Atom::Max(Box::new(a.clone()), Box::new(b.clone())))
-            }
+        self.extremum(other, true)
+    }
+
+    /// `min`/`max`: decided when the difference is a constant, otherwise an atom whose
+    /// arguments are ordered so that `min(a, b)` and `min(b, a)` are the same normal form.
+    fn extremum(&self, other: &DimExpr, max: bool) -> DimExpr {
+        if let Some(d) = self.sub(other).as_const() {
+            let self_wins = if max { d >= 0 } else { d <= 0 };
+            return if self_wins {
+                self.clone()
+            } else {
+                other.clone()
+            };
         }
+        let (a, b) = if self <= other {
+            (self, other)
+        } else {
+            (other, self)
+        };
+        let (a, b) = (Box::new(a.clone()), Box::new(b.clone()));
+        DimExpr::atom(if max {
+            Atom::Max(a, b)
+        } else {
+            Atom::Min(a, b)
+        })
     }
 
     fn single_atom(&self) -> Option<(&Atom, u32)> {

@@ -328,6 +328,17 @@ impl Ctx {
         }
     }
 
+    /// Ints (symbolic or unknown) as dims.
+    fn dims_of_items(&self, items: &[Value], name: &str) -> Result<Vec<Dim>, RuleError> {
+        items
+            .iter()
+            .map(|v| match v {
+                Value::IntUnknown => Ok(Dim::Dyn),
+                other => int_of(&self.op, name, other).map(Dim::Known),
+            })
+            .collect()
+    }
+
     /// A list of ints given as one sequence argument (tuple, list or torch.Size).
     pub fn seq_ints(&self, pos: usize, name: &str) -> Result<Vec<Dim>, RuleError> {
         let items = match self.arg(pos, name) {
@@ -339,13 +350,7 @@ impl Ctx {
             })?,
             None => return invalid(format!("{}: missing argument `{name}`", self.op)),
         };
-        items
-            .iter()
-            .map(|v| match v {
-                Value::IntUnknown => Ok(Dim::Dyn),
-                other => int_of(&self.op, name, other).map(Dim::Known),
-            })
-            .collect()
+        self.dims_of_items(&items, name)
     }
 
     /// A list of ints given as varargs from `pos` or as one tuple/list/Size argument (the
@@ -366,13 +371,7 @@ impl Ctx {
             }
             None => rest.to_vec(),
         };
-        items
-            .iter()
-            .map(|v| match v {
-                Value::IntUnknown => Ok(Dim::Dyn),
-                other => int_of(&self.op, name, other).map(Dim::Known),
-            })
-            .collect()
+        self.dims_of_items(&items, name)
     }
 }
 

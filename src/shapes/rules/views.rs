@@ -50,6 +50,20 @@ fn shape_str(dims: &[Dim]) -> String {
     Shape::Ranked(dims.to_vec()).to_string()
 }
 
+/// The target dims with the `-1` left unknown (when the element count is unknown).
+fn inferred_unknown(target: &[Dim]) -> Vec<Dim> {
+    target
+        .iter()
+        .map(|d| {
+            if d.as_const() == Some(-1) {
+                Dim::Dyn
+            } else {
+                d.clone()
+            }
+        })
+        .collect()
+}
+
 /// The target of `view`/`reshape` with at most one `-1`: checks the element count and
 /// infers the `-1`.
 fn reshape_to(ctx: &mut Ctx, dims: &[Dim], target: Vec<Dim>) -> Result<Vec<Dim>, RuleError> {
@@ -73,32 +87,12 @@ fn reshape_to(ctx: &mut Ctx, dims: &[Dim], target: Vec<Dim>) -> Result<Vec<Dim>,
             }
             _ => match d {
                 Dim::Known(e) => known = known.mul(e),
-                Dim::Dyn => {
-                    return Ok(target
-                        .iter()
-                        .map(|d| {
-                            if d.as_const() == Some(-1) {
-                                Dim::Dyn
-                            } else {
-                                d.clone()
-                            }
-                        })
-                        .collect())
-                }
+                Dim::Dyn => return Ok(inferred_unknown(&target)),
             },
         }
     }
     let Dim::Known(numel) = numel else {
-        return Ok(target
-            .iter()
-            .map(|d| {
-                if d.as_const() == Some(-1) {
-                    Dim::Dyn
-                } else {
-                    d.clone()
-                }
-            })
-            .collect());
+        return Ok(inferred_unknown(&target));
     };
     let message = |c: &Ctx| {
         format!(
