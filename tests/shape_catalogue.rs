@@ -19,9 +19,9 @@ use shapehound::shapes::{Dim, Value};
 mod decode;
 use decode::{decode, kwargs_of};
 
-/// The agreement rate may only go up: raise this as rules land (target: 0.995; every
-/// remaining disagreement is listed with its reason in `shape_disagreements.tsv`).
-const MIN_AGREEMENT: f64 = 0.99;
+/// The agreement rate may only go up: raise this as rules land (the target is 0.995;
+/// every remaining disagreement is listed with its reason in `shape_disagreements.tsv`).
+const MIN_AGREEMENT: f64 = 0.999;
 
 fn data(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

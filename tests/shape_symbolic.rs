@@ -9,7 +9,7 @@ use std::path::PathBuf;
 
 use serde_json::Value as Json;
 use shapehound::shapes::rules::{apply, lookup, Outcome, RuleError, RuleKind};
-use shapehound::shapes::value::ModuleValue;
+use shapehound::shapes::value::{ModuleValue, TensorValue};
 use shapehound::shapes::{Dim, Shape, Value};
 
 #[path = "common/shape_decode.rs"]
@@ -30,9 +30,12 @@ fn instantiate(v: &Value, env: &Env) -> Option<Value> {
                         Dim::Dyn => Dim::Dyn,
                     });
                 }
-                Value::tensor(Shape::Ranked(out), t.dtype)
+                Value::Tensor(TensorValue {
+                    shape: Shape::Ranked(out),
+                    ..t.clone()
+                })
             }
-            other => Value::tensor(other.clone(), t.dtype),
+            _ => Value::Tensor(t.clone()),
         },
         Value::Int(e) => Value::int(e.eval(&lookup)?),
         Value::Size(dims) => {

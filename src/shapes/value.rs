@@ -38,6 +38,34 @@ pub struct TensorValue {
     pub shape: Shape,
     /// `None` when unknown.
     pub dtype: Option<DType>,
+    /// When every element is known to equal one integer (bools as 0/1): tensors built by
+    /// `zeros`/`ones`/`full` and their `_like`/`new_` forms. Masks, index tensors and repeat
+    /// counts are read through it; `None` (the content is unknown) is always sound.
+    pub uniform: Option<i64>,
+}
+
+impl TensorValue {
+    /// The same tensor converted to `dtype` (`None`: unknown): the shape stays, a uniform
+    /// value survives the conversion (to bool it becomes `value != 0`).
+    pub fn converted(self, dtype: Option<DType>) -> TensorValue {
+        let uniform = match dtype {
+            Some(DType::Bool) => self.uniform.map(|u| (u != 0) as i64),
+            Some(_) => self.uniform,
+            None => None,
+        };
+        TensorValue {
+            shape: self.shape,
+            dtype,
+            uniform,
+        }
+    }
+
+    /// The number of elements is zero for certain.
+    pub fn surely_empty(&self) -> bool {
+        self.shape
+            .dims()
+            .is_some_and(|d| d.iter().any(|x| x.as_const() == Some(0)))
+    }
 }
 
 /// A module instance: its class and resolved hyperparameters (positional and keyword
@@ -75,7 +103,11 @@ pub enum Value {
 
 impl Value {
     pub fn tensor(shape: Shape, dtype: Option<DType>) -> Value {
-        Value::Tensor(TensorValue { shape, dtype })
+        Value::Tensor(TensorValue {
+            shape,
+            dtype,
+            uniform: None,
+        })
     }
 
     pub fn float_tensor(dims: &[i64]) -> Value {

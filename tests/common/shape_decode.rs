@@ -27,7 +27,11 @@ pub fn decode(v: &Json) -> Value {
                     .map(|d| d.iter().filter_map(Json::as_i64).collect::<Vec<_>>())
                     .unwrap_or_default();
                 let dtype = o.get("dtype").and_then(Json::as_str).and_then(DType::parse);
-                return Value::tensor(Shape::of(&dims), dtype);
+                return Value::Tensor(TensorValue {
+                    shape: Shape::of(&dims),
+                    dtype,
+                    uniform: uniform_content(o.get("fill"), dtype),
+                });
             }
             if let Some(x) = o.get("float") {
                 return Value::Float(x.as_f64());
@@ -97,6 +101,27 @@ pub fn build_module(
     }
 }
 
+/// The generator fills tensors with one value: `fill` when given, else 0 (bool: True). The
+/// catalogue tracks that content when it is an integer.
+fn uniform_content(fill: Option<&Json>, dtype: Option<DType>) -> Option<i64> {
+    let value = match fill {
+        None => match dtype {
+            Some(DType::Bool) => 1,
+            _ => 0,
+        },
+        Some(Json::Bool(b)) => *b as i64,
+        Some(Json::Number(n)) => n.as_i64()?,
+        Some(other) => {
+            let f = other.get("float")?.as_f64()?;
+            if f.fract() != 0.0 {
+                return None;
+            }
+            f as i64
+        }
+    };
+    Some(value)
+}
+
 pub type Env = HashMap<String, i64>;
 
 /// Replaces every concrete tensor dim by a fresh symbol, recording its value.
@@ -117,6 +142,7 @@ pub fn symbolize(v: &Value, env: &mut Env) -> Value {
                         .collect(),
                 ),
                 dtype: t.dtype,
+                uniform: t.uniform,
             }),
             other => Value::tensor(other.clone(), t.dtype),
         },

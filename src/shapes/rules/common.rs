@@ -7,7 +7,7 @@ use super::{invalid, unsupported, Ctx, RuleError};
 use crate::shapes::dim::DimExpr;
 use crate::shapes::requirement::Pred;
 use crate::shapes::shape::{broadcast, Dim, Shape};
-use crate::shapes::value::{DType, ModuleValue, Value};
+use crate::shapes::value::{DType, ModuleValue, TensorValue, Value};
 
 /// `[2, 3]` for messages.
 pub fn show(dims: &[Dim]) -> String {
@@ -167,4 +167,33 @@ pub fn require_float(ctx: &Ctx, dtype: Option<DType>) -> Result<(), RuleError> {
         ));
     }
     Ok(())
+}
+
+/// For a tensor of stored indices or class values whose content is known to be one value
+/// `v` (see `TensorValue::uniform`): requires `lo <= v < hi` unless the tensor is empty (an
+/// empty tensor stores nothing to check). Unknown content or an unknown element count
+/// requires nothing.
+pub fn require_uniform_within(
+    ctx: &mut Ctx,
+    t: &TensorValue,
+    lo: &DimExpr,
+    hi: &DimExpr,
+    message: impl FnOnce(&Ctx, i64) -> String,
+) -> Result<(), RuleError> {
+    let (Some(v), Some(dims)) = (t.uniform, t.shape.dims()) else {
+        return Ok(());
+    };
+    let Dim::Known(numel) = Dim::product(dims) else {
+        return Ok(());
+    };
+    let v = DimExpr::constant(v);
+    let pred = Pred::Or(vec![
+        Pred::Eq(numel, DimExpr::zero()),
+        Pred::And(vec![
+            Pred::Le(lo.clone(), v.clone()),
+            Pred::Lt(v, hi.clone()),
+        ]),
+    ]);
+    let value = t.uniform.unwrap_or_default();
+    ctx.require_with(pred, |cx| message(cx, value))
 }

@@ -4,8 +4,8 @@
 use super::{invalid, tensor_out, unsupported, Ctx, Rule, RuleError, RuleResult};
 use crate::shapes::dim::DimExpr;
 use crate::shapes::requirement::Pred;
-use crate::shapes::shape::Dim;
-use crate::shapes::value::{DType, Value};
+use crate::shapes::shape::{Dim, Shape};
+use crate::shapes::value::{DType, TensorValue, Value};
 
 pub const RULES: &[Rule] = &[
     Rule::function("torch.zeros", sized),
@@ -40,6 +40,36 @@ fn dtype_kw(ctx: &Ctx, default: Option<DType>) -> Option<DType> {
     }
 }
 
+/// The constant content of `zeros`/`ones` (and their `_like`/`new_` forms).
+fn constant_content(op: &str) -> Option<i64> {
+    let name = op.rsplit('.').next().unwrap_or(op);
+    match name.trim_start_matches("new_").trim_end_matches("_like") {
+        "zeros" => Some(0),
+        "ones" => Some(1),
+        _ => None,
+    }
+}
+
+/// A fill value as an integer, when it is one (a float fill only when integral).
+fn integral_fill(v: Option<&Value>) -> Option<i64> {
+    match v? {
+        Value::Int(e) => e.as_const(),
+        Value::Bool(Some(b)) => Some(*b as i64),
+        Value::Float(Some(f)) if f.fract() == 0.0 && f.abs() < 1e15 => Some(*f as i64),
+        _ => None,
+    }
+}
+
+/// A created tensor whose every element is `uniform` (read in the created dtype).
+fn uniform_out(shape: Shape, dtype: Option<DType>, uniform: Option<i64>) -> Value {
+    let t = TensorValue {
+        shape,
+        dtype: Some(DType::Int),
+        uniform,
+    };
+    Value::Tensor(t.converted(dtype))
+}
+
 /// Sizes must be non-negative ("Trying to create tensor with negative dimension -3").
 fn check_sizes(ctx: &mut Ctx, sizes: &[Dim]) -> Result<(), RuleError> {
     for d in sizes {
@@ -62,7 +92,11 @@ fn sized(ctx: &mut Ctx) -> RuleResult {
     check_sizes(ctx, &sizes)?;
     let dtype = dtype_kw(ctx, Some(DType::Float));
     random_needs_float(ctx, dtype)?;
-    Ok(tensor_out(sizes, dtype))
+    Ok(uniform_out(
+        Shape::Ranked(sizes),
+        dtype,
+        constant_content(&ctx.op),
+    ))
 }
 
 /// `rand`/`randn` (and their `_like` forms) sample floats: integer and bool dtypes are "not
@@ -99,7 +133,12 @@ fn full(ctx: &mut Ctx) -> RuleResult {
         }
     };
     check_sizes(ctx, &sizes)?;
-    Ok(tensor_out(sizes, dtype_kw(ctx, dtype)))
+    let uniform = integral_fill(ctx.arg(1, "fill_value"));
+    Ok(uniform_out(
+        Shape::Ranked(sizes),
+        dtype_kw(ctx, dtype),
+        uniform,
+    ))
 }
 
 /// `torch.randint(high, size)` or `torch.randint(low, high, size)`: needs `low < high`
@@ -364,7 +403,11 @@ fn like(ctx: &mut Ctx) -> RuleResult {
     }
     let dtype = dtype_kw(ctx, t.dtype);
     random_needs_float(ctx, dtype)?;
-    Ok(Value::tensor(t.shape, dtype))
+    let uniform = match ctx.op.as_str() {
+        "torch.full_like" => integral_fill(ctx.arg(1, "fill_value")),
+        op => constant_content(op),
+    };
+    Ok(uniform_out(t.shape, dtype, uniform))
 }
 
 /// `x.new_zeros(size)` (ones, empty): the given size, `x`'s dtype.
@@ -372,7 +415,11 @@ fn new_sized(ctx: &mut Ctx) -> RuleResult {
     let t = ctx.tensor(0, "self")?;
     let sizes = ctx.int_list(1, "size")?;
     check_sizes(ctx, &sizes)?;
-    Ok(tensor_out(sizes, dtype_kw(ctx, t.dtype)))
+    Ok(uniform_out(
+        Shape::Ranked(sizes),
+        dtype_kw(ctx, t.dtype),
+        constant_content(&ctx.op),
+    ))
 }
 
 /// `x.new_full(size, fill_value)`.
@@ -383,7 +430,12 @@ fn new_full(ctx: &mut Ctx) -> RuleResult {
         return invalid(format!("{}: missing argument `fill_value`", ctx.op));
     }
     check_sizes(ctx, &sizes)?;
-    Ok(tensor_out(sizes, dtype_kw(ctx, t.dtype)))
+    let uniform = integral_fill(ctx.arg(2, "fill_value"));
+    Ok(uniform_out(
+        Shape::Ranked(sizes),
+        dtype_kw(ctx, t.dtype),
+        uniform,
+    ))
 }
 
 /// `torch.range(start, end, step=1)` (deprecated): the end is included, so

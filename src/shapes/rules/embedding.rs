@@ -1,6 +1,7 @@
 //! Operator rules: embeddings (`Embedding`, `EmbeddingBag`), `one_hot`, `normalize` and
 //! the similarity/distance functions. (See `rules/mod.rs` for the conventions.)
 
+use super::common::require_uniform_within;
 use super::conv::module_value;
 use super::norms::{bool_param, int_param};
 use super::{invalid, tensor_out, unsupported, Ctx, Rule, RuleError, RuleResult};
@@ -102,11 +103,20 @@ fn require_indices(ctx: &Ctx, dtype: Option<DType>) -> Result<(), RuleError> {
 }
 
 /// The embedding lookup: `indices.shape + [embedding_dim]`, floating. An empty table cannot
-/// be indexed ("index_select(): self indexing axis dim should be positive"); index values are
-/// data and not checked.
+/// be indexed ("index_select(): self indexing axis dim should be positive"); index values
+/// known to be uniform must lie in `[0, num_embeddings)` ("index out of range in self").
 fn embedding_shape(ctx: &mut Ctx, num: &Dim, dim: Dim) -> RuleResult {
+    let t = ctx.tensor(0, "input")?;
     let (idx, dtype) = ctx.ranked(0, "input")?;
     require_indices(ctx, dtype)?;
+    if let Dim::Known(rows) = num {
+        require_uniform_within(ctx, &t, &DimExpr::zero(), rows, |cx, v| {
+            format!(
+                "{}: index {v} out of range in self (num_embeddings {rows})",
+                cx.op
+            )
+        })?;
+    }
     // An empty table can only be indexed by an empty index tensor.
     if let (Some(rows), Dim::Known(n)) = (num.expr(), Dim::product(&idx)) {
         ctx.require_with(
@@ -269,10 +279,12 @@ fn normalize(ctx: &mut Ctx) -> RuleResult {
 
 /// `F.one_hot(tensor, num_classes=-1)`: int64 indices only; the output is `shape +
 /// [num_classes]` (int64). With `num_classes=-1` the class count is `max + 1`, data-dependent
-/// (an empty input raises "Can not infer total number of classes from empty tensor"); with
-/// `num_classes=0` any element is out of range.
+/// unless the content is known uniform (an empty input raises "Can not infer total number of
+/// classes from empty tensor"); class values must be non-negative and smaller than
+/// `num_classes` ("Class values must be smaller than num_classes.").
 fn one_hot(ctx: &mut Ctx) -> RuleResult {
     let op = ctx.op.clone();
+    let t = ctx.tensor(0, "input")?;
     let (x, dtype) = ctx.ranked(0, "input")?;
     if matches!(dtype, Some(DType::Float | DType::Bool | DType::Complex)) {
         return invalid(format!(
@@ -280,7 +292,27 @@ fn one_hot(ctx: &mut Ctx) -> RuleResult {
         ));
     }
     let numel = Dim::product(&x).as_const();
-    let classes = ctx.int_or(1, "num_classes", -1)?;
+    let mut classes = ctx.int_or(1, "num_classes", -1)?;
+    if let (Some(-1), Some(v)) = (classes.as_const(), t.uniform) {
+        if numel.is_some_and(|n| n > 0) {
+            classes = DimExpr::constant(v.max(0) + 1);
+        }
+    }
+    if let Some(v) = t.uniform.filter(|v| *v < 0) {
+        if numel.is_some_and(|n| n > 0) {
+            return invalid(format!(
+                "{op}: Class values must be non-negative (got {v})."
+            ));
+        }
+    }
+    if classes.as_const() != Some(-1) {
+        require_uniform_within(ctx, &t, &DimExpr::zero(), &classes, |cx, v| {
+            format!(
+                "{}: Class values must be smaller than num_classes ({classes}); got {v}.",
+                cx.op
+            )
+        })?;
+    }
     match classes.as_const() {
         Some(-1) if numel == Some(0) => invalid(format!(
             "{op}: Can not infer total number of classes from empty tensor."

@@ -3,6 +3,7 @@
 //! `scatter`, `take_along_dim`, `index_add`, `narrow`, ...). (See `rules/mod.rs` for the
 //! conventions.)
 
+use super::common::require_uniform_within;
 use super::{int_of, invalid, tensor_out, unsupported, Ctx, Rule, RuleError, RuleResult};
 use crate::shapes::dim::DimExpr;
 use crate::shapes::requirement::Pred;
@@ -163,9 +164,12 @@ fn size_getitem(ctx: &Ctx, dims: &[Dim], idx: &Value) -> RuleResult {
             }
             Ok(Value::Size(out))
         }
-        // A 0-d integer tensor indexes through `__index__`: its value is data-dependent.
+        // A 0-d integer tensor indexes through `__index__`: its value, when known.
         Value::Tensor(t) if t.shape.rank() == Some(0) && t.dtype == Some(DType::Int) => {
-            Ok(Value::IntUnknown)
+            match t.uniform {
+                Some(v) => size_getitem(ctx, dims, &Value::Int(DimExpr::constant(v))),
+                None => Ok(Value::IntUnknown),
+            }
         }
         Value::Unknown | Value::IntUnknown => {
             unsupported(format!("{}: unknown index into a torch.Size", ctx.op))
@@ -185,10 +189,10 @@ enum Item {
     NewDim(i64),
     Ellipsis,
     /// An index tensor (int dtype): consumes one dim, contributes its shape; the values when
-    /// known (a Python list).
-    Indices(Vec<Dim>, Vec<DimExpr>),
+    /// known (a Python list), or the tensor itself (its content may be known uniform).
+    Indices(Vec<Dim>, Vec<DimExpr>, Option<TensorValue>),
     /// A bool mask of the given dims: consumes that many dims, contributes one dim (the count
-    /// of True values: known for a Python list, data-dependent for a tensor).
+    /// of True values: known for a Python list or a uniform tensor, else data-dependent).
     Mask(Vec<Dim>, Dim),
 }
 
@@ -235,8 +239,15 @@ fn tensor_item(ctx: &Ctx, t: &TensorValue) -> Result<Item, RuleError> {
         return unsupported(format!("{}: index tensor of unknown rank", ctx.op));
     };
     match t.dtype {
-        Some(DType::Bool) => Ok(Item::Mask(dims.to_vec(), Dim::Dyn)),
-        Some(DType::Int) => Ok(Item::Indices(dims.to_vec(), Vec::new())),
+        Some(DType::Bool) => {
+            let count = match t.uniform {
+                Some(0) => Dim::constant(0),
+                Some(_) => Dim::product(dims),
+                None => Dim::Dyn,
+            };
+            Ok(Item::Mask(dims.to_vec(), count))
+        }
+        Some(DType::Int) => Ok(Item::Indices(dims.to_vec(), Vec::new(), Some(t.clone()))),
         Some(_) => invalid(format!(
             "{}: tensors used as indices must be long, int, byte or bool tensors",
             ctx.op
@@ -258,7 +269,7 @@ fn classify(ctx: &Ctx, v: &Value) -> Result<Item, RuleError> {
                 let count = leaves.iter().filter(|l| l.as_const() == Some(1)).count();
                 Item::Mask(d, Dim::constant(count as i64))
             }
-            (d, false, leaves) => Item::Indices(d, leaves),
+            (d, false, leaves) => Item::Indices(d, leaves, None),
         },
         Value::Float(_) => {
             return invalid(format!(
@@ -380,9 +391,17 @@ fn indexed_shape(ctx: &mut Ctx, dims: &[Dim], idx: &Value) -> Result<Vec<Dim>, R
                 slots.extend(dims[d..d + span].iter().cloned().map(Slot::Basic));
                 d += span;
             }
-            Item::Indices(shape, values) => {
+            Item::Indices(shape, values, source) => {
                 for v in &values {
                     require_in_bounds(ctx, v, &dims[d], d)?;
+                }
+                if let (Some(t), Dim::Known(n)) = (&source, &dims[d]) {
+                    require_uniform_within(ctx, t, &n.neg(), n, |cx, v| {
+                        format!(
+                            "{}: index {v} is out of bounds for dimension {d} with size {n}",
+                            cx.op
+                        )
+                    })?;
                 }
                 if let (Dim::Known(n), Dim::Known(count)) = (&dims[d], Dim::product(&shape)) {
                     ctx.require_with(
@@ -571,6 +590,20 @@ fn vector_index(ctx: &Ctx, pos: usize) -> Result<Dim, RuleError> {
     Ok(Dim::product(&index))
 }
 
+/// Index values known to be uniform (see `TensorValue::uniform`) must lie in `[0, n)` for a
+/// dim of size `n` ("index 9 is out of bounds for dimension 1 with size 4").
+fn require_stored_indices(ctx: &mut Ctx, pos: usize, n: &Dim, d: usize) -> Result<(), RuleError> {
+    if let (Some(Value::Tensor(t)), Dim::Known(n)) = (ctx.arg(pos, "index").cloned(), n) {
+        require_uniform_within(ctx, &t, &DimExpr::zero(), n, |cx, v| {
+            format!(
+                "{}: index {v} is out of bounds for dimension {d} with size {n}",
+                cx.op
+            )
+        })?;
+    }
+    Ok(())
+}
+
 /// `torch.index_select(x, dim, index)`: `index` is a vector of ints; the output replaces
 /// `dim` by its length; selecting a non-empty index from an empty dim raises ("self indexing
 /// axis dim should be positive"). A 0-d input stays 0-d.
@@ -580,6 +613,7 @@ fn index_select(ctx: &mut Ctx) -> RuleResult {
     if dims.is_empty() {
         return Ok(tensor_out(dims, dtype));
     }
+    require_stored_indices(ctx, 2, &dims[d], d)?;
     if let (Dim::Known(n), Dim::Known(k)) = (&dims[d], &len) {
         let op = ctx.op.clone();
         ctx.require_with(
@@ -633,6 +667,9 @@ fn gather(ctx: &mut Ctx) -> RuleResult {
         ));
     }
     require_no_larger(ctx, &index, &dims, Some(d), "self")?;
+    if let Some(n) = dims.get(d) {
+        require_stored_indices(ctx, 2, n, d)?;
+    }
     Ok(tensor_out(index, dtype))
 }
 

@@ -448,6 +448,20 @@ fn tensor_split(ctx: &mut Ctx) -> RuleResult {
     let Dim::Known(n) = dims[d].clone() else {
         return unsupported(format!("{}: the split dim is unknown", ctx.op));
     };
+    // A tensor argument: 0-d is a section count, 1-d holds indices; readable when uniform.
+    let arg = match arg {
+        Some(Value::Tensor(t)) => match (t.uniform, t.shape.concrete().as_deref()) {
+            (Some(v), Some([])) => Some(Value::Int(DimExpr::constant(v))),
+            (Some(v), Some(&[k])) if k <= 4096 => {
+                Some(Value::List(vec![
+                    Value::Int(DimExpr::constant(v));
+                    k.max(0) as usize
+                ]))
+            }
+            _ => return unsupported(format!("{}: tensor indices are data-dependent", ctx.op)),
+        },
+        other => other,
+    };
     if let Some(indices) = arg.as_ref().and_then(Value::elements) {
         let mut start = DimExpr::zero();
         let mut sizes = Vec::new();
@@ -460,9 +474,6 @@ fn tensor_split(ctx: &mut Ctx) -> RuleResult {
         return Ok(pieces(&dims, dtype, d, sizes));
     }
     let sections = match &arg {
-        Some(Value::Tensor(_)) => {
-            return unsupported(format!("{}: tensor indices are data-dependent", ctx.op))
-        }
         Some(v) => int_of(&ctx.op, "sections", v)?,
         None => {
             return invalid(format!(

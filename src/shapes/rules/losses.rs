@@ -5,7 +5,10 @@
 //! `'none'`, a 0-d tensor for `'mean'`/`'sum'`. A loss module stores its constructor
 //! arguments and applies the functional form with them as keyword arguments.
 
-use super::common::{broadcast_dims, module_value, opt_dims, require_expands, require_same, show};
+use super::common::{
+    broadcast_dims, module_value, opt_dims, require_expands, require_same, require_uniform_within,
+    show,
+};
 use super::{invalid, tensor_out, unsupported, Ctx, Rule, RuleError, RuleResult};
 use crate::shapes::dim::DimExpr;
 use crate::shapes::requirement::Pred;
@@ -263,7 +266,9 @@ fn cross_entropy(ctx: &mut Ctx) -> RuleResult {
     let same_rank = x.len() == t.len();
     let probabilities = same_rank && !(x.len() == 1 && dt == Some(DType::Int) && t[0] != x[0]);
     if !probabilities {
-        return class_index_loss(ctx, &x, &t, dt, weight.as_deref(), red, dx);
+        let out = class_index_loss(ctx, &x, &t, dt, weight.as_deref(), red, dx)?;
+        require_class_targets(ctx, &x)?;
+        return Ok(out);
     }
     let msg = format!(
         "{}: class-probability target {} must have the input's shape {}",
@@ -294,6 +299,23 @@ fn cross_entropy(ctx: &mut Ctx) -> RuleResult {
     Ok(reduced(red, out, dx))
 }
 
+/// Class-index targets known to be uniform (see `TensorValue::uniform`) must lie in `[0, C)`
+/// unless they equal `ignore_index` (argument 4, default -100): "Target 7 is out of bounds."
+fn require_class_targets(ctx: &mut Ctx, x: &[Dim]) -> Result<(), RuleError> {
+    let Some(Dim::Known(classes)) = (if x.len() == 1 { x.first() } else { x.get(1) }).cloned()
+    else {
+        return Ok(());
+    };
+    let target = ctx.tensor(1, "target")?;
+    let ignore = ctx.int_or(4, "ignore_index", -100)?;
+    if target.uniform.is_some() && ignore.as_const() == target.uniform {
+        return Ok(());
+    }
+    require_uniform_within(ctx, &target, &DimExpr::zero(), &classes, |cx, v| {
+        format!("{}: Target {v} is out of bounds (C = {classes}).", cx.op)
+    })
+}
+
 /// `F.nll_loss(input, target, weight=None, size_average=None, ignore_index=-100,
 /// reduce=None, reduction='mean')`: class indices — input `[N, C]` / `[C]` / `[N, C, d1,
 /// ...]`, target `[N]` / `[]` / `[N, d1, ...]` ("Expected input batch_size (a) to match
@@ -304,7 +326,9 @@ fn nll_loss(ctx: &mut Ctx) -> RuleResult {
     let weight = opt_dims(ctx, 2, "weight")?;
     let red = reduction(ctx, red(3, 5, 6), false)?;
     require_float_input(ctx, dx)?;
-    class_index_loss(ctx, &x, &t, dt, weight.as_deref(), red, dx)
+    let out = class_index_loss(ctx, &x, &t, dt, weight.as_deref(), red, dx)?;
+    require_class_targets(ctx, &x)?;
+    Ok(out)
 }
 
 /// `F.multi_margin_loss(input, target, p=1, margin=1, weight=None, ...)`: input `[N, C]` or

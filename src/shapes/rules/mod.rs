@@ -410,4 +410,53 @@ mod tests {
         // The issue asks for at least 200 operators and modules.
         assert!(seen.len() >= 200, "{} rules", seen.len());
     }
+
+    fn call(op: &str, args: Vec<Value>, kwargs: Vec<(&str, Value)>) -> RuleResult {
+        let Some(RuleKind::Function(f)) = lookup(op).map(|r| r.kind) else {
+            panic!("no function rule {op}");
+        };
+        let kwargs = kwargs
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect();
+        apply(f, op, args, kwargs, None).map(|o| o.value)
+    }
+
+    fn ints(xs: &[i64]) -> Vec<Value> {
+        xs.iter().map(|&x| Value::int(x)).collect()
+    }
+
+    #[test]
+    fn created_content_flows_into_masks_and_indices() {
+        // torch.ones(2, 3, dtype=torch.bool): an all-True mask keeps every element.
+        let mask = call(
+            "torch.ones",
+            ints(&[2, 3]),
+            vec![("dtype", Value::DType(DType::Bool))],
+        );
+        let mask = mask.unwrap();
+        assert_eq!(mask.as_tensor().and_then(|t| t.uniform), Some(1));
+        let x = Value::float_tensor(&[2, 3, 4]);
+        let kept = call("operator.getitem", vec![x.clone(), mask], vec![]).unwrap();
+        assert_eq!(kept.as_tensor().unwrap().shape, Shape::of(&[6, 4]));
+        // torch.zeros(...).bool() is all False: nothing is kept.
+        let zeros = call("torch.zeros", ints(&[2, 3]), vec![]).unwrap();
+        let none = call("torch.Tensor.bool", vec![zeros], vec![]).unwrap();
+        let kept = call("operator.getitem", vec![x.clone(), none], vec![]).unwrap();
+        assert_eq!(kept.as_tensor().unwrap().shape, Shape::of(&[0, 4]));
+        // torch.full((3,), 5) as an index into a dim of 2 is out of bounds.
+        let idx = call(
+            "torch.full",
+            vec![Value::Tuple(ints(&[3])), Value::int(5)],
+            vec![],
+        )
+        .unwrap();
+        assert!(matches!(
+            call("operator.getitem", vec![x, idx], vec![]),
+            Err(RuleError::Invalid(_))
+        ));
+        // Random content is unknown.
+        let r = call("torch.rand", ints(&[2]), vec![]).unwrap();
+        assert_eq!(r.as_tensor().and_then(|t| t.uniform), None);
+    }
 }

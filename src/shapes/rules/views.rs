@@ -6,7 +6,7 @@ use super::{invalid, tensor_out, unsupported, Ctx, Rule, RuleError, RuleResult};
 use crate::shapes::dim::DimExpr;
 use crate::shapes::requirement::Pred;
 use crate::shapes::shape::{Dim, Shape};
-use crate::shapes::value::{DType, TensorValue, Value};
+use crate::shapes::value::{DType, Value};
 
 pub const RULES: &[Rule] = &[
     Rule::function("torch.Tensor.view", view),
@@ -502,47 +502,88 @@ fn repeat(ctx: &mut Ctx) -> RuleResult {
     Ok(tensor_out(out, dtype))
 }
 
-/// `repeat_interleave(repeats, dim=None)` with an int `repeats`: each element repeated along
-/// `dim` (the flattened tensor when `dim` is None). Tensor `repeats` give data-dependent sizes.
+/// `repeat_interleave(repeats, dim=None)`: each element repeated `repeats` times along `dim`
+/// (the flattened tensor when `dim` is None). A `repeats` tensor (0-d, or 1-d of length 1 or
+/// the size along `dim`: "repeats must have the same size as input along dim") gives a
+/// data-dependent size unless its content is known uniform. `torch.repeat_interleave(r)`
+/// alone repeats `arange(len(r))` by `r`.
 fn repeat_interleave(ctx: &mut Ctx) -> RuleResult {
     let (dims, dtype) = ctx.ranked(0, "input")?;
-    let reps = match ctx.arg(1, "repeats") {
-        Some(Value::Tensor(t)) if t.shape.rank() == Some(1) || t.shape.rank() == Some(0) => {
-            if t.shape.concrete() == Some(vec![1]) || t.shape.rank() == Some(0) {
-                return unsupported(format!(
-                    "{}: repeats given as a tensor: data-dependent size",
+    let data_dependent = |ctx: &Ctx| {
+        unsupported(format!(
+            "{}: repeats given as a tensor: data-dependent size",
+            ctx.op
+        ))
+    };
+    let repeats = match ctx.arg(1, "repeats").cloned() {
+        None => {
+            // The one-argument form: the input holds the repeats.
+            let t = ctx.tensor(0, "input")?;
+            if dims.len() != 1 {
+                return invalid(format!(
+                    "{}: repeat_interleave only accept 1D vector as repeat",
                     ctx.op
                 ));
             }
-            return unsupported(format!(
-                "{}: repeats given as a tensor: data-dependent size",
-                ctx.op
-            ));
+            let (Some(r), Dim::Known(n)) = (t.uniform, &dims[0]) else {
+                return data_dependent(ctx);
+            };
+            return Ok(tensor_out(vec![Dim::Known(n.mul_const(r))], dtype));
         }
-        Some(v) => super::int_of(&ctx.op, "repeats", v)?,
-        None => {
-            return unsupported(format!(
-                "{}: repeat_interleave(repeats) of a tensor is data-dependent",
-                ctx.op
-            ))
+        Some(v) => v,
+    };
+    let along = ctx.dim_arg(2, "dim", dims.len())?;
+    if along.is_some() && dims.is_empty() {
+        return invalid(format!(
+            "{}: Dimension specified as 0 but tensor has no dimensions",
+            ctx.op
+        ));
+    }
+    let n = along.map_or_else(|| Dim::product(&dims), |d| dims[d].clone());
+    let reps = match &repeats {
+        Value::Tensor(t) => {
+            let Some(r) = t.uniform else {
+                return data_dependent(ctx);
+            };
+            match t.shape.dims() {
+                Some([]) => {}
+                Some([k]) => {
+                    if let (Dim::Known(k), Dim::Known(n)) = (k, &n) {
+                        ctx.require_with(
+                            Pred::Or(vec![
+                                Pred::Eq(k.clone(), DimExpr::one()),
+                                Pred::Eq(k.clone(), n.clone()),
+                            ]),
+                            |cx| {
+                                format!(
+                                    "{}: repeats must have the same size as input along dim, but got repeats.size(0) = {k} and input.size(0) = {n}",
+                                    cx.op
+                                )
+                            },
+                        )?;
+                    }
+                }
+                Some(_) => {
+                    return invalid(format!("{}: repeats must be 0-dim or 1-dim tensor", ctx.op))
+                }
+                None => return data_dependent(ctx),
+            }
+            DimExpr::constant(r)
         }
+        v => super::int_of(&ctx.op, "repeats", v)?,
     };
     ctx.require_with(Pred::Le(DimExpr::zero(), reps.clone()), |c| {
         format!("{}: repeats can not be negative", c.op)
     })?;
-    match ctx.dim_arg(2, "dim", dims.len())? {
-        None => {
-            let n = Dim::product(&dims);
-            Ok(tensor_out(vec![n.map(|e| e.mul(&reps))], dtype))
-        }
+    let grown = n.map(|e| e.mul(&reps));
+    Ok(match along {
+        None => tensor_out(vec![grown], dtype),
         Some(d) => {
-            let mut out = dims.clone();
-            if !out.is_empty() {
-                out[d] = out[d].map(|e| e.mul(&reps));
-            }
-            Ok(tensor_out(out, dtype))
+            let mut out = dims;
+            out[d] = grown;
+            tensor_out(out, dtype)
         }
-    }
+    })
 }
 
 /// `x.to(dtype)`, `x.to(device)`, `x.to(other)`: same shape; the dtype may change.
@@ -587,20 +628,14 @@ fn to(ctx: &mut Ctx) -> RuleResult {
             _ => None,
         })
         .or(t.dtype);
-    Ok(Value::Tensor(TensorValue {
-        shape: t.shape,
-        dtype,
-    }))
+    Ok(Value::Tensor(t.converted(dtype)))
 }
 
 /// `x.type_as(other)`: same shape, `other`'s dtype.
 fn type_as(ctx: &mut Ctx) -> RuleResult {
     let t = ctx.tensor(0, "self")?;
     let other = ctx.tensor(1, "other")?;
-    Ok(Value::Tensor(TensorValue {
-        shape: t.shape,
-        dtype: other.dtype,
-    }))
+    Ok(Value::Tensor(t.converted(other.dtype)))
 }
 
 /// `x.type(dtype)`: same shape; `x.type()` without argument returns the type name (a str).
