@@ -103,26 +103,30 @@ pub fn in_guarded_analysis() -> bool {
     IN_ANALYSIS.with(|f| f.get())
 }
 
-/// Runs an analysis, turning a panic into an `internal_error` outcome.
-pub fn guarded(f: impl FnOnce() -> FileAnalysis) -> FileAnalysis {
+/// Runs `f`, catching a panic as its message; the panic hook knows it is recorded.
+pub fn catch_panic<T>(f: impl FnOnce() -> T) -> Result<T, String> {
     let outer = IN_ANALYSIS.with(|flag| flag.replace(true));
     let result = catch_unwind(AssertUnwindSafe(f));
     IN_ANALYSIS.with(|flag| flag.set(outer));
-    match result {
+    result.map_err(|payload| {
+        payload
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown panic payload".to_string())
+    })
+}
+
+/// Runs an analysis, turning a panic into an `internal_error` outcome.
+pub fn guarded(f: impl FnOnce() -> FileAnalysis) -> FileAnalysis {
+    match catch_panic(f) {
         Ok(result) => result,
-        Err(payload) => {
-            let what = payload
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| payload.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "unknown panic payload".to_string());
-            FileAnalysis::failure(
-                FileStatus::InternalError,
-                format!("panic during analysis: {what}"),
-                None,
-                None,
-            )
-        }
+        Err(what) => FileAnalysis::failure(
+            FileStatus::InternalError,
+            format!("panic during analysis: {what}"),
+            None,
+            None,
+        ),
     }
 }
 

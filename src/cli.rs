@@ -20,6 +20,22 @@ pub struct Cli {
 pub enum Command {
     /// Scan corpus roots: count operator calls, write the Parquet tables, print a summary.
     Scan(ScanArgs),
+    /// Analyse one project's files for shape bugs and print diagnostics. Exit code 1 when
+    /// there are findings, 0 when none, 2 on usage errors.
+    Check(CheckArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// Files or folders to analyse.
+    #[arg(required = true, value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = crate::check::Format::Text)]
+    pub format: crate::check::Format,
+    /// Z3 timeout per check, in milliseconds (a timeout is never a finding).
+    #[arg(long = "timeout-ms", default_value_t = 2000)]
+    pub timeout_ms: u64,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -155,7 +171,9 @@ mod tests {
             "hosts.txt",
         ])
         .unwrap();
-        let Command::Scan(args) = cli.command;
+        let Command::Scan(args) = cli.command else {
+            panic!("expected scan");
+        };
         assert_eq!(
             args.timely_args(),
             ["-w", "2", "-n", "2", "-p", "1", "-h", "hosts.txt"]

@@ -4,11 +4,15 @@
 //! corpus → frontend → operators → (shapes → jobs → solver) → reports, driven by `dataflow`.
 
 pub mod analysis;
+pub mod check;
 pub mod cli;
 pub mod corpus;
 pub mod dataflow;
+pub mod findings;
 pub mod frontend;
+pub mod jobs;
 pub mod operators;
+pub mod program;
 pub mod reports;
 pub mod shapes;
 pub mod solver;

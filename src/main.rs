@@ -66,6 +66,7 @@ fn main() -> ExitCode {
         }
     };
     match cli.command {
+        Command::Check(args) => check(args),
         Command::Scan(args) => match scan(args) {
             Ok(()) => ExitCode::SUCCESS,
             Err(Failure::Usage(Usage(msg))) => {
@@ -77,6 +78,31 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
+    }
+}
+
+fn check(args: shapehound::cli::CheckArgs) -> ExitCode {
+    if let Some(missing) = args.paths.iter().find(|p| !p.exists()) {
+        eprintln!("error: no such file or folder: {}", missing.display());
+        return ExitCode::from(2);
+    }
+    let timeout = std::time::Duration::from_millis(args.timeout_ms);
+    match shapehound::check::check(&args.paths, args.format, timeout) {
+        Ok(report) => {
+            for p in &report.problems {
+                eprintln!("warning: {p}");
+            }
+            print!("{}", report.output);
+            if report.findings > 0 {
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
+            }
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(3)
+        }
     }
 }
 

@@ -1,0 +1,41 @@
+//! Prints the unit runs of one file: each run's obligations and how its job was solved.
+//! A debugging aid: `cargo run --example trace_units -- FILE.py`.
+
+use shapehound::findings::analyse_module;
+use shapehound::frontend::parse_python;
+use shapehound::jobs::{JobSolver, DEFAULT_TIMEOUT};
+
+fn main() {
+    let path = std::env::args().nth(1).expect("usage: trace_units FILE.py");
+    let text = std::fs::read_to_string(&path).expect("readable UTF-8 file");
+    let module = parse_python(&text).expect("parsable Python");
+    let solver = JobSolver::new(DEFAULT_TIMEOUT);
+    let shapes = analyse_module(&module, &text, &solver);
+    for (run, solved) in shapes.runs.iter().zip(&shapes.solved) {
+        println!(
+            "== {} {} [{}]: {} ops, {} unknown, {} obligations, {} facts{} -> {:?}",
+            run.kind.name(),
+            run.unit,
+            run.variant,
+            run.trace.ops,
+            run.trace.unknown_ops,
+            run.trace.obligations.len(),
+            run.trace.facts.len(),
+            if run.trace.assumption_violated {
+                ", assumption violated"
+            } else {
+                ""
+            },
+            solved.verdict
+        );
+        for (i, o) in run.trace.obligations.iter().enumerate() {
+            println!(
+                "   #{i} {} {:?}: {} | {}",
+                o.operator, o.span, o.pred, o.message
+            );
+        }
+    }
+    for f in &shapes.findings {
+        println!("FINDING {:?} line {} {}", f.kind, f.span.line, f.message);
+    }
+}

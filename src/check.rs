@@ -1,0 +1,145 @@
+//! `shapehound check PATH...`: analyse the files of one project and report shape bugs as
+//! compiler-style diagnostics, JSON or SARIF.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use crate::analysis::catch_panic;
+use crate::corpus::source::{decode, NotebookMode};
+use crate::corpus::walk::{discover_repos, walk_repo};
+use crate::corpus::FileKind;
+use crate::findings::render::{self, FileFindings};
+use crate::findings::{analyse_module, Finding};
+use crate::frontend::parse_python;
+use crate::jobs::JobSolver;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+    Sarif,
+}
+
+/// What a check found.
+pub struct CheckReport {
+    pub files: usize,
+    pub findings: usize,
+    /// The rendered report (stdout).
+    pub output: String,
+    /// Files that could not be analysed, one line each (stderr).
+    pub problems: Vec<String>,
+}
+
+struct Analysed {
+    path: String,
+    text: String,
+    findings: Vec<Finding>,
+}
+
+/// The `.py` / `.ipynb` files under the given paths: a file as given, a folder walked with
+/// the scan's rules (VCS folders, virtualenvs, `site-packages` skipped).
+pub fn collect_files(paths: &[PathBuf]) -> std::io::Result<Vec<(String, PathBuf, FileKind)>> {
+    let mut out = Vec::new();
+    for p in paths {
+        if p.is_file() {
+            let kind = FileKind::from_path(p).unwrap_or(FileKind::Py);
+            out.push((p.display().to_string(), p.clone(), kind));
+            continue;
+        }
+        for repo in discover_repos(std::slice::from_ref(p))? {
+            walk_repo(&repo, |f| {
+                if !f.outside_root {
+                    out.push((display_path(p, &f.abs_path), f.abs_path.clone(), f.kind));
+                }
+            });
+        }
+    }
+    out.sort();
+    out.dedup();
+    Ok(out)
+}
+
+fn display_path(root: &Path, abs: &Path) -> String {
+    let base = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    match abs.strip_prefix(&base) {
+        Ok(rel) => root.join(rel).display().to_string(),
+        Err(_) => abs.display().to_string(),
+    }
+}
+
+pub fn check(paths: &[PathBuf], format: Format, timeout: Duration) -> std::io::Result<CheckReport> {
+    let files = collect_files(paths)?;
+    let solver = JobSolver::new(timeout);
+    let mut analysed = Vec::new();
+    let mut problems = Vec::new();
+    for (path, abs, kind) in &files {
+        let bytes = match std::fs::read(abs) {
+            Ok(b) => b,
+            Err(e) => {
+                problems.push(format!("{path}: unreadable: {e}"));
+                continue;
+            }
+        };
+        match analyse_bytes(&bytes, *kind, &solver) {
+            Ok((text, findings)) => analysed.push(Analysed {
+                path: path.clone(),
+                text,
+                findings,
+            }),
+            Err(msg) => problems.push(format!("{path}: {msg}")),
+        }
+    }
+    let views: Vec<FileFindings<'_>> = analysed
+        .iter()
+        .filter(|a| !a.findings.is_empty())
+        .map(|a| FileFindings {
+            path: &a.path,
+            text: &a.text,
+            findings: &a.findings,
+        })
+        .collect();
+    let findings = views.iter().map(|v| v.findings.len()).sum();
+    let output = match format {
+        Format::Text => {
+            let mut s = render::text(&views);
+            s.push_str(&format!(
+                "{} finding{} in {} file{}\n",
+                findings,
+                if findings == 1 { "" } else { "s" },
+                files.len(),
+                if files.len() == 1 { "" } else { "s" }
+            ));
+            s
+        }
+        Format::Json => render::json(&views, files.len()),
+        Format::Sarif => render::sarif(&views),
+    };
+    Ok(CheckReport {
+        files: files.len(),
+        findings,
+        output,
+        problems,
+    })
+}
+
+/// Decodes, parses and analyses one file; a panic is caught and reported.
+fn analyse_bytes(
+    bytes: &[u8],
+    kind: FileKind,
+    solver: &JobSolver,
+) -> Result<(String, Vec<Finding>), String> {
+    let source = decode(bytes, kind, NotebookMode::Precise).map_err(|f| f.message)?;
+    let text = source.text;
+    let result = catch_panic(|| {
+        stacker::maybe_grow(32 * 1024 * 1024, 256 * 1024 * 1024, || {
+            let module = parse_python(&text)
+                .map_err(|e| format!("syntax error at {}:{}: {}", e.line, e.column, e.message))?;
+            Ok(analyse_module(&module, &text, solver).findings)
+        })
+    });
+    match result {
+        Ok(Ok(findings)) => Ok((text, findings)),
+        Ok(Err(msg)) => Err(msg),
+        Err(panic) => Err(format!("internal error: {panic}")),
+    }
+}

@@ -1,0 +1,212 @@
+//! Findings: a unit whose every run is contradictory (UNSAT in every rank variant, no
+//! assumption broken, no timeout) becomes one finding, located at the operation that fails at
+//! run time, with the definitions it conflicts with as related spans and a witness.
+
+pub mod kinds;
+pub mod render;
+
+use ruff_text_size::TextRange;
+
+use crate::frontend::LineIndex;
+use crate::jobs::{Solved, Verdict};
+use crate::program::{UnitKind, UnitRun};
+
+pub use kinds::FindingKind;
+
+/// A source position: 1-based line and column, start and end.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Span {
+    pub line: u32,
+    pub column: u32,
+    pub end_line: u32,
+    pub end_column: u32,
+}
+
+impl Span {
+    pub fn of(range: TextRange, text: &str, lines: &LineIndex) -> Span {
+        let (line, column) = lines.line_col(text, range.start());
+        let (end_line, end_column) = lines.line_col(text, range.end());
+        Span {
+            line,
+            column,
+            end_line,
+            end_column,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Related {
+    pub span: Span,
+    pub label: String,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Finding {
+    pub kind: FindingKind,
+    pub unit: String,
+    pub unit_kind: UnitKind,
+    pub operator: String,
+    pub span: Span,
+    pub message: String,
+    /// The operands' shapes at the failing operation.
+    pub shapes: String,
+    pub related: Vec<Related>,
+    pub witness: Option<String>,
+    pub solver: &'static str,
+    pub solve_micros: u64,
+}
+
+impl Finding {
+    /// A stable identifier: kind, unit, operator and line (no run-dependent parts).
+    pub fn id(&self, path: &str) -> String {
+        let key = format!(
+            "{path}:{}:{}:{}:{}",
+            self.span.line,
+            self.unit,
+            self.operator,
+            self.kind.code()
+        );
+        format!("{:016x}", fnv1a(key.as_bytes()))
+    }
+}
+
+fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf29ce484222325;
+    for b in bytes {
+        h ^= *b as u64;
+        h = h.wrapping_mul(0x100000001b3);
+    }
+    h
+}
+
+/// Turns the solved runs of one file into findings. `runs[i]` was solved as `solved[i]`.
+pub fn findings_of(runs: &[UnitRun], solved: &[Solved], text: &str) -> Vec<Finding> {
+    let lines = LineIndex::new(text);
+    let mut out: Vec<Finding> = Vec::new();
+    let mut i = 0;
+    while i < runs.len() {
+        // The runs of one unit are adjacent.
+        let mut j = i + 1;
+        while j < runs.len() && runs[j].unit == runs[i].unit && runs[j].kind == runs[i].kind {
+            j += 1;
+        }
+        if let Some(f) = unit_finding(&runs[i..j], &solved[i..j], text, &lines) {
+            if !out
+                .iter()
+                .any(|g| g.span == f.span && g.operator == f.operator)
+            {
+                out.push(f);
+            }
+        }
+        i = j;
+    }
+    out.sort_by(|a, b| a.span.cmp(&b.span));
+    out
+}
+
+/// A unit is a finding when every variant is UNSAT; the variant that got furthest (the
+/// most obligations met before failing) names the location.
+fn unit_finding(
+    runs: &[UnitRun],
+    solved: &[Solved],
+    text: &str,
+    lines: &LineIndex,
+) -> Option<Finding> {
+    // On a tie, the more common input ranks read best (matrices, then images).
+    let plausibility = |variant: &str| -> usize {
+        let rank = variant.split(',').next().and_then(|v| v.rsplit(':').next());
+        match rank {
+            Some("2") => 0,
+            Some("4") => 1,
+            Some("3") => 2,
+            Some("5") => 3,
+            _ => 4,
+        }
+    };
+    let mut best: Option<(usize, usize)> = None;
+    for (k, s) in solved.iter().enumerate() {
+        let Verdict::Unsat { failing, .. } = &s.verdict else {
+            return None;
+        };
+        let better = match best {
+            None => true,
+            Some((b, f)) => {
+                *failing > f
+                    || (*failing == f
+                        && plausibility(&runs[k].variant) < plausibility(&runs[b].variant))
+            }
+        };
+        if better {
+            best = Some((k, *failing));
+        }
+    }
+    let (k, failing) = best?;
+    let run = &runs[k];
+    let Verdict::Unsat { core, witness, .. } = &solved[k].verdict else {
+        return None;
+    };
+    let ob = &run.trace.obligations[failing];
+    let mut related: Vec<Related> = Vec::new();
+    let mut push = |range: TextRange, label: String| {
+        let span = Span::of(range, text, lines);
+        if !related.iter().any(|r| r.span == span) {
+            related.push(Related { span, label });
+        }
+    };
+    for (range, label) in &ob.related {
+        push(*range, label.clone());
+    }
+    for &c in core {
+        if c == failing {
+            continue;
+        }
+        let other = &run.trace.obligations[c];
+        push(other.span, format!("requires: {}", other.message));
+        for (range, label) in &other.related {
+            push(*range, label.clone());
+        }
+    }
+    let primary = Span::of(ob.span, text, lines);
+    related.retain(|r| r.span != primary);
+    Some(Finding {
+        kind: FindingKind::classify(&ob.operator, &ob.message),
+        unit: run.unit.clone(),
+        unit_kind: run.kind,
+        operator: ob.operator.clone(),
+        span: primary,
+        message: ob.message.clone(),
+        shapes: ob.shapes.clone(),
+        related,
+        witness: witness.clone(),
+        solver: if solved.iter().any(|s| s.used_z3) {
+            "z3"
+        } else {
+            "algebra"
+        },
+        solve_micros: solved.iter().map(|s| s.micros).sum(),
+    })
+}
+
+/// One file's shape analysis: its unit runs, how each was solved, and the findings.
+pub struct FileShapes {
+    pub runs: Vec<UnitRun>,
+    pub solved: Vec<Solved>,
+    pub findings: Vec<Finding>,
+}
+
+/// Runs the units of a parsed file, solves their jobs with `solver`, and collects findings.
+pub fn analyse_module(
+    module: &ruff_python_ast::ModModule,
+    text: &str,
+    solver: &crate::jobs::JobSolver,
+) -> FileShapes {
+    let runs = crate::program::run_units(module, text);
+    let solved: Vec<Solved> = runs.iter().map(|r| crate::jobs::solve(r, solver)).collect();
+    let findings = findings_of(&runs, &solved, text);
+    FileShapes {
+        runs,
+        solved,
+        findings,
+    }
+}

@@ -1,0 +1,194 @@
+//! Diagnostics for `shapehound check`: compiler-style text with code frames, JSON, and
+//! SARIF 2.1.0 (what GitHub code scanning reads).
+
+use serde_json::{json, Value as Json};
+
+use super::{Finding, FindingKind, Span};
+
+/// One analysed file's findings, with its text for code frames.
+pub struct FileFindings<'a> {
+    pub path: &'a str,
+    pub text: &'a str,
+    pub findings: &'a [Finding],
+}
+
+/// `error[kind]: message` + a code frame with the primary and related spans labelled.
+pub fn text(files: &[FileFindings<'_>]) -> String {
+    let mut out = String::new();
+    for f in files {
+        let lines: Vec<&str> = f.text.lines().collect();
+        for finding in f.findings {
+            out.push_str(&format!(
+                "error[{}]: {}\n",
+                finding.kind.code(),
+                finding.kind.title()
+            ));
+            let width = finding
+                .related
+                .iter()
+                .map(|r| r.span.line)
+                .chain([finding.span.line])
+                .max()
+                .unwrap_or(1)
+                .to_string()
+                .len();
+            let pad = " ".repeat(width);
+            out.push_str(&format!(
+                "{pad}--> {}:{}:{}\n",
+                f.path, finding.span.line, finding.span.column
+            ));
+            out.push_str(&format!("{pad} |\n"));
+            let mut frames: Vec<(&Span, String, char)> = finding
+                .related
+                .iter()
+                .map(|r| (&r.span, r.label.clone(), '-'))
+                .collect();
+            let primary = if finding.shapes.is_empty() || finding.message.contains('[') {
+                finding.message.clone()
+            } else {
+                format!("{} (shapes: {})", finding.message, finding.shapes)
+            };
+            frames.push((&finding.span, primary, '^'));
+            frames.sort_by_key(|(s, _, _)| (s.line, s.column));
+            for (span, label, mark) in frames {
+                let src = lines.get(span.line as usize - 1).copied().unwrap_or("");
+                out.push_str(&format!("{:>width$} | {}\n", span.line, src));
+                let start = span.column.saturating_sub(1) as usize;
+                let len = if span.end_line == span.line {
+                    (span.end_column.saturating_sub(span.column) as usize).max(1)
+                } else {
+                    src.chars().count().saturating_sub(start).max(1)
+                };
+                out.push_str(&format!(
+                    "{pad} | {}{} {}\n",
+                    " ".repeat(start),
+                    mark.to_string().repeat(len.min(120)),
+                    label
+                ));
+            }
+            out.push_str(&format!("{pad} |\n"));
+            out.push_str(&format!(
+                "{pad} = in: {} `{}`\n",
+                finding.unit_kind.name(),
+                finding.unit
+            ));
+            if let Some(w) = &finding.witness {
+                out.push_str(&format!("{pad} = fails for: {w}\n"));
+            }
+            out.push_str(&format!(
+                "{pad} = help: see docs/findings.md#{}\n\n",
+                finding.kind.code()
+            ));
+        }
+    }
+    out
+}
+
+fn finding_json(path: &str, f: &Finding) -> Json {
+    json!({
+        "id": f.id(path),
+        "kind": f.kind.code(),
+        "title": f.kind.title(),
+        "path": path,
+        "line": f.span.line,
+        "column": f.span.column,
+        "end_line": f.span.end_line,
+        "end_column": f.span.end_column,
+        "unit": f.unit,
+        "unit_kind": f.unit_kind.name(),
+        "operator": f.operator,
+        "message": f.message,
+        "shapes": f.shapes,
+        "related": f.related.iter().map(|r| json!({
+            "path": path,
+            "line": r.span.line,
+            "column": r.span.column,
+            "end_line": r.span.end_line,
+            "end_column": r.span.end_column,
+            "label": r.label,
+        })).collect::<Vec<_>>(),
+        "witness": f.witness,
+        "solver": f.solver,
+        "solve_us": f.solve_micros,
+    })
+}
+
+/// `{"files": N, "findings": [...]}`.
+pub fn json(files: &[FileFindings<'_>], analysed: usize) -> String {
+    let findings: Vec<Json> = files
+        .iter()
+        .flat_map(|f| f.findings.iter().map(move |x| finding_json(f.path, x)))
+        .collect();
+    let doc = json!({"files": analysed, "findings": findings});
+    serde_json::to_string_pretty(&doc).unwrap_or_default()
+}
+
+/// A SARIF 2.1.0 log with one run, one rule per finding kind.
+pub fn sarif(files: &[FileFindings<'_>]) -> String {
+    let rules: Vec<Json> = FindingKind::ALL
+        .iter()
+        .map(|k| {
+            json!({
+                "id": k.code(),
+                "name": k.code(),
+                "shortDescription": {"text": k.title()},
+                "helpUri": "https://github.com/shapehound/shapehound/blob/main/docs/findings.md",
+                "defaultConfiguration": {"level": "error"},
+            })
+        })
+        .collect();
+    let region = |s: &Span| {
+        json!({
+            "startLine": s.line,
+            "startColumn": s.column,
+            "endLine": s.end_line,
+            "endColumn": s.end_column,
+        })
+    };
+    let results: Vec<Json> = files
+        .iter()
+        .flat_map(|f| {
+            f.findings.iter().map(move |x| {
+                let mut text = x.message.clone();
+                if let Some(w) = &x.witness {
+                    text.push_str(&format!(" Fails for: {w}."));
+                }
+                json!({
+                    "ruleId": x.kind.code(),
+                    "ruleIndex": FindingKind::ALL.iter().position(|k| *k == x.kind).unwrap_or(0),
+                    "level": "error",
+                    "message": {"text": text},
+                    "locations": [{
+                        "physicalLocation": {
+                            "artifactLocation": {"uri": f.path},
+                            "region": region(&x.span),
+                        }
+                    }],
+                    "relatedLocations": x.related.iter().enumerate().map(|(i, r)| json!({
+                        "id": i,
+                        "message": {"text": r.label},
+                        "physicalLocation": {
+                            "artifactLocation": {"uri": f.path},
+                            "region": region(&r.span),
+                        }
+                    })).collect::<Vec<_>>(),
+                    "partialFingerprints": {"shapehound/v1": x.id(f.path)},
+                })
+            })
+        })
+        .collect();
+    let doc = json!({
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {
+                "name": "shapehound",
+                "version": env!("CARGO_PKG_VERSION"),
+                "informationUri": "https://github.com/shapehound/shapehound",
+                "rules": rules,
+            }},
+            "results": results,
+        }],
+    });
+    serde_json::to_string_pretty(&doc).unwrap_or_default()
+}

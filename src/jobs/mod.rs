@@ -1,0 +1,306 @@
+//! Constraint jobs: one per unit run. A job holds the run's facts and obligations; solving it
+//! decides whether every input consistent with the facts violates some obligation (UNSAT: a
+//! finding candidate) or not (SAT). The shape engine's algebra decides what it can; Z3 decides
+//! the rest, one reused solver per worker thread, each check bounded by a timeout.
+
+use std::time::{Duration, Instant};
+
+use z3::ast::{Bool, Int};
+use z3::{Params, SatResult, Solver};
+
+use crate::program::{Input, UnitKind, UnitRun};
+use crate::shapes::Pred;
+use crate::solver::dims::{self, Symbols};
+
+/// Per-check Z3 timeout.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_millis(2000);
+
+/// How a job ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Some input satisfies every obligation: no finding.
+    Sat,
+    /// No input consistent with the facts gets through: obligation `failing` is where it
+    /// breaks (the first whose prefix is unsatisfiable); `core` the obligations (indices,
+    /// ascending) whose conjunction with the facts is already contradictory.
+    Unsat {
+        failing: usize,
+        core: Vec<usize>,
+        witness: Option<String>,
+    },
+    /// Z3 gave up (timeout or `unknown`): recorded, never a finding.
+    Unknown,
+    /// Nothing to decide or the run's assumptions failed.
+    Skipped(&'static str),
+}
+
+impl Verdict {
+    pub fn name(&self) -> &'static str {
+        match self {
+            Verdict::Sat => "sat",
+            Verdict::Unsat { .. } => "unsat",
+            Verdict::Unknown => "unknown",
+            Verdict::Skipped(_) => "skipped",
+        }
+    }
+}
+
+/// A solved job.
+#[derive(Clone, Debug)]
+pub struct Solved {
+    pub verdict: Verdict,
+    pub micros: u64,
+    /// Whether Z3 was needed (the algebra alone could not decide).
+    pub used_z3: bool,
+    pub variables: usize,
+    pub constraints: usize,
+}
+
+/// One Z3 solver, reused across jobs with push/pop.
+pub struct JobSolver {
+    solver: Solver,
+}
+
+impl JobSolver {
+    pub fn new(timeout: Duration) -> Self {
+        let solver = Solver::new();
+        let mut params = Params::new();
+        params.set_u32("timeout", timeout.as_millis().min(u32::MAX as u128) as u32);
+        solver.set_params(&params);
+        JobSolver { solver }
+    }
+
+    fn check(&self, assumptions: &[Bool]) -> SatResult {
+        self.solver.check_assumptions(assumptions)
+    }
+}
+
+/// Estimated cost of a job, for balancing work across workers.
+pub fn cost(run: &UnitRun) -> u64 {
+    let size: usize = run
+        .trace
+        .obligations
+        .iter()
+        .map(|o| pred_size(&o.pred))
+        .sum::<usize>()
+        + run.trace.facts.len();
+    size as u64 + 1
+}
+
+fn pred_size(p: &Pred) -> usize {
+    match p {
+        Pred::And(ps) | Pred::Or(ps) => 1 + ps.iter().map(pred_size).sum::<usize>(),
+        Pred::Not(p) => 1 + pred_size(p),
+        _ => 1,
+    }
+}
+
+/// Solves one unit run.
+pub fn solve(run: &UnitRun, z3: &JobSolver) -> Solved {
+    let start = Instant::now();
+    let trace = &run.trace;
+    let mut solved = Solved {
+        verdict: Verdict::Sat,
+        micros: 0,
+        used_z3: false,
+        variables: 0,
+        constraints: trace.obligations.len() + trace.facts.len(),
+    };
+    if trace.assumption_violated {
+        solved.verdict = Verdict::Skipped("assumption violated");
+    } else if trace.obligations.is_empty() {
+        solved.verdict = Verdict::Skipped("no obligations");
+    } else {
+        // The algebra: drop what holds, stop at what cannot.
+        let mut open = Vec::new();
+        let mut definite = None;
+        for (i, o) in trace.obligations.iter().enumerate() {
+            match o.pred.decide() {
+                Some(true) => {}
+                Some(false) => {
+                    definite = Some(i);
+                    break;
+                }
+                None => open.push(i),
+            }
+        }
+        solved.verdict = match (definite, open.is_empty()) {
+            (Some(i), true) => Verdict::Unsat {
+                failing: i,
+                core: vec![i],
+                witness: witness_without_z3(run),
+            },
+            (None, true) => Verdict::Sat,
+            _ => {
+                solved.used_z3 = true;
+                let (verdict, vars) = solve_with_z3(run, &open, definite, z3);
+                solved.variables = vars;
+                verdict
+            }
+        };
+    }
+    solved.micros = start.elapsed().as_micros() as u64;
+    solved
+}
+
+fn solve_with_z3(
+    run: &UnitRun,
+    open: &[usize],
+    definite: Option<usize>,
+    z3: &JobSolver,
+) -> (Verdict, usize) {
+    let trace = &run.trace;
+    let mut syms = Symbols::default();
+    z3.solver.push();
+    for f in &trace.facts {
+        z3.solver.assert(dims::pred(&f.pred, &mut syms));
+    }
+    // One assumption literal per open obligation (in order), plus the definite failure.
+    let mut order: Vec<usize> = open.to_vec();
+    if let Some(i) = definite {
+        order.push(i);
+    }
+    let lits: Vec<Bool> = order
+        .iter()
+        .map(|&i| {
+            let lit = Bool::new_const(format!("ob#{i}"));
+            let p = dims::pred(&trace.obligations[i].pred, &mut syms);
+            z3.solver.assert(lit.implies(&p));
+            lit
+        })
+        .collect();
+    let vars = syms.iter().count();
+    let verdict = match z3.check(&lits) {
+        SatResult::Sat => Verdict::Sat,
+        SatResult::Unknown => Verdict::Unknown,
+        SatResult::Unsat => match first_unsat_prefix(z3, &lits) {
+            None => Verdict::Unknown,
+            Some(k) => {
+                let core = minimal_core(z3, &lits[..=k]);
+                let witness = if k == 0 {
+                    model_witness(z3, &[], &trace.inputs, &mut syms)
+                } else {
+                    model_witness(z3, &lits[..k], &trace.inputs, &mut syms)
+                };
+                match core {
+                    Some(core) => Verdict::Unsat {
+                        failing: order[k],
+                        core: core.into_iter().map(|j| order[j]).collect(),
+                        witness,
+                    },
+                    None => Verdict::Unknown,
+                }
+            }
+        },
+    };
+    z3.solver.pop(1);
+    (verdict, vars)
+}
+
+/// The smallest `k` such that the first `k + 1` assumptions are unsatisfiable (binary
+/// search; the whole list is known to be). `None` when a check times out.
+fn first_unsat_prefix(z3: &JobSolver, lits: &[Bool]) -> Option<usize> {
+    let (mut lo, mut hi) = (0usize, lits.len() - 1);
+    while lo < hi {
+        let mid = (lo + hi) / 2;
+        match z3.check(&lits[..=mid]) {
+            SatResult::Unsat => hi = mid,
+            SatResult::Sat => lo = mid + 1,
+            SatResult::Unknown => return None,
+        }
+    }
+    Some(lo)
+}
+
+/// A minimal unsatisfiable subset (by deletion) of the assumptions, as indices. The last
+/// assumption (the failing obligation) always stays: the prefix before it is satisfiable.
+fn minimal_core(z3: &JobSolver, lits: &[Bool]) -> Option<Vec<usize>> {
+    let mut keep: Vec<usize> = (0..lits.len()).collect();
+    let mut i = 0;
+    while i + 1 < keep.len() {
+        let trial: Vec<Bool> = keep
+            .iter()
+            .enumerate()
+            .filter(|(j, _)| *j != i)
+            .map(|(_, &k)| lits[k].clone())
+            .collect();
+        match z3.check(&trial) {
+            SatResult::Unsat => {
+                keep.remove(i);
+            }
+            SatResult::Sat => i += 1,
+            SatResult::Unknown => return None,
+        }
+    }
+    Some(keep)
+}
+
+/// Input shapes from a model of the facts and the obligations before the failure.
+fn model_witness(
+    z3: &JobSolver,
+    lits: &[Bool],
+    inputs: &[Input],
+    syms: &mut Symbols,
+) -> Option<String> {
+    if inputs.is_empty() {
+        return None;
+    }
+    // Prefer a witness without empty dims; fall back to any.
+    z3.solver.push();
+    for input in inputs {
+        if let Input::Tensor { dims: ds, .. } = input {
+            for d in ds {
+                z3.solver.assert(dims::dim(d, syms).ge(Int::from_i64(1)));
+            }
+        }
+    }
+    let positive = z3.check(lits) == SatResult::Sat;
+    if !positive {
+        z3.solver.pop(1);
+        if z3.check(lits) != SatResult::Sat {
+            return None;
+        }
+    }
+    let model = z3.solver.get_model();
+    if positive {
+        z3.solver.pop(1);
+    }
+    let model = model?;
+    let mut value = |e: &crate::shapes::DimExpr| -> String {
+        let term: Int = dims::dim(e, syms);
+        model
+            .eval(&term, true)
+            .and_then(|v| v.as_i64())
+            .map_or_else(|| "?".to_string(), |v| v.to_string())
+    };
+    Some(render_inputs(inputs, &mut value))
+}
+
+/// Without Z3 (the failure is certain whatever the inputs): the smallest sizes.
+fn witness_without_z3(run: &UnitRun) -> Option<String> {
+    if run.kind == UnitKind::Module || run.trace.inputs.is_empty() {
+        return None;
+    }
+    let mut value = |e: &crate::shapes::DimExpr| -> String {
+        e.eval(&|_| Some(1))
+            .map_or_else(|| "?".to_string(), |v| v.to_string())
+    };
+    Some(render_inputs(&run.trace.inputs, &mut value))
+}
+
+fn render_inputs(
+    inputs: &[Input],
+    value: &mut dyn FnMut(&crate::shapes::DimExpr) -> String,
+) -> String {
+    inputs
+        .iter()
+        .map(|i| match i {
+            Input::Tensor { name, dims } => {
+                let dims: Vec<String> = dims.iter().map(&mut *value).collect();
+                format!("{name}: [{}]", dims.join(", "))
+            }
+            Input::Int { name, value: v } => format!("{name} = {}", value(v)),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}

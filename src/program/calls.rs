@@ -1,0 +1,675 @@
+//! Calls: torch functions and modules through the operator catalogue, user functions and
+//! classes (run in their calling context, bounded depth), module containers, builtins.
+
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap};
+use std::rc::Rc;
+
+use ruff_python_ast::{Expr, ExprCall, StmtClassDef, StmtFunctionDef};
+use ruff_text_size::{Ranged, TextRange};
+
+use super::interp::{Interp, MAX_DEPTH};
+use super::value::{ContainerKind, Object, TorchModule, V};
+use crate::operators::api::{torch_api, ApiKind};
+use crate::shapes::rules::{apply, lookup, RuleError, RuleKind};
+use crate::shapes::shape::Shape;
+use crate::shapes::Value;
+
+/// The items of a value iterated by a `for` loop, when their number is known.
+pub fn iterate<'a>(v: &V<'a>) -> Option<Vec<V<'a>>> {
+    match v {
+        V::Data(Value::Tensor(t)) => {
+            let n = t.shape.dims()?.first()?.as_const()?;
+            if !(0..=super::interp::MAX_UNROLL as i64).contains(&n) {
+                return None;
+            }
+            let rest = Shape::Ranked(t.shape.dims()?[1..].to_vec());
+            Some(
+                (0..n)
+                    .map(|_| V::Data(Value::tensor(rest.clone(), t.dtype)))
+                    .collect(),
+            )
+        }
+        other => other.elements(),
+    }
+}
+
+/// One item of a sequence of unknown length, as far as it is known.
+pub fn element_of<'a>(v: &V<'a>) -> V<'a> {
+    match v {
+        V::Data(Value::Tensor(t)) => match t.shape.dims() {
+            Some(d) if !d.is_empty() => {
+                V::Data(Value::tensor(Shape::Ranked(d[1..].to_vec()), t.dtype))
+            }
+            _ => V::Unknown,
+        },
+        _ => V::Unknown,
+    }
+}
+
+impl<'a> Interp<'a> {
+    pub fn eval_call(&mut self, c: &'a ExprCall) -> V<'a> {
+        // `xs.append(v)` on a name or attribute rebinds it (lists are values here).
+        if let Expr::Attribute(a) = &*c.func {
+            let method = a.attr.id.as_str();
+            if matches!(method, "append" | "extend" | "insert" | "add_module") {
+                let recv = self.eval(&a.value);
+                let args: Vec<V<'a>> = c.arguments.args.iter().map(|e| self.eval(e)).collect();
+                if let Some(updated) = grown(&recv, method, args) {
+                    self.assign(&a.value, updated);
+                }
+                return V::none();
+            }
+            if method == "__init__" {
+                if let Expr::Call(inner) = &*a.value {
+                    if matches!(&*inner.func, Expr::Name(n) if n.id.as_str() == "super") {
+                        let (args, kwargs) = self.eval_args(c);
+                        return self.call_super_method("__init__", args, kwargs, c.range());
+                    }
+                }
+            }
+        }
+        if let Expr::Name(n) = &*c.func {
+            if n.id.as_str() == "super" && self.lookup("super").is_builtin() {
+                return match self.class_ctx.last() {
+                    Some((class, this)) => V::Super(class, Box::new(this.clone())),
+                    None => V::Unknown,
+                };
+            }
+        }
+        let func = self.eval(&c.func);
+        let (args, kwargs) = self.eval_args(c);
+        self.call(func, args, kwargs, c.range())
+    }
+
+    fn eval_args(&mut self, c: &'a ExprCall) -> (Vec<V<'a>>, Vec<(String, V<'a>)>) {
+        let mut args = Vec::new();
+        for e in c.arguments.args.iter() {
+            if let Expr::Starred(s) = e {
+                let v = self.eval(&s.value);
+                match iterate(&v) {
+                    Some(items) => args.extend(items),
+                    None => args.push(V::Unknown),
+                }
+            } else {
+                args.push(self.eval(e));
+            }
+        }
+        let mut kwargs = Vec::new();
+        for k in c.arguments.keywords.iter() {
+            let v = self.eval(&k.value);
+            match &k.arg {
+                Some(name) => kwargs.push((name.id.to_string(), v)),
+                None => {
+                    if let V::Dict(items) = v {
+                        kwargs.extend(items);
+                    } else {
+                        kwargs.push(("**".to_string(), V::Unknown));
+                    }
+                }
+            }
+        }
+        (args, kwargs)
+    }
+
+    pub fn call(
+        &mut self,
+        func: V<'a>,
+        args: Vec<V<'a>>,
+        kwargs: Vec<(String, V<'a>)>,
+        span: TextRange,
+    ) -> V<'a> {
+        match func {
+            V::Torch(path) => self.call_torch(&path, args, kwargs, span),
+            V::Builtin(name) => self.call_builtin(name, args, kwargs, span),
+            V::Func(def) => self.call_user(def, None, args, kwargs, span),
+            V::Class(class) => self.instantiate(class, args, kwargs, span),
+            V::Object(_) => {
+                let forward = self.attribute(func, "forward", span);
+                match forward {
+                    V::Bound(..) => self.call(forward, args, kwargs, span),
+                    _ => V::Unknown,
+                }
+            }
+            V::Module(m) => self.apply_module(&m, args, kwargs, span),
+            V::Container(ContainerKind::Sequential, items, _) => {
+                let mut x = args.into_iter().next().unwrap_or(V::Unknown);
+                for (_, layer) in items.iter() {
+                    x = self.call(layer.clone(), vec![x], Vec::new(), span);
+                }
+                x
+            }
+            V::Bound(recv, method) => self.call_method(*recv, &method, args, kwargs, span),
+            _ => V::Unknown,
+        }
+    }
+
+    fn call_method(
+        &mut self,
+        recv: V<'a>,
+        method: &str,
+        args: Vec<V<'a>>,
+        kwargs: Vec<(String, V<'a>)>,
+        span: TextRange,
+    ) -> V<'a> {
+        match &recv {
+            V::Object(o) => {
+                let class = o.borrow().class;
+                match self.class_member(class, method) {
+                    Some(V::Func(def)) => {
+                        self.call_user(def, Some(recv.clone()), args, kwargs, span)
+                    }
+                    _ => V::Unknown,
+                }
+            }
+            V::Super(..) => self.call_super_method(method, args, kwargs, span),
+            V::Data(Value::Tensor(_)) => {
+                let mut all = vec![recv];
+                all.extend(args);
+                let name = format!("torch.Tensor.{method}");
+                self.apply_function(&name, all, kwargs, span, &[])
+            }
+            V::Data(Value::Size(_)) if method == "numel" => {
+                self.apply_function("torch.Size.numel", vec![recv], kwargs, span, &[])
+            }
+            V::Module(m) => match method {
+                "forward" => self.apply_module(m, args, kwargs, span),
+                "to" | "cuda" | "cpu" | "train" | "eval" | "float" | "double" | "half"
+                | "requires_grad_" => recv.clone(),
+                _ => V::Unknown,
+            },
+            V::Container(_, items, _) => match method {
+                "forward" => self.call(recv.clone(), args, kwargs, span),
+                "children" | "values" | "modules" => {
+                    V::List(items.iter().map(|(_, v)| v.clone()).collect())
+                }
+                "items" => V::List(
+                    items
+                        .iter()
+                        .map(|(k, v)| {
+                            V::Tuple(vec![V::Data(Value::Str(Some(k.clone()))), v.clone()])
+                        })
+                        .collect(),
+                ),
+                "keys" => V::List(
+                    items
+                        .iter()
+                        .map(|(k, _)| V::Data(Value::Str(Some(k.clone()))))
+                        .collect(),
+                ),
+                _ => V::Unknown,
+            },
+            V::Dict(items) => match method {
+                "items" => V::List(
+                    items
+                        .iter()
+                        .map(|(k, v)| {
+                            V::Tuple(vec![V::Data(Value::Str(Some(k.clone()))), v.clone()])
+                        })
+                        .collect(),
+                ),
+                "values" => V::List(items.iter().map(|(_, v)| v.clone()).collect()),
+                "keys" => V::List(
+                    items
+                        .iter()
+                        .map(|(k, _)| V::Data(Value::Str(Some(k.clone()))))
+                        .collect(),
+                ),
+                "get" => match args.first() {
+                    Some(V::Data(Value::Str(Some(k)))) => items
+                        .iter()
+                        .find(|(key, _)| key == k)
+                        .map(|(_, v)| v.clone())
+                        .unwrap_or_else(|| args.get(1).cloned().unwrap_or_else(V::none)),
+                    _ => V::Unknown,
+                },
+                _ => V::Unknown,
+            },
+            _ => V::Unknown,
+        }
+    }
+
+    /// `super().method(...)`: the method of the first base defined in the file; a torch
+    /// base's `__init__` does nothing we track.
+    fn call_super_method(
+        &mut self,
+        method: &str,
+        args: Vec<V<'a>>,
+        kwargs: Vec<(String, V<'a>)>,
+        span: TextRange,
+    ) -> V<'a> {
+        let Some((class, this)) = self.class_ctx.last().cloned() else {
+            return V::Unknown;
+        };
+        for base in self.user_bases(class) {
+            if let Some(V::Func(def)) = self.class_member(base, method) {
+                return self.call_user_in(def, Some(base), Some(this), args, kwargs, span);
+            }
+        }
+        if method == "__init__" {
+            V::none()
+        } else {
+            V::Unknown
+        }
+    }
+
+    // ---- torch -------------------------------------------------------------------------
+
+    fn call_torch(
+        &mut self,
+        path: &str,
+        args: Vec<V<'a>>,
+        kwargs: Vec<(String, V<'a>)>,
+        span: TextRange,
+    ) -> V<'a> {
+        let Some((canonical, kind)) = torch_api().lookup(path) else {
+            if std::env::var_os("SHAPEHOUND_DEBUG").is_some() {
+                eprintln!("no torch api {path}");
+            }
+            return V::Unknown;
+        };
+        let canonical = canonical.to_string();
+        match canonical.as_str() {
+            "torch.nn.Sequential" => {
+                let items = match args.as_slice() {
+                    [V::Container(ContainerKind::ModuleDict, items, _)] => (**items).clone(),
+                    _ => args
+                        .into_iter()
+                        .enumerate()
+                        .map(|(i, v)| (i.to_string(), v))
+                        .collect(),
+                };
+                return V::Container(ContainerKind::Sequential, Rc::new(items), span);
+            }
+            "torch.nn.ModuleList" => {
+                let items = match args.first() {
+                    Some(v) => match iterate(v) {
+                        Some(items) => items,
+                        None => return V::Unknown,
+                    },
+                    None => Vec::new(),
+                };
+                let items = items
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, v)| (i.to_string(), v))
+                    .collect();
+                return V::Container(ContainerKind::ModuleList, Rc::new(items), span);
+            }
+            "torch.nn.ModuleDict" => {
+                let items = match args.first() {
+                    Some(V::Dict(items)) => items.clone(),
+                    None => Vec::new(),
+                    _ => return V::Unknown,
+                };
+                return V::Container(ContainerKind::ModuleDict, Rc::new(items), span);
+            }
+            "torch.nn.Parameter" | "torch.nn.parameter.Parameter" => {
+                return args.into_iter().next().unwrap_or(V::Unknown)
+            }
+            "torch.Size" => {
+                let dims = args.first().and_then(iterate).and_then(|items| {
+                    items
+                        .iter()
+                        .map(|v| super::expr::int_of(v).map(crate::shapes::Dim::Known))
+                        .collect::<Option<Vec<_>>>()
+                });
+                return dims.map_or(V::Unknown, |d| V::Data(Value::Size(d)));
+            }
+            _ => {}
+        }
+        match (kind, lookup(&canonical).map(|r| r.kind)) {
+            (ApiKind::Module, Some(RuleKind::Module { init, .. })) => {
+                match self.run_rule(init, &canonical, &args, &kwargs, span, &[], None) {
+                    Some(Value::Module(m)) => V::Module(Rc::new(TorchModule { value: *m, span })),
+                    _ => V::Unknown,
+                }
+            }
+            (_, Some(RuleKind::Function(f))) => {
+                let out = self.run_rule(f, &canonical, &args, &kwargs, span, &[], None);
+                out.map_or(V::Unknown, V::data)
+            }
+            _ => {
+                self.trace.unknown_ops += 1;
+                V::Unknown
+            }
+        }
+    }
+
+    /// Applies the function rule named `name` (a catalogue name) to the arguments.
+    pub fn apply_function(
+        &mut self,
+        name: &str,
+        args: Vec<V<'a>>,
+        kwargs: Vec<(String, V<'a>)>,
+        span: TextRange,
+        related: &[(TextRange, String)],
+    ) -> V<'a> {
+        match lookup(name).map(|r| r.kind) {
+            Some(RuleKind::Function(f)) => self
+                .run_rule(f, name, &args, &kwargs, span, related, None)
+                .map_or(V::Unknown, V::data),
+            _ => {
+                self.trace.unknown_ops += 1;
+                V::Unknown
+            }
+        }
+    }
+
+    fn apply_module(
+        &mut self,
+        m: &TorchModule,
+        args: Vec<V<'a>>,
+        kwargs: Vec<(String, V<'a>)>,
+        span: TextRange,
+    ) -> V<'a> {
+        let class = m.value.class.clone();
+        let Some(RuleKind::Module { forward, .. }) = lookup(&class).map(|r| r.kind) else {
+            self.trace.unknown_ops += 1;
+            return V::Unknown;
+        };
+        let short = class.rsplit('.').next().unwrap_or(&class).to_string();
+        let related = vec![(m.span, format!("`{short}` constructed here"))];
+        self.run_rule(
+            forward,
+            &class,
+            &args,
+            &kwargs,
+            span,
+            &related,
+            Some(m.value.clone()),
+        )
+        .map_or(V::Unknown, V::data)
+    }
+
+    /// Runs one rule: its requirements become obligations at `span`; a definite error is a
+    /// failure there, unless an argument was unknown (then the rule may have misread it).
+    #[allow(clippy::too_many_arguments)]
+    fn run_rule(
+        &mut self,
+        rule: fn(&mut crate::shapes::rules::Ctx) -> crate::shapes::rules::RuleResult,
+        name: &str,
+        args: &[V<'a>],
+        kwargs: &[(String, V<'a>)],
+        span: TextRange,
+        related: &[(TextRange, String)],
+        module: Option<crate::shapes::value::ModuleValue>,
+    ) -> Option<Value> {
+        let arg_values: Vec<Value> = args.iter().map(V::to_value).collect();
+        let kw_values: Vec<(String, Value)> = kwargs
+            .iter()
+            .map(|(k, v)| (k.clone(), v.to_value()))
+            .collect();
+        let uncertain = arg_values
+            .iter()
+            .chain(kw_values.iter().map(|(_, v)| v))
+            .any(has_unknown)
+            || kwargs.iter().any(|(k, _)| k == "**");
+        let shapes = describe(&arg_values);
+        self.trace.ops += 1;
+        match apply(rule, name, arg_values, kw_values, module) {
+            Ok(outcome) => {
+                for r in outcome.requirements {
+                    self.require(r.pred, r.message, name, span, related, &shapes);
+                }
+                Some(outcome.value)
+            }
+            Err(RuleError::Invalid(msg)) if !uncertain => {
+                self.fail(msg, name, span, related, &shapes);
+                None
+            }
+            Err(e) => {
+                if std::env::var_os("SHAPEHOUND_DEBUG").is_some() {
+                    eprintln!("rule {name}: {e:?}");
+                }
+                self.trace.unknown_ops += 1;
+                None
+            }
+        }
+    }
+
+    // ---- user code ---------------------------------------------------------------------
+
+    pub fn call_user(
+        &mut self,
+        def: &'a StmtFunctionDef,
+        this: Option<V<'a>>,
+        args: Vec<V<'a>>,
+        kwargs: Vec<(String, V<'a>)>,
+        span: TextRange,
+    ) -> V<'a> {
+        let class = match &this {
+            Some(V::Object(o)) => Some(o.borrow().class),
+            _ => None,
+        };
+        self.call_user_in(def, class, this, args, kwargs, span)
+    }
+
+    /// Runs a user function with its parameters bound (defaults evaluated at the call) in a
+    /// fresh frame; its result joins its `return` values.
+    pub fn call_user_in(
+        &mut self,
+        def: &'a StmtFunctionDef,
+        class: Option<&'a StmtClassDef>,
+        this: Option<V<'a>>,
+        args: Vec<V<'a>>,
+        kwargs: Vec<(String, V<'a>)>,
+        span: TextRange,
+    ) -> V<'a> {
+        if self.depth >= MAX_DEPTH || def.is_async {
+            return V::Unknown;
+        }
+        let is_static = def
+            .decorator_list
+            .iter()
+            .any(|d| matches!(&d.expression, Expr::Name(n) if n.id.as_str() == "staticmethod"));
+        let is_property = def
+            .decorator_list
+            .iter()
+            .any(|d| matches!(&d.expression, Expr::Name(n) if n.id.as_str() == "property"));
+        if is_property {
+            return V::Unknown;
+        }
+        let frame = self.bind_params(
+            def,
+            if is_static { None } else { this.clone() },
+            args,
+            kwargs,
+        );
+        self.depth += 1;
+        self.locals.push(frame);
+        self.returns.push(Vec::new());
+        if let (Some(c), Some(t)) = (class, &this) {
+            self.class_ctx.push((c, t.clone()));
+        }
+        let outer_call = self.call_sites.is_empty();
+        if outer_call || self.depth <= 2 {
+            self.call_sites.push(span);
+        }
+        let saved_guards = self.guards.len();
+        self.exec_block(&def.body);
+        self.guards.truncate(saved_guards);
+        if outer_call || self.depth <= 2 {
+            self.call_sites.pop();
+        }
+        if class.is_some() && this.is_some() {
+            self.class_ctx.pop();
+        }
+        let returns = self.returns.pop().unwrap_or_default();
+        self.locals.pop();
+        self.depth -= 1;
+        let mut out: Option<V<'a>> = None;
+        for r in returns {
+            out = Some(match out {
+                None => r,
+                Some(prev) => self.join(prev, r),
+            });
+        }
+        out.unwrap_or_else(V::none)
+    }
+
+    fn bind_params(
+        &mut self,
+        def: &'a StmtFunctionDef,
+        this: Option<V<'a>>,
+        args: Vec<V<'a>>,
+        mut kwargs: Vec<(String, V<'a>)>,
+    ) -> HashMap<String, V<'a>> {
+        let p = &def.parameters;
+        let mut frame = HashMap::new();
+        let mut positional = this.into_iter().chain(args);
+        let unknown_kwargs = kwargs.iter().any(|(k, _)| k == "**");
+        for param in p.posonlyargs.iter().chain(p.args.iter()) {
+            let name = param.parameter.name.id.as_str();
+            let v = match positional.next() {
+                Some(v) => v,
+                None => match kwargs.iter().position(|(k, _)| k == name) {
+                    Some(i) => kwargs.remove(i).1,
+                    None if unknown_kwargs => V::Unknown,
+                    None => match &param.default {
+                        Some(d) => self.eval_in_globals(d),
+                        None => V::Unknown,
+                    },
+                },
+            };
+            frame.insert(name.to_string(), v);
+        }
+        let rest: Vec<V<'a>> = positional.collect();
+        if let Some(va) = &p.vararg {
+            frame.insert(va.name.id.to_string(), V::Tuple(rest));
+        }
+        for param in p.kwonlyargs.iter() {
+            let name = param.parameter.name.id.as_str();
+            let v = match kwargs.iter().position(|(k, _)| k == name) {
+                Some(i) => kwargs.remove(i).1,
+                None if unknown_kwargs => V::Unknown,
+                None => match &param.default {
+                    Some(d) => self.eval_in_globals(d),
+                    None => V::Unknown,
+                },
+            };
+            frame.insert(name.to_string(), v);
+        }
+        if let Some(kw) = &p.kwarg {
+            let known = !unknown_kwargs;
+            frame.insert(
+                kw.name.id.to_string(),
+                if known { V::Dict(kwargs) } else { V::Unknown },
+            );
+        }
+        frame
+    }
+
+    /// Defaults are evaluated where the function is defined: module level here.
+    fn eval_in_globals(&mut self, e: &'a Expr) -> V<'a> {
+        let saved = std::mem::take(&mut self.locals);
+        let v = self.eval(e);
+        self.locals = saved;
+        v
+    }
+
+    /// `Cls(args)`: a new instance whose `__init__` (the class's or a base's in the file)
+    /// runs with the arguments.
+    pub fn instantiate(
+        &mut self,
+        class: &'a StmtClassDef,
+        args: Vec<V<'a>>,
+        kwargs: Vec<(String, V<'a>)>,
+        span: TextRange,
+    ) -> V<'a> {
+        let obj = V::Object(Rc::new(RefCell::new(Object {
+            class,
+            attrs: BTreeMap::new(),
+            span,
+        })));
+        let mut owner = Some(class);
+        let mut init = None;
+        let mut todo = vec![class];
+        while let Some(c) = todo.pop() {
+            if let Some(f) = c.body.iter().find_map(|s| match s {
+                ruff_python_ast::Stmt::FunctionDef(f) if f.name.id.as_str() == "__init__" => {
+                    Some(f)
+                }
+                _ => None,
+            }) {
+                init = Some(f);
+                owner = Some(c);
+                break;
+            }
+            let mut bases = self.user_bases(c);
+            bases.reverse();
+            todo.extend(bases);
+        }
+        if let Some(init) = init {
+            self.call_user_in(init, owner, Some(obj.clone()), args, kwargs, span);
+        }
+        obj
+    }
+}
+
+/// `xs.append(v)` and friends on a list or a module container: the grown value.
+fn grown<'a>(recv: &V<'a>, method: &str, args: Vec<V<'a>>) -> Option<V<'a>> {
+    match (recv, method) {
+        (V::List(items), "append") => {
+            let mut items = items.clone();
+            items.push(args.into_iter().next()?);
+            Some(V::List(items))
+        }
+        (V::List(items), "extend") => {
+            let mut items = items.clone();
+            items.extend(iterate(args.first()?)?);
+            Some(V::List(items))
+        }
+        (V::Container(kind, items, span), "append") => {
+            let mut items = (**items).clone();
+            items.push((items.len().to_string(), args.into_iter().next()?));
+            Some(V::Container(*kind, Rc::new(items), *span))
+        }
+        (V::Container(kind, items, span), "extend") => {
+            let mut items = (**items).clone();
+            for v in iterate(args.first()?)? {
+                items.push((items.len().to_string(), v));
+            }
+            Some(V::Container(*kind, Rc::new(items), *span))
+        }
+        (V::Container(kind, items, span), "add_module") => {
+            let mut items = (**items).clone();
+            let mut args = args.into_iter();
+            let name = match args.next()? {
+                V::Data(Value::Str(Some(s))) => s,
+                _ => return Some(V::Unknown),
+            };
+            items.push((name, args.next()?));
+            Some(V::Container(*kind, Rc::new(items), *span))
+        }
+        (_, _) => Some(V::Unknown),
+    }
+}
+
+/// Whether a value handed to a rule contains something unknown (then a rule's "invalid"
+/// may be a misreading, not a bug).
+fn has_unknown(v: &Value) -> bool {
+    match v {
+        Value::Unknown | Value::Function(_) => true,
+        Value::Tuple(items) | Value::List(items) => items.iter().any(has_unknown),
+        Value::Tensor(t) => t.shape.dims().is_none(),
+        _ => false,
+    }
+}
+
+/// The operands' shapes for messages: `[8, 3, 32, 32], [3]`.
+fn describe(args: &[Value]) -> String {
+    args.iter()
+        .filter_map(|a| match a {
+            Value::Tensor(t) => Some(t.shape.to_string()),
+            _ => None,
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+impl V<'_> {
+    pub fn is_builtin(&self) -> bool {
+        matches!(self, V::Builtin(_))
+    }
+}

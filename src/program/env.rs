@@ -1,0 +1,177 @@
+//! Environments: snapshots of the names and object attributes a branch may change, and the
+//! joins that merge two paths (equal values stay; tensors of one rank keep the dims that agree
+//! and get fresh symbols elsewhere; anything else becomes unknown).
+
+use std::collections::HashMap;
+
+use super::interp::Interp;
+use super::value::V;
+use crate::shapes::shape::{Dim, Shape};
+use crate::shapes::Value;
+
+impl<'a> Interp<'a> {
+    pub fn snapshot(&self) -> Snapshot<'a> {
+        Snapshot {
+            locals: self.locals.last().cloned(),
+            globals: if self.locals.is_empty() {
+                Some(self.globals.clone())
+            } else {
+                None
+            },
+            objects: self.object_states(),
+        }
+    }
+
+    pub fn restore(&mut self, s: Snapshot<'a>) {
+        if let (Some(l), Some(frame)) = (s.locals, self.locals.last_mut()) {
+            *frame = l;
+        }
+        if let Some(g) = s.globals {
+            self.globals = g;
+        }
+        for (o, attrs) in s.objects {
+            o.borrow_mut().attrs = attrs;
+        }
+    }
+
+    /// The attributes of every object reachable from the current names.
+    pub fn object_states(&self) -> Vec<super::value::ObjectState<'a>> {
+        let mut out: Vec<super::value::ObjectState<'a>> = Vec::new();
+        let mut todo: Vec<V<'a>> = Vec::new();
+        if let Some(f) = self.locals.last() {
+            todo.extend(f.values().cloned());
+        }
+        todo.extend(self.class_ctx.iter().map(|(_, s)| s.clone()));
+        if self.locals.is_empty() {
+            todo.extend(self.globals.values().cloned());
+        }
+        while let Some(v) = todo.pop() {
+            if let V::Object(o) = &v {
+                if out.iter().any(|(p, _)| std::rc::Rc::ptr_eq(p, o)) {
+                    continue;
+                }
+                let attrs = o.borrow().attrs.clone();
+                todo.extend(attrs.values().cloned());
+                out.push((o.clone(), attrs));
+            }
+        }
+        out
+    }
+
+    /// Joins the state `b` into the current state, which must equal `a`.
+    pub fn join_into(&mut self, a: Snapshot<'a>, b: Snapshot<'a>) {
+        if let (Some(la), Some(lb)) = (a.locals, b.locals) {
+            let joined = self.join_maps(la, lb);
+            if let Some(frame) = self.locals.last_mut() {
+                *frame = joined;
+            }
+        }
+        if let (Some(ga), Some(gb)) = (a.globals, b.globals) {
+            self.globals = self.join_maps(ga, gb);
+        }
+        for (o, attrs_b) in b.objects {
+            let attrs_a = a
+                .objects
+                .iter()
+                .find(|(p, _)| std::rc::Rc::ptr_eq(p, &o))
+                .map(|(_, m)| m.clone())
+                .unwrap_or_default();
+            let joined: HashMap<String, V<'a>> = self.join_maps(
+                attrs_a.into_iter().collect::<HashMap<_, _>>(),
+                attrs_b.into_iter().collect::<HashMap<_, _>>(),
+            );
+            o.borrow_mut().attrs = joined.into_iter().collect();
+        }
+    }
+
+    pub fn join_maps<M>(&mut self, a: M, mut b: M) -> M
+    where
+        M: IntoIterator<Item = (String, V<'a>)> + FromIterator<(String, V<'a>)> + MapLike<'a>,
+    {
+        let mut out = Vec::new();
+        for (k, va) in a {
+            let joined = match b.take(&k) {
+                Some(vb) => self.join(va, vb),
+                None => V::Unknown,
+            };
+            out.push((k, joined));
+        }
+        for (k, _) in b {
+            out.push((k, V::Unknown));
+        }
+        out.into_iter().collect()
+    }
+
+    /// The join of two values: equal stays; tensors of one rank keep the dims that agree
+    /// and get fresh symbols elsewhere; anything else is unknown.
+    pub fn join(&mut self, a: V<'a>, b: V<'a>) -> V<'a> {
+        if a.same(&b) {
+            return a;
+        }
+        match (a, b) {
+            (V::Data(Value::Tensor(x)), V::Data(Value::Tensor(y))) => {
+                match (x.shape.dims(), y.shape.dims()) {
+                    (Some(dx), Some(dy)) if dx.len() == dy.len() => {
+                        let dims = dx
+                            .iter()
+                            .zip(dy)
+                            .map(|(p, q)| {
+                                if p == q {
+                                    p.clone()
+                                } else {
+                                    Dim::Known(self.fresh_dim("joined"))
+                                }
+                            })
+                            .collect();
+                        let dtype = if x.dtype == y.dtype { x.dtype } else { None };
+                        V::Data(Value::tensor(Shape::Ranked(dims), dtype))
+                    }
+                    _ => V::Data(Value::tensor(Shape::unknown(), None)),
+                }
+            }
+            (V::Data(Value::Int(_)), V::Data(Value::Int(_))) => {
+                V::Data(Value::Int(self.fresh_sym("joined")))
+            }
+            (V::Tuple(x), V::Tuple(y)) if x.len() == y.len() => {
+                V::Tuple(x.into_iter().zip(y).map(|(p, q)| self.join(p, q)).collect())
+            }
+            (V::List(x), V::List(y)) if x.len() == y.len() => {
+                V::List(x.into_iter().zip(y).map(|(p, q)| self.join(p, q)).collect())
+            }
+            _ => V::Unknown,
+        }
+    }
+
+    /// The state after a loop's trial pass, widened against the state before it: values the
+    /// pass changed are joined (so a shape-preserving body keeps its shapes).
+    pub fn widen(&mut self, before: &Snapshot<'a>, trial: &Snapshot<'a>) -> Snapshot<'a> {
+        let mut out = before.clone();
+        self.restore(before.clone());
+        self.join_into(before.clone(), trial.clone());
+        let joined = self.snapshot();
+        out.locals = joined.locals;
+        out.globals = joined.globals;
+        out.objects = joined.objects;
+        out
+    }
+}
+
+/// A saved environment: the innermost frame (or the globals at module level) and the
+/// attributes of reachable objects.
+#[derive(Clone)]
+pub struct Snapshot<'a> {
+    locals: Option<HashMap<String, V<'a>>>,
+    globals: Option<HashMap<String, V<'a>>>,
+    objects: Vec<super::value::ObjectState<'a>>,
+}
+
+/// Removal by key, for joining maps of either kind.
+pub trait MapLike<'a> {
+    fn take(&mut self, k: &str) -> Option<V<'a>>;
+}
+
+impl<'a> MapLike<'a> for HashMap<String, V<'a>> {
+    fn take(&mut self, k: &str) -> Option<V<'a>> {
+        self.remove(k)
+    }
+}

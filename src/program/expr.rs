@@ -1,0 +1,687 @@
+//! Expressions: literals, names, operators, comparisons, attributes, subscripts,
+//! comprehensions. Calls are in `calls.rs`.
+
+use ruff_python_ast::{BoolOp, CmpOp, Expr, Number, Operator, UnaryOp};
+use ruff_text_size::TextRange;
+
+use super::interp::Interp;
+use super::value::{ContainerKind, V};
+use crate::shapes::dim::DimExpr;
+use crate::shapes::{Pred, Value};
+
+/// Tensor attributes that are the tensor itself (or a same-shaped tensor).
+const SAME_TENSOR_ATTRS: &[&str] = &["data", "grad", "real", "imag"];
+/// Tensor attributes that are not tensors and not shapes.
+const OPAQUE_TENSOR_ATTRS: &[&str] = &[
+    "dtype",
+    "device",
+    "requires_grad",
+    "is_cuda",
+    "is_leaf",
+    "grad_fn",
+    "layout",
+    "is_sparse",
+    "is_quantized",
+    "is_meta",
+    "names",
+    "itemsize",
+    "nbytes",
+];
+
+impl<'a> Interp<'a> {
+    pub fn eval(&mut self, e: &'a Expr) -> V<'a> {
+        stacker::maybe_grow(64 * 1024, 4 * 1024 * 1024, || self.eval_inner(e))
+    }
+
+    fn eval_inner(&mut self, e: &'a Expr) -> V<'a> {
+        match e {
+            Expr::Name(n) => self.lookup(n.id.as_str()),
+            Expr::NumberLiteral(n) => match &n.value {
+                Number::Int(i) => match i.as_i64() {
+                    Some(c) => V::Data(Value::int(c)),
+                    None => V::Data(Value::IntUnknown),
+                },
+                Number::Float(f) => V::Data(Value::Float(Some(*f))),
+                Number::Complex { .. } => V::Unknown,
+            },
+            Expr::StringLiteral(s) => V::Data(Value::Str(Some(s.value.to_str().to_string()))),
+            Expr::FString(_) | Expr::TString(_) => V::Data(Value::Str(None)),
+            Expr::BytesLiteral(_) => V::Unknown,
+            Expr::BooleanLiteral(b) => V::Data(Value::Bool(Some(b.value))),
+            Expr::NoneLiteral(_) => V::none(),
+            Expr::EllipsisLiteral(_) => V::Data(Value::Ellipsis),
+            Expr::Tuple(t) => match self.eval_elements(&t.elts) {
+                Some(items) => V::Tuple(items),
+                None => V::Unknown,
+            },
+            Expr::List(l) => match self.eval_elements(&l.elts) {
+                Some(items) => V::List(items),
+                None => V::Unknown,
+            },
+            Expr::Set(s) => {
+                self.eval_elements(&s.elts);
+                V::Unknown
+            }
+            Expr::Dict(d) => {
+                let mut items = Vec::new();
+                let mut known = true;
+                for item in &d.items {
+                    let v = self.eval(&item.value);
+                    match item.key.as_ref().map(|k| self.eval(k)) {
+                        Some(V::Data(Value::Str(Some(k)))) => items.push((k, v)),
+                        _ => known = false,
+                    }
+                }
+                if known {
+                    V::Dict(items)
+                } else {
+                    V::Unknown
+                }
+            }
+            Expr::Attribute(a) => {
+                let obj = self.eval(&a.value);
+                self.attribute(obj, a.attr.id.as_str(), a.range)
+            }
+            Expr::Subscript(s) => {
+                let obj = self.eval(&s.value);
+                let idx = self.eval(&s.slice);
+                self.subscript(obj, idx, s.range)
+            }
+            Expr::Slice(s) => {
+                let mut part = |x: &'a Option<Box<Expr>>| match x {
+                    Some(x) => self.eval(x).to_value(),
+                    None => Value::None,
+                };
+                let (lo, hi, step) = (part(&s.lower), part(&s.upper), part(&s.step));
+                V::Data(Value::Slice(Box::new(lo), Box::new(hi), Box::new(step)))
+            }
+            Expr::Call(c) => self.eval_call(c),
+            Expr::BinOp(b) => {
+                let l = self.eval(&b.left);
+                let r = self.eval(&b.right);
+                self.binop(l, b.op, r, b.range, false)
+            }
+            Expr::UnaryOp(u) => {
+                let v = self.eval(&u.operand);
+                self.unary(u.op, v, u.range)
+            }
+            Expr::BoolOp(b) => self.boolop(b.op, &b.values),
+            Expr::Compare(c) => {
+                let mut left = self.eval(&c.left);
+                let mut result: Option<V<'a>> = None;
+                for (op, right) in c.ops.iter().zip(c.comparators.iter()) {
+                    let r = self.eval(right);
+                    let v = self.compare(left, *op, r.clone(), c.range);
+                    result = Some(match result {
+                        None => v,
+                        Some(prev) => and(prev, v),
+                    });
+                    left = r;
+                }
+                result.unwrap_or(V::Unknown)
+            }
+            Expr::If(i) => {
+                let cond = self.eval(&i.test);
+                match cond.truth() {
+                    Some(true) => self.eval(&i.body),
+                    Some(false) => self.eval(&i.orelse),
+                    None => {
+                        let a = self.eval(&i.body);
+                        let b = self.eval(&i.orelse);
+                        self.join(a, b)
+                    }
+                }
+            }
+            Expr::Named(n) => {
+                let v = self.eval(&n.value);
+                self.assign(&n.target, v.clone());
+                v
+            }
+            Expr::ListComp(c) => self.comprehension(&c.elt, &c.generators, false),
+            Expr::Generator(c) => self.comprehension(&c.elt, &c.generators, false),
+            Expr::SetComp(c) => {
+                self.comprehension(&c.elt, &c.generators, true);
+                V::Unknown
+            }
+            Expr::DictComp(_) => V::Unknown,
+            Expr::Starred(s) => self.eval(&s.value),
+            Expr::Lambda(_) | Expr::Await(_) | Expr::Yield(_) | Expr::YieldFrom(_) => V::Unknown,
+            Expr::IpyEscapeCommand(_) => V::Unknown,
+        }
+    }
+
+    /// Elements of a tuple/list display; `*xs` splices a known sequence. `None` when a
+    /// starred element has unknown length.
+    pub fn eval_elements(&mut self, elts: &'a [Expr]) -> Option<Vec<V<'a>>> {
+        let mut out = Vec::with_capacity(elts.len());
+        let mut known = true;
+        for e in elts {
+            if let Expr::Starred(s) = e {
+                let v = self.eval(&s.value);
+                match super::calls::iterate(&v) {
+                    Some(items) => out.extend(items),
+                    None => known = false,
+                }
+            } else {
+                out.push(self.eval(e));
+            }
+        }
+        known.then_some(out)
+    }
+
+    /// `[elt for target in iter if cond ...]` over known sequences (one generator or
+    /// nested ones); otherwise unknown.
+    fn comprehension(
+        &mut self,
+        elt: &'a Expr,
+        generators: &'a [ruff_python_ast::Comprehension],
+        _set: bool,
+    ) -> V<'a> {
+        let mut out = Vec::new();
+        self.locals
+            .push(self.locals.last().cloned().unwrap_or_default());
+        let ok = self.comprehend(elt, generators, &mut out);
+        self.locals.pop();
+        if ok {
+            V::List(out)
+        } else {
+            V::Unknown
+        }
+    }
+
+    fn comprehend(
+        &mut self,
+        elt: &'a Expr,
+        generators: &'a [ruff_python_ast::Comprehension],
+        out: &mut Vec<V<'a>>,
+    ) -> bool {
+        let Some((g, rest)) = generators.split_first() else {
+            out.push(self.eval(elt));
+            return out.len() <= super::interp::MAX_UNROLL * 4;
+        };
+        let iter = self.eval(&g.iter);
+        let Some(items) = super::calls::iterate(&iter) else {
+            return false;
+        };
+        for item in items.into_iter().take(super::interp::MAX_UNROLL) {
+            self.assign(&g.target, item);
+            let mut keep = true;
+            for cond in &g.ifs {
+                match self.eval(cond).truth() {
+                    Some(t) => keep &= t,
+                    None => return false,
+                }
+            }
+            if keep && !self.comprehend(elt, rest, out) {
+                return false;
+            }
+        }
+        true
+    }
+
+    fn boolop(&mut self, op: BoolOp, values: &'a [Expr]) -> V<'a> {
+        let mut acc: Option<V<'a>> = None;
+        for e in values {
+            let v = self.eval(e);
+            acc = Some(match (acc, op) {
+                (None, _) => v,
+                (Some(prev), BoolOp::And) => match prev.truth() {
+                    Some(false) => prev,
+                    Some(true) => v,
+                    None => and(prev, v),
+                },
+                (Some(prev), BoolOp::Or) => match prev.truth() {
+                    Some(true) => prev,
+                    Some(false) => v,
+                    None => match (prev, v) {
+                        (V::Cond(a), V::Cond(b)) => V::Cond(Pred::Or(vec![a, b])),
+                        _ => V::Unknown,
+                    },
+                },
+            });
+        }
+        acc.unwrap_or(V::Unknown)
+    }
+
+    // ---- operators -------------------------------------------------------------------
+
+    pub fn binop(
+        &mut self,
+        l: V<'a>,
+        op: Operator,
+        r: V<'a>,
+        span: TextRange,
+        inplace: bool,
+    ) -> V<'a> {
+        // Python numbers: dims arithmetic.
+        if let (Some(a), Some(b)) = (int_of(&l), int_of(&r)) {
+            return match op {
+                Operator::Add => V::Data(Value::Int(a.add(&b))),
+                Operator::Sub => V::Data(Value::Int(a.sub(&b))),
+                Operator::Mult => V::Data(Value::Int(a.mul(&b))),
+                Operator::FloorDiv if b.as_const() != Some(0) => {
+                    V::Data(Value::Int(a.floordiv(&b)))
+                }
+                Operator::Mod if b.as_const() != Some(0) => V::Data(Value::Int(a.modulo(&b))),
+                Operator::Pow => match (a.as_const(), b.as_const()) {
+                    (Some(x), Some(y)) if (0..=62).contains(&y) => match x.checked_pow(y as u32) {
+                        Some(p) => V::Data(Value::int(p)),
+                        None => V::Data(Value::IntUnknown),
+                    },
+                    _ => V::Data(Value::IntUnknown),
+                },
+                Operator::Div => match (a.as_const(), b.as_const()) {
+                    (Some(x), Some(y)) if y != 0 => {
+                        V::Data(Value::Float(Some(x as f64 / y as f64)))
+                    }
+                    _ => V::Data(Value::Float(None)),
+                },
+                _ => V::Data(Value::IntUnknown),
+            };
+        }
+        let number = |v: &V<'a>| {
+            matches!(
+                v,
+                V::Data(Value::Int(_) | Value::Float(_) | Value::IntUnknown | Value::Bool(_))
+            )
+        };
+        if number(&l) && number(&r) {
+            return V::Data(Value::Float(None));
+        }
+        // Sequences.
+        match (&l, op, &r) {
+            (V::List(a), Operator::Add, V::List(b)) => {
+                return V::List(a.iter().chain(b).cloned().collect())
+            }
+            (V::Tuple(a), Operator::Add, V::Tuple(b)) => {
+                return V::Tuple(a.iter().chain(b).cloned().collect())
+            }
+            (V::List(a), Operator::Mult, n) | (n, Operator::Mult, V::List(a)) => {
+                return match int_of(n).and_then(|n| n.as_const()) {
+                    Some(k) if (0..=256).contains(&k) => {
+                        V::List((0..k).flat_map(|_| a.clone()).collect())
+                    }
+                    _ => V::Unknown,
+                }
+            }
+            (V::Data(Value::Str(_)), _, _) => return V::Data(Value::Str(None)),
+            _ => {}
+        }
+        let tensorish = |v: &V<'a>| {
+            matches!(v, V::Data(Value::Tensor(_) | Value::Size(_))) || matches!(v, V::Tuple(_))
+        };
+        if !(tensorish(&l) || tensorish(&r)) {
+            return V::Unknown;
+        }
+        let name = operator_name(op, inplace);
+        let lhs_is_tensor = l.is_tensor();
+        let v = self.apply_function(name, vec![l, r], vec![], span, &[]);
+        // `a += b` on a non-tensor falls back to `a + b`.
+        if inplace && !lhs_is_tensor && v.is_unknown() {
+            return V::Unknown;
+        }
+        v
+    }
+
+    fn unary(&mut self, op: UnaryOp, v: V<'a>, span: TextRange) -> V<'a> {
+        match (op, &v) {
+            (UnaryOp::Not, V::Cond(p)) => V::Cond(Pred::Not(Box::new(p.clone()))),
+            (UnaryOp::Not, _) => match v.truth() {
+                Some(t) => V::Data(Value::Bool(Some(!t))),
+                None => V::Unknown,
+            },
+            (UnaryOp::USub, V::Data(Value::Int(e))) => V::Data(Value::Int(e.neg())),
+            (UnaryOp::USub, V::Data(Value::Float(f))) => V::Data(Value::Float(f.map(|f| -f))),
+            (UnaryOp::UAdd, _) if !v.is_tensor() => v,
+            (_, V::Data(Value::Tensor(_))) => {
+                let name = match op {
+                    UnaryOp::USub => "operator.neg",
+                    UnaryOp::UAdd => "operator.pos",
+                    UnaryOp::Invert => "operator.invert",
+                    UnaryOp::Not => return V::Unknown,
+                };
+                self.apply_function(name, vec![v], vec![], span, &[])
+            }
+            _ => V::Unknown,
+        }
+    }
+
+    fn compare(&mut self, l: V<'a>, op: CmpOp, r: V<'a>, span: TextRange) -> V<'a> {
+        if let (Some(a), Some(b)) = (int_of(&l), int_of(&r)) {
+            let p = match op {
+                CmpOp::Eq | CmpOp::Is => Pred::Eq(a, b),
+                CmpOp::NotEq | CmpOp::IsNot => Pred::Ne(a, b),
+                CmpOp::Lt => Pred::Lt(a, b),
+                CmpOp::LtE => Pred::Le(a, b),
+                CmpOp::Gt => Pred::Lt(b, a),
+                CmpOp::GtE => Pred::Le(b, a),
+                CmpOp::In | CmpOp::NotIn => return V::Unknown,
+            };
+            return match p.decide() {
+                Some(t) => V::Data(Value::Bool(Some(t))),
+                None => V::Cond(p),
+            };
+        }
+        match op {
+            CmpOp::Is | CmpOp::IsNot => {
+                let none = |v: &V<'a>| matches!(v, V::Data(Value::None));
+                let known = |v: &V<'a>| !v.is_unknown() && !matches!(v, V::Data(Value::Bool(None)));
+                let same = match (&l, &r) {
+                    (a, b) if none(a) && none(b) => Some(true),
+                    (a, b) if (none(a) && known(b)) || (known(a) && none(b)) => Some(false),
+                    _ => None,
+                };
+                let want = op == CmpOp::Is;
+                match same {
+                    Some(s) => V::Data(Value::Bool(Some(s == want))),
+                    None => V::Unknown,
+                }
+            }
+            CmpOp::In | CmpOp::NotIn => V::Unknown,
+            _ => {
+                // Sizes and tuples of ints compare elementwise.
+                if let (Some(a), Some(b)) = (int_list(&l), int_list(&r)) {
+                    if a.len() != b.len() {
+                        let equal = false;
+                        return match op {
+                            CmpOp::Eq => V::Data(Value::Bool(Some(equal))),
+                            CmpOp::NotEq => V::Data(Value::Bool(Some(!equal))),
+                            _ => V::Unknown,
+                        };
+                    }
+                    let eq = Pred::And(a.into_iter().zip(b).map(|(x, y)| Pred::Eq(x, y)).collect());
+                    let p = match op {
+                        CmpOp::Eq => eq,
+                        CmpOp::NotEq => Pred::Not(Box::new(eq)),
+                        _ => return V::Unknown,
+                    };
+                    return match p.decide() {
+                        Some(t) => V::Data(Value::Bool(Some(t))),
+                        None => V::Cond(p),
+                    };
+                }
+                if l.is_tensor() || r.is_tensor() {
+                    let name = match op {
+                        CmpOp::Eq => "operator.eq",
+                        CmpOp::NotEq => "operator.ne",
+                        CmpOp::Lt => "operator.lt",
+                        CmpOp::LtE => "operator.le",
+                        CmpOp::Gt => "operator.gt",
+                        _ => "operator.ge",
+                    };
+                    return self.apply_function(name, vec![l, r], vec![], span, &[]);
+                }
+                match (&l, &r, op) {
+                    (V::Data(Value::Str(Some(a))), V::Data(Value::Str(Some(b))), CmpOp::Eq) => {
+                        V::Data(Value::Bool(Some(a == b)))
+                    }
+                    (V::Data(Value::Str(Some(a))), V::Data(Value::Str(Some(b))), CmpOp::NotEq) => {
+                        V::Data(Value::Bool(Some(a != b)))
+                    }
+                    _ => V::Unknown,
+                }
+            }
+        }
+    }
+
+    // ---- attributes and subscripts ---------------------------------------------------
+
+    pub fn attribute(&mut self, obj: V<'a>, attr: &str, span: TextRange) -> V<'a> {
+        match &obj {
+            V::Torch(path) => V::Torch(format!("{path}.{attr}").into()),
+            V::Object(o) => {
+                if let Some(v) = o.borrow().attrs.get(attr) {
+                    return v.clone();
+                }
+                let class = o.borrow().class;
+                match self.class_member(class, attr) {
+                    Some(V::Func(_)) => V::Bound(Box::new(obj.clone()), attr.into()),
+                    Some(v) => v,
+                    None if attr == "training" => V::Unknown,
+                    None => V::Unknown,
+                }
+            }
+            V::Class(c) => self.class_member(c, attr).unwrap_or(V::Unknown),
+            V::Super(..) => V::Bound(Box::new(obj.clone()), attr.into()),
+            V::Data(Value::Tensor(_)) => match attr {
+                "shape" | "T" | "mT" | "H" | "mH" | "ndim" => {
+                    let name = format!("torch.Tensor.{attr}");
+                    self.apply_function(&name, vec![obj.clone()], vec![], span, &[])
+                }
+                a if SAME_TENSOR_ATTRS.contains(&a) => obj.clone(),
+                a if OPAQUE_TENSOR_ATTRS.contains(&a) => V::Unknown,
+                a if crate::operators::api::torch_api()
+                    .lookup(&format!("torch.Tensor.{a}"))
+                    .is_some() =>
+                {
+                    V::Bound(Box::new(obj.clone()), attr.into())
+                }
+                _ => {
+                    // Not a tensor attribute: the value was not the tensor we assumed.
+                    self.trace.assumption_violated = true;
+                    V::Unknown
+                }
+            },
+            V::Module(m) => match m.value.params.get(attr) {
+                Some(v) => V::data(v.clone()),
+                None => V::Bound(Box::new(obj.clone()), attr.into()),
+            },
+            V::Container(..) | V::Dict(_) | V::List(_) | V::Data(Value::Size(_)) => {
+                V::Bound(Box::new(obj.clone()), attr.into())
+            }
+            _ => V::Unknown,
+        }
+    }
+
+    /// A method or class attribute, searching the class and its bases in the file.
+    pub fn class_member(
+        &self,
+        class: &'a ruff_python_ast::StmtClassDef,
+        name: &str,
+    ) -> Option<V<'a>> {
+        let mut todo = vec![class];
+        let mut seen = 0;
+        while let Some(c) = todo.pop() {
+            seen += 1;
+            if seen > 16 {
+                break;
+            }
+            for stmt in &c.body {
+                if let ruff_python_ast::Stmt::FunctionDef(f) = stmt {
+                    if f.name.id.as_str() == name {
+                        return Some(V::Func(f));
+                    }
+                }
+            }
+            if let Some(v) = self
+                .class_attrs
+                .get(&(c as *const _))
+                .and_then(|m| m.get(name))
+            {
+                return Some(v.clone());
+            }
+            // Bases are searched in order (first base first).
+            let mut bases: Vec<&'a ruff_python_ast::StmtClassDef> = self.user_bases(c);
+            bases.reverse();
+            todo.extend(bases);
+        }
+        None
+    }
+
+    /// The bases of a class that are classes defined in this file.
+    pub fn user_bases(
+        &self,
+        class: &'a ruff_python_ast::StmtClassDef,
+    ) -> Vec<&'a ruff_python_ast::StmtClassDef> {
+        let Some(args) = &class.arguments else {
+            return Vec::new();
+        };
+        args.args
+            .iter()
+            .filter_map(|b| match b {
+                Expr::Name(n) => match self.globals.get(n.id.as_str()) {
+                    Some(V::Class(c)) => Some(*c),
+                    _ => None,
+                },
+                _ => None,
+            })
+            .collect()
+    }
+
+    pub fn subscript(&mut self, obj: V<'a>, idx: V<'a>, span: TextRange) -> V<'a> {
+        match (&obj, &idx) {
+            (V::Data(Value::Tensor(_) | Value::Size(_)), _) => {
+                self.apply_function("operator.getitem", vec![obj, idx], vec![], span, &[])
+            }
+            (V::Tuple(items) | V::List(items), V::Data(Value::Int(i))) => match i.as_const() {
+                Some(i) => {
+                    let n = items.len() as i64;
+                    let j = if i < 0 { i + n } else { i };
+                    items
+                        .get(j as usize)
+                        .cloned()
+                        .filter(|_| j >= 0)
+                        .unwrap_or(V::Unknown)
+                }
+                None => V::Unknown,
+            },
+            (V::Tuple(items) | V::List(items), V::Data(Value::Slice(a, b, c))) => {
+                match slice_items(items, a, b, c) {
+                    Some(out) if matches!(obj, V::Tuple(_)) => V::Tuple(out),
+                    Some(out) => V::List(out),
+                    None => V::Unknown,
+                }
+            }
+            (V::Dict(items), V::Data(Value::Str(Some(k)))) => items
+                .iter()
+                .find(|(key, _)| key == k)
+                .map_or(V::Unknown, |(_, v)| v.clone()),
+            (V::Container(kind, items, span), V::Data(Value::Int(i))) => match i.as_const() {
+                Some(i) => {
+                    let n = items.len() as i64;
+                    let j = if i < 0 { i + n } else { i };
+                    if j < 0 || j >= n || *kind == ContainerKind::ModuleDict {
+                        V::Unknown
+                    } else {
+                        let _ = span;
+                        items[j as usize].1.clone()
+                    }
+                }
+                None => V::Unknown,
+            },
+            (V::Container(kind, items, cspan), V::Data(Value::Slice(a, b, c))) => {
+                let values: Vec<V<'a>> = items.iter().map(|(_, v)| v.clone()).collect();
+                match slice_items(&values, a, b, c) {
+                    Some(out) => V::Container(
+                        *kind,
+                        std::rc::Rc::new(
+                            out.into_iter()
+                                .enumerate()
+                                .map(|(i, v)| (i.to_string(), v))
+                                .collect(),
+                        ),
+                        *cspan,
+                    ),
+                    None => V::Unknown,
+                }
+            }
+            (V::Container(ContainerKind::ModuleDict, items, _), V::Data(Value::Str(Some(k)))) => {
+                items
+                    .iter()
+                    .find(|(key, _)| key == k)
+                    .map_or(V::Unknown, |(_, v)| v.clone())
+            }
+            _ => V::Unknown,
+        }
+    }
+
+    pub fn set_item(&mut self, obj: V<'a>, idx: V<'a>, v: V<'a>, span: TextRange) {
+        if obj.is_tensor() {
+            self.apply_function("operator.setitem", vec![obj, idx, v], vec![], span, &[]);
+        }
+    }
+}
+
+/// Python slicing of a known sequence with constant bounds.
+fn slice_items<'a>(items: &[V<'a>], a: &Value, b: &Value, c: &Value) -> Option<Vec<V<'a>>> {
+    let n = items.len() as i64;
+    let get = |v: &Value| -> Option<Option<i64>> {
+        match v {
+            Value::None => Some(None),
+            other => other.as_const_int().map(Some),
+        }
+    };
+    let step = get(c)?.unwrap_or(1);
+    if step == 0 {
+        return None;
+    }
+    let bound = |v: Option<i64>, default: i64| match v {
+        None => default,
+        Some(i) if i < 0 => (i + n).max(if step < 0 { -1 } else { 0 }),
+        Some(i) => i.min(if step < 0 { n - 1 } else { n }),
+    };
+    let (start, stop) = if step > 0 {
+        (bound(get(a)?, 0), bound(get(b)?, n))
+    } else {
+        (bound(get(a)?, n - 1), bound(get(b)?, -1))
+    };
+    let mut out = Vec::new();
+    let mut i = start;
+    while (step > 0 && i < stop) || (step < 0 && i > stop) {
+        out.push(items[i as usize].clone());
+        i += step;
+    }
+    Some(out)
+}
+
+/// The integer a value holds, when it is a Python int (or bool).
+pub fn int_of(v: &V<'_>) -> Option<DimExpr> {
+    match v {
+        V::Data(x) => x.as_int_expr(),
+        _ => None,
+    }
+}
+
+/// A `torch.Size` or a tuple/list of ints.
+fn int_list(v: &V<'_>) -> Option<Vec<DimExpr>> {
+    match v {
+        V::Data(Value::Size(dims)) => dims.iter().map(|d| d.expr().cloned()).collect(),
+        V::Tuple(items) | V::List(items) => items.iter().map(int_of).collect(),
+        _ => None,
+    }
+}
+
+fn and<'a>(a: V<'a>, b: V<'a>) -> V<'a> {
+    match (a.truth(), b.truth()) {
+        (Some(false), _) | (_, Some(false)) => V::Data(Value::Bool(Some(false))),
+        (Some(true), _) => b,
+        (_, Some(true)) => a,
+        _ => match (a, b) {
+            (V::Cond(x), V::Cond(y)) => V::Cond(Pred::And(vec![x, y])),
+            _ => V::Unknown,
+        },
+    }
+}
+
+fn operator_name(op: Operator, inplace: bool) -> &'static str {
+    match (op, inplace) {
+        (Operator::Add, true) => "operator.iadd",
+        (Operator::Sub, true) => "operator.isub",
+        (Operator::Mult, true) => "operator.imul",
+        (Operator::Div, true) => "operator.itruediv",
+        (Operator::MatMult, true) => "operator.imatmul",
+        (Operator::Add, _) => "operator.add",
+        (Operator::Sub, _) => "operator.sub",
+        (Operator::Mult, _) => "operator.mul",
+        (Operator::Div, _) => "operator.truediv",
+        (Operator::FloorDiv, _) => "operator.floordiv",
+        (Operator::Mod, _) => "operator.mod",
+        (Operator::Pow, _) => "operator.pow",
+        (Operator::MatMult, _) => "operator.matmul",
+        (Operator::BitAnd, _) => "operator.and_",
+        (Operator::BitOr, _) => "operator.or_",
+        (Operator::BitXor, _) => "operator.xor",
+        (Operator::LShift, _) => "operator.lshift",
+        (Operator::RShift, _) => "operator.rshift",
+    }
+}

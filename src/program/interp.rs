@@ -1,0 +1,660 @@
+//! The abstract interpreter: runs Python statements over [`V`] values, recording in a
+//! [`Trace`] the requirements of every operation under the path conditions in force.
+//!
+//! Branches whose condition is unknown run both ways, each under its own guard (a predicate
+//! over dims when the condition is one, else a fresh choice symbol), and the environments
+//! join. Loops over known sequences unroll; others run their body under a guard with the
+//! loop-carried values widened. `try` bodies run guarded (a caught error is no bug).
+
+use std::collections::HashMap;
+
+use ruff_python_ast::{ExceptHandler, Expr, Stmt, StmtClassDef};
+use ruff_text_size::{Ranged, TextRange};
+
+use super::env::Snapshot;
+use super::trace::{guarded, never, Obligation, Trace};
+use super::value::V;
+use crate::shapes::shape::{Dim, Shape};
+use crate::shapes::value::TensorValue;
+use crate::shapes::{DimExpr, Pred, Value};
+
+/// How a statement sequence ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    Normal,
+    /// `return`, `raise`, `break` or `continue`: the rest of the block does not run.
+    Exit,
+    /// A definite failure on an unguarded path, or the step budget ran out: stop the unit.
+    Stop,
+}
+
+/// Statements executed per unit before giving up (keeps pathological files bounded).
+const STEP_BUDGET: usize = 20_000;
+/// User-function call depth.
+pub const MAX_DEPTH: usize = 8;
+/// Loops over known sequences unroll up to this many iterations.
+pub const MAX_UNROLL: usize = 64;
+
+pub struct Interp<'a> {
+    pub text: &'a str,
+    pub globals: HashMap<String, V<'a>>,
+    pub locals: Vec<HashMap<String, V<'a>>>,
+    pub guards: Vec<Pred>,
+    pub trace: Trace,
+    pub depth: usize,
+    fresh: usize,
+    hints: HashMap<String, usize>,
+    steps: usize,
+    /// Return values of the functions being run (innermost last).
+    pub returns: Vec<Vec<V<'a>>>,
+    /// Classes whose methods are running (for `super()`), with their `self`.
+    pub class_ctx: Vec<(&'a StmtClassDef, V<'a>)>,
+    /// Call sites of the user functions being run (innermost last).
+    pub call_sites: Vec<TextRange>,
+    /// Class-body assignments (`act = nn.ReLU`), per class.
+    pub class_attrs: HashMap<*const StmtClassDef, HashMap<String, V<'a>>>,
+    /// Set by a definite failure on an unguarded path: the rest of the unit never runs.
+    pub dead: bool,
+}
+
+impl<'a> Interp<'a> {
+    pub fn new(text: &'a str) -> Self {
+        Interp {
+            text,
+            globals: HashMap::new(),
+            locals: Vec::new(),
+            guards: Vec::new(),
+            trace: Trace::default(),
+            depth: 0,
+            fresh: 0,
+            hints: HashMap::new(),
+            steps: 0,
+            returns: Vec::new(),
+            class_ctx: Vec::new(),
+            call_sites: Vec::new(),
+            class_attrs: HashMap::new(),
+            dead: false,
+        }
+    }
+
+    // ---- names -----------------------------------------------------------------------
+
+    pub fn bind(&mut self, name: &str, v: V<'a>) {
+        match self.locals.last_mut() {
+            Some(frame) => frame.insert(name.to_string(), v),
+            None => self.globals.insert(name.to_string(), v),
+        };
+    }
+
+    pub fn lookup(&self, name: &str) -> V<'a> {
+        if let Some(v) = self.locals.last().and_then(|f| f.get(name)) {
+            return v.clone();
+        }
+        if let Some(v) = self.globals.get(name) {
+            return v.clone();
+        }
+        super::builtins::builtin(name).map_or(V::Unknown, V::Builtin)
+    }
+
+    // ---- symbols ---------------------------------------------------------------------
+
+    /// A fresh symbol, named after `hint` (`x.shape[1]`, `d`); a hint met again gets a
+    /// numeric suffix.
+    pub fn fresh_sym(&mut self, hint: &str) -> DimExpr {
+        self.fresh += 1;
+        let n = self.hints.entry(hint.to_string()).or_insert(0);
+        *n += 1;
+        if *n == 1 {
+            DimExpr::sym(hint)
+        } else {
+            DimExpr::sym(&format!("{hint}~{n}"))
+        }
+    }
+
+    /// Symbol names start over (a new unit run is a new job).
+    pub fn reset_symbols(&mut self) {
+        self.hints.clear();
+    }
+
+    /// A fresh non-negative dim.
+    pub fn fresh_dim(&mut self, hint: &str) -> DimExpr {
+        let d = self.fresh_sym(hint);
+        self.trace.fact(Pred::Le(DimExpr::zero(), d.clone()), None);
+        d
+    }
+
+    /// A tensor of the given rank whose dims are fresh symbols.
+    pub fn fresh_tensor(&mut self, name: &str, rank: usize) -> (V<'a>, Vec<DimExpr>) {
+        let dims: Vec<DimExpr> = (0..rank)
+            .map(|i| self.fresh_dim(&format!("{name}.shape[{i}]")))
+            .collect();
+        let shape = Shape::Ranked(dims.iter().cloned().map(Dim::Known).collect());
+        (V::Data(Value::tensor(shape, None)), dims)
+    }
+
+    // ---- recording -------------------------------------------------------------------
+
+    /// Records a requirement of the operation at `span`.
+    pub fn require(
+        &mut self,
+        pred: Pred,
+        message: String,
+        operator: &str,
+        span: TextRange,
+        related: &[(TextRange, String)],
+        shapes: &str,
+    ) {
+        let guarded_now = !self.guards.is_empty();
+        let mut related = related.to_vec();
+        // The outermost call in the file names the entry point (a unit's own entry has no
+        // call site: its span is empty).
+        if let Some(site) = self.call_sites.first().filter(|s| !s.is_empty()) {
+            related.push((*site, "called from here".to_string()));
+        }
+        self.trace.require(Obligation {
+            pred: guarded(&self.guards, pred),
+            guarded: guarded_now,
+            message,
+            operator: operator.to_string(),
+            span,
+            related,
+            shapes: shapes.to_string(),
+        });
+    }
+
+    /// Records that the operation at `span` certainly fails on the current path.
+    pub fn fail(
+        &mut self,
+        message: String,
+        operator: &str,
+        span: TextRange,
+        related: &[(TextRange, String)],
+        shapes: &str,
+    ) {
+        self.require(never(), message, operator, span, related, shapes);
+        if self.guards.is_empty() {
+            self.dead = true;
+        }
+    }
+
+    // ---- statements ------------------------------------------------------------------
+
+    pub fn exec_block(&mut self, body: &'a [Stmt]) -> Flow {
+        let base = self.guards.len();
+        let mut flow = Flow::Normal;
+        for stmt in body {
+            flow = stacker::maybe_grow(64 * 1024, 4 * 1024 * 1024, || self.exec(stmt));
+            if self.dead {
+                flow = Flow::Stop;
+            }
+            if flow != Flow::Normal {
+                break;
+            }
+        }
+        // Guards pushed for "the rest of this block" (after a branch that left it) end here.
+        self.guards.truncate(base);
+        flow
+    }
+
+    fn exec(&mut self, stmt: &'a Stmt) -> Flow {
+        self.steps += 1;
+        if self.steps > STEP_BUDGET {
+            return Flow::Stop;
+        }
+        match stmt {
+            Stmt::Expr(e) => {
+                self.eval(&e.value);
+            }
+            Stmt::Assign(a) => {
+                let v = self.eval(&a.value);
+                for t in &a.targets {
+                    self.assign(t, v.clone());
+                }
+            }
+            Stmt::AnnAssign(a) => {
+                if let Some(value) = &a.value {
+                    let v = self.eval(value);
+                    let v = self.annotated(v, &a.annotation);
+                    self.assign(&a.target, v);
+                }
+            }
+            Stmt::AugAssign(a) => {
+                let current = self.eval(&a.target);
+                let rhs = self.eval(&a.value);
+                let v = self.binop(current, a.op, rhs, a.range, true);
+                self.assign(&a.target, v);
+            }
+            Stmt::Return(r) => {
+                let v = r.value.as_ref().map_or_else(V::none, |e| self.eval(e));
+                if let Some(rs) = self.returns.last_mut() {
+                    rs.push(v);
+                }
+                return Flow::Exit;
+            }
+            Stmt::Raise(_) | Stmt::Break(_) | Stmt::Continue(_) => return Flow::Exit,
+            Stmt::If(s) => return self.exec_if(s),
+            Stmt::For(f) => {
+                let iter = self.eval(&f.iter);
+                return self.exec_for(&f.target, iter, &f.body, &f.orelse);
+            }
+            Stmt::While(w) => {
+                self.eval(&w.test);
+                return self.exec_unknown_loop(None, &w.body, &w.orelse);
+            }
+            Stmt::With(w) => {
+                for item in &w.items {
+                    let v = self.eval(&item.context_expr);
+                    if let Some(target) = &item.optional_vars {
+                        let bound = match v {
+                            V::Object(_) => v,
+                            _ => V::Unknown,
+                        };
+                        self.assign(target, bound);
+                    }
+                }
+                return self.exec_block(&w.body);
+            }
+            Stmt::Try(t) => {
+                // Any statement of the body may raise and be caught: everything in it is
+                // guarded, as are the handlers (they run only if something raised).
+                let g = self.fresh_choice();
+                self.guards.push(g);
+                let before = self.snapshot();
+                self.exec_block(&t.body);
+                self.guards.pop();
+                let after_body = self.snapshot();
+                self.restore(before.clone());
+                for h in &t.handlers {
+                    let ExceptHandler::ExceptHandler(h) = h;
+                    let g = self.fresh_choice();
+                    self.guards.push(g);
+                    if let Some(name) = &h.name {
+                        self.bind(name.id.as_str(), V::Unknown);
+                    }
+                    self.exec_block(&h.body);
+                    self.guards.pop();
+                }
+                let after_handlers = self.snapshot();
+                self.restore(before);
+                self.join_into(after_body, after_handlers);
+                self.dead = false;
+                self.exec_block(&t.orelse);
+                return self.exec_block(&t.finalbody);
+            }
+            Stmt::Assert(a) => {
+                let v = self.eval(&a.test);
+                self.assert_holds(v, a.test.range());
+            }
+            Stmt::FunctionDef(def) => {
+                self.bind(def.name.id.as_str(), V::Func(def));
+            }
+            Stmt::ClassDef(class) => self.define_class(class),
+            Stmt::Import(import) => {
+                for alias in &import.names {
+                    let path = alias.name.id.as_str();
+                    match &alias.asname {
+                        Some(asname) => {
+                            let v = torch_module(path);
+                            self.bind(asname.id.as_str(), v);
+                        }
+                        None => {
+                            let root = path.split('.').next().unwrap_or(path);
+                            self.bind(root, torch_module(root));
+                        }
+                    }
+                }
+            }
+            Stmt::ImportFrom(from) => {
+                let module = from.module.as_ref().map_or("", |m| m.id.as_str());
+                for alias in &from.names {
+                    let name = alias.name.id.as_str();
+                    let bound = alias.asname.as_ref().unwrap_or(&alias.name);
+                    let v = if from.level == 0 && name != "*" {
+                        torch_module(&format!("{module}.{name}"))
+                    } else {
+                        V::Unknown
+                    };
+                    if name != "*" {
+                        self.bind(bound.id.as_str(), v);
+                    }
+                }
+            }
+            Stmt::Global(_) | Stmt::Nonlocal(_) | Stmt::Pass(_) => {}
+            Stmt::Delete(_) | Stmt::TypeAlias(_) | Stmt::IpyEscapeCommand(_) => {}
+            Stmt::Match(m) => {
+                self.eval(&m.subject);
+                let before = self.snapshot();
+                let mut joined: Option<Snapshot<'a>> = None;
+                for case in &m.cases {
+                    self.restore(before.clone());
+                    let g = self.fresh_choice();
+                    self.guards.push(g);
+                    self.exec_block(&case.body);
+                    self.guards.pop();
+                    let snap = self.snapshot();
+                    joined = Some(match joined {
+                        None => snap,
+                        Some(j) => {
+                            self.restore(j);
+                            self.join_into(self.snapshot(), snap);
+                            self.snapshot()
+                        }
+                    });
+                }
+                self.restore(before.clone());
+                if let Some(j) = joined {
+                    self.join_into(before, j);
+                }
+            }
+        }
+        Flow::Normal
+    }
+
+    fn define_class(&mut self, class: &'a StmtClassDef) {
+        // Class-body assignments are class attributes (`expansion = 4`, `act = nn.GELU`).
+        let mut attrs = HashMap::new();
+        self.locals.push(HashMap::new());
+        for stmt in &class.body {
+            match stmt {
+                Stmt::Assign(a) => {
+                    let v = self.eval(&a.value);
+                    for t in &a.targets {
+                        if let Expr::Name(n) = t {
+                            attrs.insert(n.id.to_string(), v.clone());
+                        }
+                    }
+                }
+                Stmt::AnnAssign(a) => {
+                    if let (Expr::Name(n), Some(value)) = (&*a.target, &a.value) {
+                        let v = self.eval(value);
+                        attrs.insert(n.id.to_string(), v);
+                    }
+                }
+                _ => {}
+            }
+        }
+        self.locals.pop();
+        self.class_attrs.insert(class as *const _, attrs);
+        self.bind(class.name.id.as_str(), V::Class(class));
+    }
+
+    /// `assert test`: the test must hold (an AssertionError otherwise), and holds after.
+    fn assert_holds(&mut self, v: V<'a>, span: TextRange) {
+        match v {
+            V::Cond(p) => {
+                let msg = format!("assertion `{}` fails", self.source(span));
+                self.require(p.clone(), msg, "assert", span, &[], "");
+                self.trace.fact(guarded(&self.guards, p), Some(span));
+            }
+            V::Data(Value::Bool(Some(false))) => {
+                let msg = format!("assertion `{}` fails", self.source(span));
+                self.fail(msg, "assert", span, &[], "");
+            }
+            _ => {}
+        }
+    }
+
+    pub fn source(&self, span: TextRange) -> &'a str {
+        self.text
+            .get(span.start().to_usize()..span.end().to_usize())
+            .unwrap_or("")
+    }
+
+    /// A fresh guard for a path that may or may not be taken.
+    pub fn fresh_choice(&mut self) -> Pred {
+        let b = self.fresh_sym("path");
+        Pred::Eq(b, DimExpr::zero())
+    }
+
+    fn exec_if(&mut self, s: &'a ruff_python_ast::StmtIf) -> Flow {
+        let mut clauses: Vec<(Option<&'a Expr>, &'a [Stmt])> = vec![(Some(&s.test), &s.body)];
+        for c in &s.elif_else_clauses {
+            clauses.push((c.test.as_ref(), &c.body));
+        }
+        self.exec_clauses(&clauses)
+    }
+
+    /// `if`/`elif`/`else` as a chain: a known condition picks its clause; an unknown one
+    /// runs both sides under complementary guards and joins.
+    fn exec_clauses(&mut self, clauses: &[(Option<&'a Expr>, &'a [Stmt])]) -> Flow {
+        let Some(((test, body), rest)) = clauses.split_first() else {
+            return Flow::Normal;
+        };
+        let Some(test) = test else {
+            return self.exec_block(body);
+        };
+        let cond = self.eval(test);
+        if let Some(known) = cond.truth() {
+            return if known {
+                self.exec_block(body)
+            } else {
+                self.exec_clauses(rest)
+            };
+        }
+        let g = match cond {
+            V::Cond(p) => p,
+            _ => self.fresh_choice(),
+        };
+        let before = self.snapshot();
+        self.guards.push(g.clone());
+        let then_flow = self.exec_block(body);
+        self.guards.pop();
+        let then_dead = std::mem::take(&mut self.dead);
+        let after_then = self.snapshot();
+        self.restore(before);
+        let not_g = Pred::Not(Box::new(g.clone()));
+        self.guards.push(not_g.clone());
+        let else_flow = self.exec_clauses(rest);
+        self.guards.pop();
+        let else_dead = std::mem::take(&mut self.dead);
+        let after_else = self.snapshot();
+        let then_left = then_flow != Flow::Normal || then_dead;
+        let else_left = else_flow != Flow::Normal || else_dead;
+        match (then_left, else_left) {
+            (true, true) => {
+                self.restore(after_else);
+                if then_flow == Flow::Stop && else_flow == Flow::Stop {
+                    Flow::Stop
+                } else {
+                    Flow::Exit
+                }
+            }
+            // Only one side goes on: the rest of the block runs under its guard.
+            (true, false) => {
+                self.restore(after_else);
+                self.guards.push(not_g);
+                Flow::Normal
+            }
+            (false, true) => {
+                self.restore(after_then);
+                self.guards.push(g);
+                Flow::Normal
+            }
+            (false, false) => {
+                self.restore(after_then.clone());
+                self.join_into(after_then, after_else);
+                Flow::Normal
+            }
+        }
+    }
+
+    fn exec_for(
+        &mut self,
+        target: &'a Expr,
+        iter: V<'a>,
+        body: &'a [Stmt],
+        orelse: &'a [Stmt],
+    ) -> Flow {
+        if let Some(items) = super::calls::iterate(&iter).filter(|i| i.len() <= MAX_UNROLL) {
+            for item in items {
+                self.assign(target, item);
+                match self.exec_block(body) {
+                    Flow::Normal => {}
+                    // `break`/`continue`/`return` inside an unrolled loop: stop precise
+                    // tracking; what follows runs with what we have.
+                    Flow::Exit => return Flow::Normal,
+                    Flow::Stop => return Flow::Stop,
+                }
+            }
+            return self.exec_block(orelse);
+        }
+        let element = super::calls::element_of(&iter);
+        self.exec_unknown_loop(Some((target, element)), body, orelse)
+    }
+
+    /// A loop whose trip count is unknown: the body runs under a guard (it may not run at
+    /// all), with the values it changes widened so that one pass stands for every pass.
+    fn exec_unknown_loop(
+        &mut self,
+        target: Option<(&'a Expr, V<'a>)>,
+        body: &'a [Stmt],
+        orelse: &'a [Stmt],
+    ) -> Flow {
+        let before = self.snapshot();
+        // A trial pass, unrecorded, finds the names the body changes.
+        let saved_trace = self.trace.clone();
+        let g = self.fresh_choice();
+        self.guards.push(g);
+        if let Some((t, v)) = &target {
+            self.assign(t, v.clone());
+        }
+        self.exec_block(body);
+        self.guards.pop();
+        self.dead = false;
+        let trial = self.snapshot();
+        self.trace = saved_trace;
+        self.restore(before.clone());
+        let widened = self.widen(&before, &trial);
+        self.restore(widened.clone());
+        let g = self.fresh_choice();
+        self.guards.push(g);
+        if let Some((t, v)) = target {
+            self.assign(t, v);
+        }
+        self.exec_block(body);
+        self.guards.pop();
+        self.dead = false;
+        let after = self.snapshot();
+        self.restore(widened.clone());
+        self.join_into(widened, after);
+        self.exec_block(orelse)
+    }
+
+    // ---- assignment --------------------------------------------------------------------
+
+    pub fn assign(&mut self, target: &'a Expr, v: V<'a>) {
+        match target {
+            Expr::Name(n) => self.bind(n.id.as_str(), v),
+            Expr::Tuple(t) => self.unpack(&t.elts, v, t.range),
+            Expr::List(l) => self.unpack(&l.elts, v, l.range),
+            Expr::Starred(s) => self.assign(&s.value, v),
+            Expr::Attribute(a) => {
+                let obj = self.eval(&a.value);
+                self.set_attr(&obj, a.attr.id.as_str(), v);
+            }
+            Expr::Subscript(s) => {
+                let obj = self.eval(&s.value);
+                let idx = self.eval(&s.slice);
+                self.set_item(obj, idx, v, s.range);
+            }
+            _ => {}
+        }
+    }
+
+    pub fn set_attr(&mut self, obj: &V<'a>, attr: &str, v: V<'a>) {
+        if let V::Object(o) = obj {
+            o.borrow_mut().attrs.insert(attr.to_string(), v);
+        }
+    }
+
+    fn unpack(&mut self, targets: &'a [Expr], v: V<'a>, span: TextRange) {
+        let starred = targets.iter().position(|t| matches!(t, Expr::Starred(_)));
+        let items = match &v {
+            V::Data(Value::Tensor(_)) => {
+                // Unpacking a tensor iterates its first dim: `a, b = x` needs `x.shape[0] == 2`.
+                if starred.is_none() {
+                    let n = Value::int(targets.len() as i64);
+                    let idx: Vec<V<'a>> = (0..targets.len())
+                        .map(|i| V::Data(Value::int(i as i64)))
+                        .collect();
+                    self.check_len(&v, &n, span);
+                    Some(
+                        idx.into_iter()
+                            .map(|i| self.subscript(v.clone(), i, span))
+                            .collect::<Vec<_>>(),
+                    )
+                } else {
+                    None
+                }
+            }
+            other => super::calls::iterate(other),
+        };
+        match (items, starred) {
+            (Some(items), None) if items.len() == targets.len() => {
+                for (t, item) in targets.iter().zip(items) {
+                    self.assign(t, item);
+                }
+            }
+            (Some(items), Some(star)) if items.len() + 1 >= targets.len() => {
+                let after = targets.len() - star - 1;
+                let tail = items.len() - after;
+                for (t, item) in targets[..star].iter().zip(items.iter()) {
+                    self.assign(t, item.clone());
+                }
+                self.assign(&targets[star], V::List(items[star..tail].to_vec()));
+                for (t, item) in targets[star + 1..].iter().zip(items[tail..].iter()) {
+                    self.assign(t, item.clone());
+                }
+            }
+            _ => {
+                for t in targets {
+                    self.assign(t, V::Unknown);
+                }
+            }
+        }
+    }
+
+    /// `len(x) == n` for unpacking a tensor.
+    fn check_len(&mut self, x: &V<'a>, n: &Value, span: TextRange) {
+        if let V::Data(Value::Tensor(TensorValue {
+            shape: Shape::Ranked(dims),
+            ..
+        })) = x
+        {
+            match dims.first() {
+                None => self.fail(
+                    "iteration over a 0-d tensor".to_string(),
+                    "unpack",
+                    span,
+                    &[],
+                    "",
+                ),
+                Some(Dim::Known(d)) => {
+                    if let Some(n) = n.as_int_expr() {
+                        let msg = format!("cannot unpack a tensor of length {d} into {n} names");
+                        let pred = Pred::Eq(d.clone(), n);
+                        match pred.decide() {
+                            Some(true) => {}
+                            Some(false) => self.fail(msg, "unpack", span, &[], ""),
+                            None => self.require(pred, msg, "unpack", span, &[], ""),
+                        }
+                    }
+                }
+                Some(Dim::Dyn) => {}
+            }
+        }
+    }
+
+    pub fn annotated(&mut self, v: V<'a>, _annotation: &'a Expr) -> V<'a> {
+        v
+    }
+}
+
+/// What an import binds: torch paths are tracked, anything else is unknown.
+fn torch_module<'a>(path: &str) -> V<'a> {
+    if path == "torch" || path.starts_with("torch.") {
+        V::Torch(path.into())
+    } else {
+        V::Unknown
+    }
+}

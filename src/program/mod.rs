@@ -1,0 +1,16 @@
+//! Program analysis: an abstract interpreter for Python bodies over shape values
+//! ([`interp`], [`expr`], [`calls`]), the units it runs ([`units`]), and what a run records
+//! ([`trace`]): symbols, facts and the obligations of every operation, with source spans.
+//! Constraint jobs are built from the traces in `crate::jobs`.
+
+pub mod builtins;
+pub mod calls;
+pub mod env;
+pub mod expr;
+pub mod interp;
+pub mod trace;
+pub mod units;
+pub mod value;
+
+pub use trace::{Input, Obligation, Trace};
+pub use units::{run_units, UnitKind, UnitRun};

@@ -1,0 +1,181 @@
+//! What the interpreter knows about a Python value. Shape-level data (tensors, ints, sizes,
+//! torch modules) is a [`shapes::Value`](crate::shapes::Value); the rest is program structure:
+//! torch namespaces and API objects, user functions and classes, instances of user classes,
+//! module containers.
+
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use ruff_python_ast::{StmtClassDef, StmtFunctionDef};
+use ruff_text_size::TextRange;
+
+use crate::shapes::value::ModuleValue;
+use crate::shapes::Value;
+
+/// An instance of a class defined in the file (usually an `nn.Module` subclass).
+#[derive(Debug)]
+pub struct Object<'a> {
+    pub class: &'a StmtClassDef,
+    pub attrs: BTreeMap<String, V<'a>>,
+    /// Where the instance was constructed.
+    pub span: TextRange,
+}
+
+/// A torch `nn` module instance: its class and hyperparameters, and where it was built.
+#[derive(Clone, Debug)]
+pub struct TorchModule {
+    pub value: ModuleValue,
+    pub span: TextRange,
+}
+
+/// `nn.Sequential`, `nn.ModuleList` and `nn.ModuleDict` holding any modules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ContainerKind {
+    Sequential,
+    ModuleList,
+    ModuleDict,
+}
+
+#[derive(Clone, Debug)]
+pub enum V<'a> {
+    /// Shape-level data: tensors, ints, floats, bools, strings, None, sizes, slices, dtypes.
+    Data(Value),
+    Tuple(Vec<V<'a>>),
+    List(Vec<V<'a>>),
+    /// A dict with string keys (other dicts are `Unknown`).
+    Dict(Vec<(String, V<'a>)>),
+    /// A torch namespace or API object by path (`torch.nn`, `torch.nn.functional.relu`).
+    Torch(Rc<str>),
+    /// A Python builtin (`len`, `range`, `isinstance`, ...).
+    Builtin(&'static str),
+    Func(&'a StmtFunctionDef),
+    Class(&'a StmtClassDef),
+    Object(Rc<RefCell<Object<'a>>>),
+    /// A method looked up on a receiver: `self.helper`, `x.view`, `layer.forward`.
+    Bound(Box<V<'a>>, Rc<str>),
+    Module(Rc<TorchModule>),
+    Container(ContainerKind, Rc<Vec<(String, V<'a>)>>, TextRange),
+    /// A Python bool that is the truth of a predicate over dims (`x.shape[1] == 3`).
+    Cond(crate::shapes::Pred),
+    /// `super()` inside a method of the class.
+    Super(&'a StmtClassDef, Box<V<'a>>),
+    Unknown,
+}
+
+impl<'a> V<'a> {
+    pub fn data(v: Value) -> V<'a> {
+        match v {
+            Value::Tuple(items) => V::Tuple(items.into_iter().map(V::data).collect()),
+            Value::List(items) => V::List(items.into_iter().map(V::data).collect()),
+            Value::Unknown => V::Unknown,
+            other => V::Data(other),
+        }
+    }
+
+    pub fn none() -> V<'a> {
+        V::Data(Value::None)
+    }
+
+    /// The shape-level view of a value, for handing to an operator rule: structure the rules
+    /// do not model becomes `Unknown`.
+    pub fn to_value(&self) -> Value {
+        match self {
+            V::Data(v) => v.clone(),
+            V::Tuple(items) => Value::Tuple(items.iter().map(V::to_value).collect()),
+            V::List(items) => Value::List(items.iter().map(V::to_value).collect()),
+            V::Module(m) => Value::Module(Box::new(m.value.clone())),
+            V::Cond(p) => Value::Bool(p.decide()),
+            V::Torch(path) => match crate::shapes::value::DType::parse(path) {
+                Some(d) if path.starts_with("torch.") => Value::DType(d),
+                _ => Value::Function(path.to_string()),
+            },
+            _ => Value::Unknown,
+        }
+    }
+
+    pub fn as_data(&self) -> Option<&Value> {
+        match self {
+            V::Data(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    pub fn is_unknown(&self) -> bool {
+        matches!(self, V::Unknown | V::Data(Value::Unknown))
+    }
+
+    pub fn is_tensor(&self) -> bool {
+        matches!(self, V::Data(Value::Tensor(_)))
+    }
+
+    /// Elements of a sequence whose length is known.
+    pub fn elements(&self) -> Option<Vec<V<'a>>> {
+        match self {
+            V::Tuple(items) | V::List(items) => Some(items.clone()),
+            V::Data(Value::Size(dims)) => Some(
+                dims.iter()
+                    .map(|d| match d.expr() {
+                        Some(e) => V::Data(Value::Int(e.clone())),
+                        None => V::Data(Value::IntUnknown),
+                    })
+                    .collect(),
+            ),
+            V::Container(ContainerKind::ModuleDict, items, _) => Some(
+                items
+                    .iter()
+                    .map(|(k, _)| V::Data(Value::Str(Some(k.clone()))))
+                    .collect(),
+            ),
+            V::Container(_, items, _) => Some(items.iter().map(|(_, v)| v.clone()).collect()),
+            V::Dict(items) => Some(
+                items
+                    .iter()
+                    .map(|(k, _)| V::Data(Value::Str(Some(k.clone()))))
+                    .collect(),
+            ),
+            _ => None,
+        }
+    }
+
+    /// A Python truth value, when known.
+    pub fn truth(&self) -> Option<bool> {
+        match self {
+            V::Data(Value::Bool(b)) => *b,
+            V::Data(Value::None) => Some(false),
+            V::Data(Value::Int(e)) => e.as_const().map(|c| c != 0),
+            V::Data(Value::Float(f)) => f.map(|f| f != 0.0),
+            V::Data(Value::Str(s)) => s.as_ref().map(|s| !s.is_empty()),
+            V::Tuple(items) | V::List(items) => Some(!items.is_empty()),
+            V::Data(Value::Size(d)) => Some(!d.is_empty()),
+            V::Dict(items) => Some(!items.is_empty()),
+            V::Func(_) | V::Class(_) | V::Object(_) | V::Module(_) | V::Torch(_) => Some(true),
+            V::Builtin(_) | V::Bound(..) => Some(true),
+            V::Container(_, items, _) => Some(!items.is_empty()),
+            V::Cond(p) => p.decide(),
+            _ => None,
+        }
+    }
+
+    /// Structural equality where it is cheap and certain; used to join branches.
+    pub fn same(&self, other: &V<'a>) -> bool {
+        match (self, other) {
+            (V::Data(a), V::Data(b)) => a == b,
+            (V::Tuple(a), V::Tuple(b)) | (V::List(a), V::List(b)) => {
+                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.same(y))
+            }
+            (V::Torch(a), V::Torch(b)) => a == b,
+            (V::Builtin(a), V::Builtin(b)) => a == b,
+            (V::Func(a), V::Func(b)) => std::ptr::eq(*a, *b),
+            (V::Class(a), V::Class(b)) => std::ptr::eq(*a, *b),
+            (V::Object(a), V::Object(b)) => Rc::ptr_eq(a, b),
+            (V::Module(a), V::Module(b)) => Rc::ptr_eq(a, b),
+            (V::Container(_, a, _), V::Container(_, b, _)) => Rc::ptr_eq(a, b),
+            (V::Unknown, V::Unknown) => true,
+            _ => false,
+        }
+    }
+}
+
+/// An object and a copy of its attributes (saved before a branch, restored after).
+pub type ObjectState<'a> = (Rc<RefCell<Object<'a>>>, BTreeMap<String, V<'a>>);

@@ -1,0 +1,168 @@
+//! `shapehound check` end to end: the real binary on files written here, its JSON and SARIF
+//! read back, its exit codes.
+
+mod common;
+
+use std::path::Path;
+
+use serde_json::Value as Json;
+
+fn write(dir: &Path, name: &str, text: &str) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path.display().to_string()
+}
+
+fn check_json(path: &str) -> (i32, Json) {
+    let out = common::run(&["check", "--format", "json", path]);
+    let code = out.status.code().unwrap_or(-1);
+    let json: Json = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&out.stdout)));
+    (code, json)
+}
+
+const SYMBOLIC_BUG: &str = "\
+import torch
+import torch.nn as nn
+
+
+class MLP(nn.Module):
+    def __init__(self, d, out):
+        super().__init__()
+        self.fc1 = nn.Linear(d, 2 * d)
+        self.fc2 = nn.Linear(d, out)
+
+    def forward(self, x):
+        h = torch.relu(self.fc1(x))
+        return self.fc2(h)
+";
+
+#[test]
+fn a_symbolic_bug_is_found_at_the_failing_line_with_its_definition() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), "mlp.py", SYMBOLIC_BUG);
+    let (code, json) = check_json(&path);
+    assert_eq!(code, 1, "{json}");
+    let findings = json["findings"].as_array().unwrap();
+    assert_eq!(findings.len(), 1, "{json}");
+    let f = &findings[0];
+    assert_eq!(f["kind"], "feature-mismatch");
+    assert_eq!(f["line"], 13);
+    assert_eq!(f["operator"], "torch.nn.Linear");
+    assert_eq!(f["unit"], "MLP");
+    // The conflicting definition: the Linear built in __init__.
+    let related: Vec<i64> = f["related"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["line"].as_i64().unwrap())
+        .collect();
+    assert!(related.contains(&9), "{related:?}");
+    assert!(f["witness"].as_str().unwrap().contains("d = "), "{f}");
+}
+
+#[test]
+fn the_fixed_program_has_no_finding_and_exits_zero() {
+    let dir = tempfile::tempdir().unwrap();
+    let fixed = SYMBOLIC_BUG.replace("nn.Linear(d, out)", "nn.Linear(2 * d, out)");
+    let path = write(dir.path(), "mlp.py", &fixed);
+    let (code, json) = check_json(&path);
+    assert_eq!(code, 0, "{json}");
+    assert_eq!(json["findings"].as_array().unwrap().len(), 0);
+    assert_eq!(json["files"], 1);
+}
+
+#[test]
+fn a_concrete_entry_call_is_checked_with_its_shapes() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "\
+import torch
+import torch.nn as nn
+
+net = nn.Sequential(nn.Conv2d(3, 8, 3), nn.ReLU(), nn.Flatten(), nn.Linear(8 * 30 * 30, 10))
+ok = net(torch.randn(2, 3, 32, 32))
+bad = net(torch.randn(2, 3, 28, 28))
+";
+    let path = write(dir.path(), "seq.py", text);
+    let (code, json) = check_json(&path);
+    assert_eq!(code, 1, "{json}");
+    let findings = json["findings"].as_array().unwrap();
+    assert_eq!(findings.len(), 1, "{json}");
+    assert_eq!(findings[0]["line"], 6);
+    assert_eq!(findings[0]["kind"], "feature-mismatch");
+}
+
+#[test]
+fn unknown_values_and_guarded_paths_are_never_alarms() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "\
+import torch
+import torch.nn as nn
+from .layers import Block
+
+
+class Net(nn.Module):
+    def __init__(self, cfg):
+        super().__init__()
+        self.block = Block(cfg)
+        self.fc = nn.Linear(cfg.dim, 10)
+
+    def forward(self, x):
+        try:
+            y = x.view(-1, 7)
+        except RuntimeError:
+            y = x
+        if x.dim() == 3:
+            x = x.unsqueeze(0)
+        return self.fc(self.block(x))
+";
+    let path = write(dir.path(), "net.py", text);
+    let (code, json) = check_json(&path);
+    assert_eq!(code, 0, "{json}");
+}
+
+#[test]
+fn sarif_is_a_2_1_0_log_with_rules_and_locations() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), "mlp.py", SYMBOLIC_BUG);
+    let out = common::run(&["check", "--format", "sarif", &path]);
+    assert_eq!(out.status.code(), Some(1));
+    let log: Json = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(log["version"], "2.1.0");
+    let run = &log["runs"][0];
+    assert_eq!(run["tool"]["driver"]["name"], "shapehound");
+    let result = &run["results"][0];
+    assert_eq!(result["ruleId"], "feature-mismatch");
+    let rule_index = result["ruleIndex"].as_u64().unwrap() as usize;
+    assert_eq!(run["tool"]["driver"]["rules"][rule_index]["id"], "feature-mismatch");
+    assert_eq!(
+        result["locations"][0]["physicalLocation"]["region"]["startLine"],
+        13
+    );
+}
+
+#[test]
+fn text_output_has_a_code_frame_and_usage_errors_exit_two() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), "mlp.py", SYMBOLIC_BUG);
+    let out = common::run(&["check", &path]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("error[feature-mismatch]"), "{text}");
+    assert!(text.contains("13 |         return self.fc2(h)"), "{text}");
+    assert!(text.contains("^^^"), "{text}");
+    let missing = common::run(&["check", "/definitely/not/here.py"]);
+    assert_eq!(missing.status.code(), Some(2));
+    let bad_format = common::run(&["check", "--format", "xml", &path]);
+    assert_eq!(bad_format.status.code(), Some(2));
+}
+
+#[test]
+fn a_file_that_does_not_parse_is_a_warning_not_a_crash() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "broken.py", "def f(:\n");
+    write(dir.path(), "fine.py", "import torch\nx = torch.zeros(2, 3)\n");
+    let out = common::run(&["check", &dir.path().display().to_string()]);
+    assert_eq!(out.status.code(), Some(0));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("broken.py") && stderr.contains("syntax error"), "{stderr}");
+}
