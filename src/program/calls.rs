@@ -536,7 +536,13 @@ impl<'a> Interp<'a> {
         }
         let rest: Vec<V<'a>> = positional.collect();
         if let Some(va) = &p.vararg {
-            frame.insert(va.name.id.to_string(), V::Tuple(rest));
+            // A unit's own entry passes nothing: its `*args` are unknown, not empty.
+            let v = if unknown_kwargs {
+                V::Unknown
+            } else {
+                V::Tuple(rest)
+            };
+            frame.insert(va.name.id.to_string(), v);
         }
         for param in p.kwonlyargs.iter() {
             let name = param.parameter.name.id.as_str();
@@ -650,7 +656,8 @@ fn grown<'a>(recv: &V<'a>, method: &str, args: Vec<V<'a>>) -> Option<V<'a>> {
 /// may be a misreading, not a bug).
 fn has_unknown(v: &Value) -> bool {
     match v {
-        Value::Unknown | Value::Function(_) => true,
+        Value::Unknown | Value::Function(_) | Value::IntUnknown => true,
+        Value::Float(None) | Value::Bool(None) | Value::Str(None) => true,
         Value::Tuple(items) | Value::List(items) => items.iter().any(has_unknown),
         Value::Tensor(t) => t.shape.dims().is_none(),
         _ => false,

@@ -279,12 +279,16 @@ impl<'a> Interp<'a> {
                 _ => V::Data(Value::IntUnknown),
             };
         }
-        let number = |v: &V<'a>| {
+        let int_like = |v: &V<'a>| {
             matches!(
                 v,
-                V::Data(Value::Int(_) | Value::Float(_) | Value::IntUnknown | Value::Bool(_))
+                V::Data(Value::Int(_) | Value::IntUnknown | Value::Bool(_))
             )
         };
+        let number = |v: &V<'a>| int_like(v) || matches!(v, V::Data(Value::Float(_)));
+        if int_like(&l) && int_like(&r) && op != Operator::Div {
+            return V::Data(Value::IntUnknown);
+        }
         if number(&l) && number(&r) {
             return V::Data(Value::Float(None));
         }
@@ -451,8 +455,9 @@ impl<'a> Interp<'a> {
                 a if SAME_TENSOR_ATTRS.contains(&a) => obj.clone(),
                 a if OPAQUE_TENSOR_ATTRS.contains(&a) => V::Unknown,
                 a if crate::operators::api::torch_api()
-                    .lookup(&format!("torch.Tensor.{a}"))
-                    .is_some() =>
+                    .tensor_method(a)
+                    .is_some()
+                    || crate::shapes::rules::lookup(&format!("torch.Tensor.{a}")).is_some() =>
                 {
                     V::Bound(Box::new(obj.clone()), attr.into())
                 }
@@ -529,6 +534,11 @@ impl<'a> Interp<'a> {
     }
 
     pub fn subscript(&mut self, obj: V<'a>, idx: V<'a>, span: TextRange) -> V<'a> {
+        if obj.is_tensor() && matches!(idx, V::Data(Value::Str(_))) {
+            // `batch["input_ids"]`: the value was a mapping, not the tensor we assumed.
+            self.trace.assumption_violated = true;
+            return V::Unknown;
+        }
         match (&obj, &idx) {
             (V::Data(Value::Tensor(_) | Value::Size(_)), _) => {
                 self.apply_function("operator.getitem", vec![obj, idx], vec![], span, &[])

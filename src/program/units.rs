@@ -243,6 +243,10 @@ fn symbolic_ctor_args<'a>(
     let mut args = Vec::new();
     let mut inputs = Vec::new();
     let params = &init.parameters;
+    if params.kwarg.is_some() {
+        // Whatever a caller might pass through `**kwargs` is unknown.
+        args.push(("**".to_string(), V::Unknown));
+    }
     for p in params
         .posonlyargs
         .iter()
