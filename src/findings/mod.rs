@@ -5,35 +5,11 @@
 pub mod kinds;
 pub mod render;
 
-use ruff_text_size::TextRange;
-
-use crate::frontend::LineIndex;
 use crate::jobs::{Solved, Verdict};
+pub use crate::program::trace::Span;
 use crate::program::{UnitKind, UnitRun};
 
 pub use kinds::FindingKind;
-
-/// A source position: 1-based line and column, start and end.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub struct Span {
-    pub line: u32,
-    pub column: u32,
-    pub end_line: u32,
-    pub end_column: u32,
-}
-
-impl Span {
-    pub fn of(range: TextRange, text: &str, lines: &LineIndex) -> Span {
-        let (line, column) = lines.line_col(text, range.start());
-        let (end_line, end_column) = lines.line_col(text, range.end());
-        Span {
-            line,
-            column,
-            end_line,
-            end_column,
-        }
-    }
-}
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Related {
@@ -81,8 +57,7 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 }
 
 /// Turns the solved runs of one file into findings. `runs[i]` was solved as `solved[i]`.
-pub fn findings_of(runs: &[UnitRun], solved: &[Solved], text: &str) -> Vec<Finding> {
-    let lines = LineIndex::new(text);
+pub fn findings_of(runs: &[UnitRun], solved: &[Solved]) -> Vec<Finding> {
     let mut out: Vec<Finding> = Vec::new();
     let mut i = 0;
     while i < runs.len() {
@@ -91,7 +66,7 @@ pub fn findings_of(runs: &[UnitRun], solved: &[Solved], text: &str) -> Vec<Findi
         while j < runs.len() && runs[j].unit == runs[i].unit && runs[j].kind == runs[i].kind {
             j += 1;
         }
-        if let Some(f) = unit_finding(&runs[i..j], &solved[i..j], text, &lines) {
+        if let Some(f) = unit_finding(&runs[i..j], &solved[i..j]) {
             if !out
                 .iter()
                 .any(|g| g.span == f.span && g.operator == f.operator)
@@ -101,18 +76,13 @@ pub fn findings_of(runs: &[UnitRun], solved: &[Solved], text: &str) -> Vec<Findi
         }
         i = j;
     }
-    out.sort_by(|a, b| a.span.cmp(&b.span));
+    out.sort_by_key(|f| f.span);
     out
 }
 
 /// A unit is a finding when every variant is UNSAT; the variant that got furthest (the
 /// most obligations met before failing) names the location.
-fn unit_finding(
-    runs: &[UnitRun],
-    solved: &[Solved],
-    text: &str,
-    lines: &LineIndex,
-) -> Option<Finding> {
+pub fn unit_finding(runs: &[UnitRun], solved: &[Solved]) -> Option<Finding> {
     // On a tie, the more common input ranks read best (matrices, then images).
     let plausibility = |variant: &str| -> usize {
         let rank = variant.split(',').next().and_then(|v| v.rsplit(':').next());
@@ -148,8 +118,7 @@ fn unit_finding(
     };
     let ob = &run.trace.obligations[failing];
     let mut related: Vec<Related> = Vec::new();
-    let mut push = |range: TextRange, label: String| {
-        let span = Span::of(range, text, lines);
+    let mut push = |span: Span, label: String| {
         if !related.iter().any(|r| r.span == span) {
             related.push(Related { span, label });
         }
@@ -167,7 +136,7 @@ fn unit_finding(
             push(*range, label.clone());
         }
     }
-    let primary = Span::of(ob.span, text, lines);
+    let primary = ob.span;
     related.retain(|r| r.span != primary);
     Some(Finding {
         kind: FindingKind::classify(&ob.operator, &ob.message),
@@ -203,7 +172,7 @@ pub fn analyse_module(
 ) -> FileShapes {
     let runs = crate::program::run_units(module, text);
     let solved: Vec<Solved> = runs.iter().map(|r| crate::jobs::solve(r, solver)).collect();
-    let findings = findings_of(&runs, &solved, text);
+    let findings = findings_of(&runs, &solved);
     FileShapes {
         runs,
         solved,

@@ -12,7 +12,7 @@ use ruff_python_ast::{ExceptHandler, Expr, Stmt, StmtClassDef};
 use ruff_text_size::{Ranged, TextRange};
 
 use super::env::Snapshot;
-use super::trace::{guarded, never, Obligation, Trace};
+use super::trace::{guarded, never, Obligation, Span, Trace};
 use super::value::V;
 use crate::shapes::shape::{Dim, Shape};
 use crate::shapes::value::TensorValue;
@@ -37,6 +37,7 @@ pub const MAX_UNROLL: usize = 64;
 
 pub struct Interp<'a> {
     pub text: &'a str,
+    lines: crate::frontend::LineIndex,
     pub globals: HashMap<String, V<'a>>,
     pub locals: Vec<HashMap<String, V<'a>>>,
     pub guards: Vec<Pred>,
@@ -61,6 +62,7 @@ impl<'a> Interp<'a> {
     pub fn new(text: &'a str) -> Self {
         Interp {
             text,
+            lines: crate::frontend::LineIndex::new(text),
             globals: HashMap::new(),
             locals: Vec::new(),
             guards: Vec::new(),
@@ -145,12 +147,16 @@ impl<'a> Interp<'a> {
         shapes: &str,
     ) {
         let guarded_now = !self.guards.is_empty();
-        let mut related = related.to_vec();
+        let mut related: Vec<(Span, String)> = related
+            .iter()
+            .map(|(r, label)| (self.position(*r), label.clone()))
+            .collect();
         // The outermost call in the file names the entry point (a unit's own entry has no
         // call site: its span is empty).
         if let Some(site) = self.call_sites.first().filter(|s| !s.is_empty()) {
-            related.push((*site, "called from here".to_string()));
+            related.push((self.position(*site), "called from here".to_string()));
         }
+        let span = self.position(span);
         self.trace.require(Obligation {
             pred: guarded(&self.guards, pred),
             guarded: guarded_now,
@@ -384,7 +390,8 @@ impl<'a> Interp<'a> {
             V::Cond(p) => {
                 let msg = format!("assertion `{}` fails", self.source(span));
                 self.require(p.clone(), msg, "assert", span, &[], "");
-                self.trace.fact(guarded(&self.guards, p), Some(span));
+                let at = self.position(span);
+                self.trace.fact(guarded(&self.guards, p), Some(at));
             }
             V::Data(Value::Bool(Some(false))) => {
                 let msg = format!("assertion `{}` fails", self.source(span));
@@ -392,6 +399,11 @@ impl<'a> Interp<'a> {
             }
             _ => {}
         }
+    }
+
+    /// Line and column of a range.
+    pub fn position(&self, range: TextRange) -> Span {
+        Span::of(range, self.text, &self.lines)
     }
 
     pub fn source(&self, span: TextRange) -> &'a str {

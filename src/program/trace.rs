@@ -3,7 +3,36 @@
 
 use ruff_text_size::TextRange;
 
+use crate::frontend::LineIndex;
 use crate::shapes::{DimExpr, Pred};
+
+/// A source position: 1-based line and column, start and end. Obligations carry positions,
+/// not offsets, so a job can travel to another worker without its file's text.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Span {
+    pub line: u32,
+    pub column: u32,
+    pub end_line: u32,
+    pub end_column: u32,
+}
+
+impl Span {
+    pub fn of(range: TextRange, text: &str, lines: &LineIndex) -> Span {
+        let (line, column) = lines.line_col(text, range.start());
+        let (end_line, end_column) = lines.line_col(text, range.end());
+        Span {
+            line,
+            column,
+            end_line,
+            end_column,
+        }
+    }
+
+    /// No position (a unit's own entry).
+    pub fn is_empty(&self) -> bool {
+        self.line == 0
+    }
+}
 
 /// One requirement of one operation, under the path conditions in force where it ran.
 #[derive(Clone, Debug)]
@@ -15,9 +44,9 @@ pub struct Obligation {
     pub message: String,
     /// Canonical operator (`torch.nn.Linear`, `torch.Tensor.view`, `operator.add`).
     pub operator: String,
-    pub span: TextRange,
+    pub span: Span,
     /// Definitions the operation depends on (a module's construction), with a label.
-    pub related: Vec<(TextRange, String)>,
+    pub related: Vec<(Span, String)>,
     /// The operands' shapes, for messages.
     pub shapes: String,
 }
@@ -26,7 +55,7 @@ pub struct Obligation {
 #[derive(Clone, Debug)]
 pub struct Fact {
     pub pred: Pred,
-    pub span: Option<TextRange>,
+    pub span: Option<Span>,
 }
 
 /// A symbolic input of the unit, for rendering witnesses: a tensor parameter's dims or a
@@ -56,7 +85,7 @@ impl Trace {
         self.obligations.push(obligation);
     }
 
-    pub fn fact(&mut self, pred: Pred, span: Option<TextRange>) {
+    pub fn fact(&mut self, pred: Pred, span: Option<Span>) {
         self.facts.push(Fact { pred, span });
     }
 }
