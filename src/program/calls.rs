@@ -15,6 +15,22 @@ use crate::shapes::rules::{apply, lookup, RuleError, RuleKind};
 use crate::shapes::shape::Shape;
 use crate::shapes::Value;
 
+/// `nn.Module` methods that return the module itself.
+pub const MODULE_SELF_METHODS: &[&str] = &[
+    "to",
+    "cuda",
+    "cpu",
+    "train",
+    "eval",
+    "float",
+    "double",
+    "half",
+    "bfloat16",
+    "requires_grad_",
+    "apply",
+    "type",
+];
+
 /// The items of a value iterated by a `for` loop, when their number is known.
 pub fn iterate<'a>(v: &V<'a>) -> Option<Vec<V<'a>>> {
     match v {
@@ -159,6 +175,8 @@ impl<'a> Interp<'a> {
                     Some(V::Func(def)) => {
                         self.call_user(def, Some(recv.clone()), args, kwargs, span)
                     }
+                    // `nn.Module` methods that return the module itself.
+                    None if MODULE_SELF_METHODS.contains(&method) => recv.clone(),
                     _ => V::Unknown,
                 }
             }
@@ -174,8 +192,7 @@ impl<'a> Interp<'a> {
             }
             V::Module(m) => match method {
                 "forward" => self.apply_module(m, args, kwargs, span),
-                "to" | "cuda" | "cpu" | "train" | "eval" | "float" | "double" | "half"
-                | "requires_grad_" => recv.clone(),
+                m if MODULE_SELF_METHODS.contains(&m) => recv.clone(),
                 _ => V::Unknown,
             },
             V::Container(_, items, _) => match method {
@@ -318,7 +335,16 @@ impl<'a> Interp<'a> {
             }
             _ => {}
         }
-        match (kind, lookup(&canonical).map(|r| r.kind)) {
+        // The catalogue names some functions by the path users write (`F.avg_pool1d` is
+        // `torch.avg_pool1d` underneath).
+        let (canonical, rule) = match lookup(&canonical) {
+            Some(r) => (canonical, Some(r.kind)),
+            None => match lookup(path) {
+                Some(r) => (path.to_string(), Some(r.kind)),
+                None => (canonical, None),
+            },
+        };
+        match (kind, rule) {
             (ApiKind::Module, Some(RuleKind::Module { init, .. })) => {
                 match self.run_rule(init, &canonical, &args, &kwargs, span, &[], None) {
                     Some(Value::Module(m)) => V::Module(Rc::new(TorchModule { value: *m, span })),
@@ -330,6 +356,9 @@ impl<'a> Interp<'a> {
                 out.map_or(V::Unknown, V::data)
             }
             _ => {
+                if std::env::var_os("SHAPEHOUND_DEBUG").is_some() {
+                    eprintln!("no rule for {canonical}");
+                }
                 self.trace.unknown_ops += 1;
                 V::Unknown
             }
@@ -413,6 +442,12 @@ impl<'a> Interp<'a> {
                     self.require(r.pred, r.message, name, span, related, &shapes);
                 }
                 Some(outcome.value)
+            }
+            // A type error (a tensor where a size goes, a missing argument) means a value is
+            // not what the analysis assumed: the run proves nothing.
+            Err(RuleError::Invalid(msg)) if is_type_error(&msg) => {
+                self.trace.assumption_violated = true;
+                None
             }
             Err(RuleError::Invalid(msg)) if !uncertain => {
                 self.fail(msg, name, span, related, &shapes);
@@ -662,6 +697,38 @@ fn has_unknown(v: &Value) -> bool {
         Value::Tensor(t) => t.shape.dims().is_none(),
         _ => false,
     }
+}
+
+/// Messages of argument type errors (as opposed to shape errors).
+fn is_type_error(msg: &str) -> bool {
+    const MARKERS: &[&str] = &[
+        "must be a tensor",
+        "must be tensor",
+        "must be an int",
+        "must be int",
+        "must be a tuple",
+        "must be number",
+        "must be a number",
+        "must be a bool",
+        "must be bool",
+        "must be str",
+        "must be a str",
+        "must be a list",
+        "arguments must be numbers",
+        "missing argument",
+        "missing 1 required",
+        "takes ",
+        "invalid combination of arguments",
+        "invalid data type",
+        "unexpected keyword",
+        "unsupported operand",
+        "not subscriptable",
+        "object is not",
+        "expected a tensor",
+        "must be a sequence",
+    ];
+    let m = msg.to_ascii_lowercase();
+    MARKERS.iter().any(|k| m.contains(k))
 }
 
 /// The operands' shapes for messages: `[8, 3, 32, 32], [3]`.

@@ -143,7 +143,13 @@ impl<'a> Interp<'a> {
                 self.comprehension(&c.elt, &c.generators, true);
                 V::Unknown
             }
-            Expr::DictComp(_) => V::Unknown,
+            Expr::DictComp(d) => {
+                // `{k: v for ...}` over a known sequence with string keys.
+                match d.key.as_deref() {
+                    Some(key) => self.dict_comprehension(key, &d.value, &d.generators),
+                    None => V::Unknown,
+                }
+            }
             Expr::Starred(s) => self.eval(&s.value),
             Expr::Lambda(_) | Expr::Await(_) | Expr::Yield(_) | Expr::YieldFrom(_) => V::Unknown,
             Expr::IpyEscapeCommand(_) => V::Unknown,
@@ -187,6 +193,32 @@ impl<'a> Interp<'a> {
         } else {
             V::Unknown
         }
+    }
+
+    fn dict_comprehension(
+        &mut self,
+        key: &'a Expr,
+        value: &'a Expr,
+        generators: &'a [ruff_python_ast::Comprehension],
+    ) -> V<'a> {
+        let mut keys = Vec::new();
+        let mut values = Vec::new();
+        self.locals
+            .push(self.locals.last().cloned().unwrap_or_default());
+        let ok = self.comprehend(key, generators, &mut keys)
+            && self.comprehend(value, generators, &mut values);
+        self.locals.pop();
+        if !ok || keys.len() != values.len() {
+            return V::Unknown;
+        }
+        let mut items = Vec::new();
+        for (k, v) in keys.into_iter().zip(values) {
+            match k {
+                V::Data(Value::Str(Some(k))) => items.push((k, v)),
+                _ => return V::Unknown,
+            }
+        }
+        V::Dict(items)
     }
 
     fn comprehend(
@@ -415,13 +447,9 @@ impl<'a> Interp<'a> {
                     };
                     return self.apply_function(name, vec![l, r], vec![], span, &[]);
                 }
-                match (&l, &r, op) {
-                    (V::Data(Value::Str(Some(a))), V::Data(Value::Str(Some(b))), CmpOp::Eq) => {
-                        V::Data(Value::Bool(Some(a == b)))
-                    }
-                    (V::Data(Value::Str(Some(a))), V::Data(Value::Str(Some(b))), CmpOp::NotEq) => {
-                        V::Data(Value::Bool(Some(a != b)))
-                    }
+                match (py_eq(&l, &r), op) {
+                    (Some(e), CmpOp::Eq) => V::Data(Value::Bool(Some(e))),
+                    (Some(e), CmpOp::NotEq) => V::Data(Value::Bool(Some(!e))),
                     _ => V::Unknown,
                 }
             }
@@ -441,7 +469,9 @@ impl<'a> Interp<'a> {
                 match self.class_member(class, attr) {
                     Some(V::Func(_)) => V::Bound(Box::new(obj.clone()), attr.into()),
                     Some(v) => v,
-                    None if attr == "training" => V::Unknown,
+                    None if super::calls::MODULE_SELF_METHODS.contains(&attr) => {
+                        V::Bound(Box::new(obj.clone()), attr.into())
+                    }
                     None => V::Unknown,
                 }
             }
@@ -659,6 +689,29 @@ fn int_list(v: &V<'_>) -> Option<Vec<DimExpr>> {
         V::Tuple(items) | V::List(items) => items.iter().map(int_of).collect(),
         _ => None,
     }
+}
+
+/// Python `==` between known scalars: strings, None, bools, numbers; values of different
+/// kinds are unequal (numbers compare by value).
+fn py_eq(a: &V<'_>, b: &V<'_>) -> Option<bool> {
+    let scalar = |v: &V<'_>| -> Option<Scalar> {
+        Some(match v {
+            V::Data(Value::Str(Some(s))) => Scalar::Str(s.clone()),
+            V::Data(Value::None) => Scalar::None,
+            V::Data(Value::Int(e)) => Scalar::Num(e.as_const()? as f64),
+            V::Data(Value::Bool(Some(b))) => Scalar::Num(f64::from(u8::from(*b))),
+            V::Data(Value::Float(Some(f))) => Scalar::Num(*f),
+            _ => return None,
+        })
+    };
+    Some(scalar(a)? == scalar(b)?)
+}
+
+#[derive(PartialEq)]
+enum Scalar {
+    Str(String),
+    None,
+    Num(f64),
 }
 
 fn and<'a>(a: V<'a>, b: V<'a>) -> V<'a> {

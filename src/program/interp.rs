@@ -126,9 +126,15 @@ impl<'a> Interp<'a> {
     }
 
     /// A tensor of the given rank whose dims are fresh symbols.
+    /// A symbolic input tensor of the given rank: its dims are positive (an input with an
+    /// empty dim is not what a unit is written for).
     pub fn fresh_tensor(&mut self, name: &str, rank: usize) -> (V<'a>, Vec<DimExpr>) {
         let dims: Vec<DimExpr> = (0..rank)
-            .map(|i| self.fresh_dim(&format!("{name}.shape[{i}]")))
+            .map(|i| {
+                let d = self.fresh_sym(&format!("{name}.shape[{i}]"));
+                self.trace.fact(Pred::Le(DimExpr::one(), d.clone()), None);
+                d
+            })
             .collect();
         let shape = Shape::Ranked(dims.iter().cloned().map(Dim::Known).collect());
         (V::Data(Value::tensor(shape, None)), dims)
@@ -602,6 +608,20 @@ impl<'a> Interp<'a> {
             other => super::calls::iterate(other),
         };
         match (items, starred) {
+            // Unpacking a torch.Size of another length raises ("too many values to unpack").
+            (Some(items), None)
+                if items.len() != targets.len() && matches!(v, V::Data(Value::Size(_))) =>
+            {
+                let msg = format!(
+                    "cannot unpack a torch.Size of {} dims into {} names",
+                    items.len(),
+                    targets.len()
+                );
+                self.fail(msg, "unpack", span, &[], "");
+                for t in targets {
+                    self.assign(t, V::Unknown);
+                }
+            }
             (Some(items), None) if items.len() == targets.len() => {
                 for (t, item) in targets.iter().zip(items) {
                     self.assign(t, item);

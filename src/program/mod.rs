@@ -8,6 +8,7 @@ pub mod calls;
 pub mod env;
 pub mod expr;
 pub mod interp;
+pub mod params;
 pub mod trace;
 pub mod units;
 pub mod value;

@@ -2,15 +2,16 @@
 //! `nn.Module` subclass (constructed with symbolic or default hyperparameters, `forward` run on
 //! symbolic inputs of each plausible rank), and parameterless test functions.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 
-use ruff_python_ast::visitor::{walk_expr, Visitor};
 use ruff_python_ast::{Expr, ModModule, Stmt, StmtClassDef, StmtFunctionDef};
 use ruff_text_size::TextRange;
 
 use super::interp::Interp;
+use super::params::{classify, AnnotatedDim, ParamKind};
 use super::trace::{Input, Trace};
 use super::value::V;
+use crate::shapes::shape::{Dim, Shape};
 use crate::shapes::{DimExpr, Pred, Value};
 
 /// What kind of unit produced a trace.
@@ -47,6 +48,8 @@ pub struct UnitRun {
 
 /// Ranks tried for a symbolic tensor input of unknown rank.
 const RANKS: [usize; 5] = [1, 2, 3, 4, 5];
+/// Lengths tried for the `...` part of an annotated shape.
+const VARIADIC: [usize; 3] = [0, 1, 2];
 /// At most this many rank variants per unit.
 const MAX_VARIANTS: usize = 25;
 
@@ -71,19 +74,7 @@ pub fn run_units(module: &ModModule, text: &str) -> Vec<UnitRun> {
             Stmt::ClassDef(class) if is_module_class(&interp, class) => {
                 runs.extend(run_class(&mut interp, &globals, class));
             }
-            Stmt::FunctionDef(def)
-                if def.parameters.is_empty() && def.name.id.starts_with("test") =>
-            {
-                reset(&mut interp, &globals);
-                interp.call_user(def, None, Vec::new(), Vec::new(), TextRange::default());
-                runs.push(UnitRun {
-                    unit: def.name.id.to_string(),
-                    kind: UnitKind::Function,
-                    variant: String::new(),
-                    span: def.range,
-                    trace: std::mem::take(&mut interp.trace),
-                });
-            }
+            Stmt::FunctionDef(def) => runs.extend(run_function(&mut interp, &globals, def)),
             _ => {}
         }
     }
@@ -151,57 +142,183 @@ fn init_of<'a>(interp: &Interp<'a>, class: &'a StmtClassDef) -> Option<&'a StmtF
     }
 }
 
-/// Runs a module class once per rank variant of its `forward` inputs.
+/// How one input is bound in one variant.
+#[derive(Clone, Debug)]
+enum Choice {
+    /// A tensor of this rank with fresh dims.
+    Rank(usize),
+    /// An annotated shape with its `...` part this long.
+    Annotated(Vec<AnnotatedDim>, usize),
+    Size,
+    Unknown,
+}
+
+/// The choices for each parameter, and every combination of them (bounded): parameters of
+/// unknown rank and annotated shapes with `...` have several.
+fn variants(kinds: &[(String, ParamKind, bool)]) -> Vec<Vec<(String, Choice)>> {
+    let mut out: Vec<Vec<(String, Choice)>> = vec![Vec::new()];
+    let mut multi = 0;
+    for (name, kind, has_default) in kinds {
+        if *has_default {
+            // A parameter with a default runs with its default.
+            continue;
+        }
+        let options: Vec<Choice> = match kind {
+            ParamKind::Tensor if multi < 2 => {
+                multi += 1;
+                RANKS.iter().map(|&r| Choice::Rank(r)).collect()
+            }
+            ParamKind::Tensor => vec![Choice::Unknown],
+            ParamKind::Shaped(dims) if dims.contains(&AnnotatedDim::Variadic) && multi < 2 => {
+                multi += 1;
+                VARIADIC
+                    .iter()
+                    .map(|&n| Choice::Annotated(dims.clone(), n))
+                    .collect()
+            }
+            ParamKind::Shaped(dims) => vec![Choice::Annotated(dims.clone(), 0)],
+            ParamKind::Size => vec![Choice::Size],
+            ParamKind::Unknown => vec![Choice::Unknown],
+        };
+        let mut next = Vec::new();
+        for prefix in &out {
+            for o in &options {
+                let mut v = prefix.clone();
+                v.push((name.clone(), o.clone()));
+                next.push(v);
+            }
+        }
+        out = next;
+        out.truncate(MAX_VARIANTS);
+    }
+    out
+}
+
+/// The symbol for an annotated dim name, shared by every parameter of the unit.
+fn named_dim<'a>(
+    interp: &mut Interp<'a>,
+    named: &mut HashMap<String, DimExpr>,
+    name: &str,
+) -> DimExpr {
+    if let Some(e) = named.get(name) {
+        return e.clone();
+    }
+    let e = interp.fresh_dim(name);
+    named.insert(name.to_string(), e.clone());
+    e
+}
+
+/// Binds one variant's inputs: symbolic tensors (annotated names shared across
+/// parameters), positive size symbols, unknowns. Returns keyword arguments and the
+/// variant's description.
+fn bind_inputs<'a>(
+    interp: &mut Interp<'a>,
+    choices: &[(String, Choice)],
+) -> (Vec<(String, V<'a>)>, String) {
+    let mut named: HashMap<String, DimExpr> = HashMap::new();
+    let mut kwargs = Vec::new();
+    let mut described = Vec::new();
+    for (name, choice) in choices {
+        let v = match choice {
+            Choice::Rank(r) => {
+                let (v, dims) = interp.fresh_tensor(name, *r);
+                interp.trace.inputs.push(Input::Tensor {
+                    name: name.clone(),
+                    dims,
+                });
+                described.push(format!("{name}:{r}"));
+                v
+            }
+            Choice::Annotated(spec, variadic) => {
+                let mut dims = Vec::new();
+                for (i, d) in spec.iter().enumerate() {
+                    match d {
+                        AnnotatedDim::Const(c) => dims.push(DimExpr::constant(*c)),
+                        AnnotatedDim::Name(n) => dims.push(named_dim(interp, &mut named, n)),
+                        AnnotatedDim::Product(ns) => {
+                            let mut e = DimExpr::one();
+                            for n in ns {
+                                e = e.mul(&named_dim(interp, &mut named, n));
+                            }
+                            dims.push(e);
+                        }
+                        AnnotatedDim::Variadic => {
+                            for j in 0..*variadic {
+                                dims.push(interp.fresh_dim(&format!("{name}.batch{i}_{j}")));
+                            }
+                        }
+                    }
+                }
+                interp.trace.inputs.push(Input::Tensor {
+                    name: name.clone(),
+                    dims: dims.clone(),
+                });
+                described.push(format!("{name}:{}", dims.len()));
+                let shape = Shape::Ranked(dims.into_iter().map(Dim::Known).collect());
+                V::Data(Value::tensor(shape, None))
+            }
+            Choice::Size => {
+                let s = interp.fresh_sym(name);
+                interp.trace.fact(Pred::Le(DimExpr::one(), s.clone()), None);
+                interp.trace.inputs.push(Input::Int {
+                    name: name.clone(),
+                    value: s.clone(),
+                });
+                V::Data(Value::Int(s))
+            }
+            Choice::Unknown => V::Unknown,
+        };
+        kwargs.push((name.clone(), v));
+    }
+    (kwargs, described.join(","))
+}
+
+/// Runs a module class once per variant of its `forward` inputs: `__init__` with symbolic
+/// size parameters (or their defaults), then `forward`.
 fn run_class<'a>(
     interp: &mut Interp<'a>,
-    globals: &std::collections::HashMap<String, V<'a>>,
+    globals: &HashMap<String, V<'a>>,
     class: &'a StmtClassDef,
 ) -> Vec<UnitRun> {
     let Some(forward) = forward_of(interp, class) else {
         return Vec::new();
     };
-    let tensor_params: Vec<&str> = forward
-        .parameters
-        .posonlyargs
-        .iter()
-        .chain(forward.parameters.args.iter())
-        .skip(1)
-        .filter(|p| p.default.is_none())
-        .map(|p| p.parameter.name.id.as_str())
-        .collect();
-    let variants = rank_variants(tensor_params.len());
+    let forward_kinds = classify(forward, true, true);
+    let init = init_of(interp, class);
+    let ctor_choices: Vec<(String, Choice)> = init
+        .map(|init| {
+            classify(init, true, false)
+                .into_iter()
+                .filter(|(_, _, has_default)| !has_default)
+                .map(|(n, k, _)| {
+                    let c = if k == ParamKind::Size {
+                        Choice::Size
+                    } else {
+                        Choice::Unknown
+                    };
+                    (n, c)
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let init_kwargs = init.is_some_and(|i| i.parameters.kwarg.is_some());
     let mut runs = Vec::new();
-    for ranks in variants {
+    for choices in variants(&forward_kinds) {
         reset(interp, globals);
-        let (ctor_args, ctor_inputs) = symbolic_ctor_args(interp, class);
-        let obj = interp.instantiate(class, Vec::new(), ctor_args, class.range);
-        let mut args = Vec::new();
-        let mut variant = Vec::new();
-        for (i, name) in tensor_params.iter().enumerate() {
-            match ranks.get(i) {
-                Some(&r) => {
-                    let (v, dims) = interp.fresh_tensor(name, r);
-                    interp.trace.inputs.push(Input::Tensor {
-                        name: name.to_string(),
-                        dims,
-                    });
-                    variant.push(format!("{name}:{r}"));
-                    args.push(v);
-                }
-                None => args.push(V::Data(Value::tensor(
-                    crate::shapes::Shape::unknown(),
-                    None,
-                ))),
-            }
+        let (mut ctor, _) = bind_inputs(interp, &ctor_choices);
+        if init_kwargs {
+            // Whatever a caller might pass through `**kwargs` is unknown.
+            ctor.push(("**".to_string(), V::Unknown));
         }
-        interp.trace.inputs.extend(ctor_inputs);
+        let obj = interp.instantiate(class, Vec::new(), ctor, class.range);
+        let (args, variant) = bind_inputs(interp, &choices);
         if !interp.dead {
-            interp.call_user(forward, Some(obj), args, Vec::new(), TextRange::default());
+            interp.call_user(forward, Some(obj), Vec::new(), args, TextRange::default());
         }
         runs.push(UnitRun {
             unit: class.name.id.to_string(),
             kind: UnitKind::Class,
-            variant: variant.join(","),
+            variant,
             span: class.range,
             trace: std::mem::take(&mut interp.trace),
         });
@@ -209,136 +326,33 @@ fn run_class<'a>(
     runs
 }
 
-/// Every assignment of ranks to the first two tensor inputs (later ones stay rank-unknown).
-fn rank_variants(n: usize) -> Vec<Vec<usize>> {
-    let mut out: Vec<Vec<usize>> = vec![Vec::new()];
-    for _ in 0..n.min(2) {
-        let mut next = Vec::new();
-        for prefix in &out {
-            for r in RANKS {
-                let mut v = prefix.clone();
-                v.push(r);
-                next.push(v);
-            }
-        }
-        out = next;
-    }
-    out.truncate(MAX_VARIANTS);
-    out
-}
-
-/// Constructor parameters without a default: a size-like one (used in arithmetic or as a
-/// layer's argument in `__init__`) becomes a positive symbol; any other stays unknown.
-fn symbolic_ctor_args<'a>(
+/// A top-level function with at least one tensor parameter (or none at all, for a test
+/// function): run once per variant of its inputs.
+fn run_function<'a>(
     interp: &mut Interp<'a>,
-    class: &'a StmtClassDef,
-) -> (Vec<(String, V<'a>)>, Vec<Input>) {
-    let Some(init) = init_of(interp, class) else {
-        return (Vec::new(), Vec::new());
-    };
-    let mut sizes = SizeUse::default();
-    for stmt in &init.body {
-        ruff_python_ast::visitor::walk_stmt(&mut sizes, stmt);
-    }
-    let mut args = Vec::new();
-    let mut inputs = Vec::new();
-    let params = &init.parameters;
-    if params.kwarg.is_some() {
-        // Whatever a caller might pass through `**kwargs` is unknown.
-        args.push(("**".to_string(), V::Unknown));
-    }
-    for p in params
-        .posonlyargs
+    globals: &HashMap<String, V<'a>>,
+    def: &'a StmtFunctionDef,
+) -> Vec<UnitRun> {
+    let kinds = classify(def, false, false);
+    let tensors = kinds
         .iter()
-        .chain(params.args.iter())
-        .skip(1)
-        .chain(params.kwonlyargs.iter())
-    {
-        if p.default.is_some() {
-            continue;
-        }
-        let name = p.parameter.name.id.as_str();
-        let v = if sizes.names.contains(name) {
-            let s = interp.fresh_sym(name);
-            interp.trace.fact(Pred::Le(DimExpr::one(), s.clone()), None);
-            inputs.push(Input::Int {
-                name: name.to_string(),
-                value: s.clone(),
-            });
-            V::Data(Value::Int(s))
-        } else {
-            V::Unknown
-        };
-        args.push((name.to_string(), v));
+        .any(|(_, k, d)| !d && matches!(k, ParamKind::Tensor | ParamKind::Shaped(_)));
+    let test = def.parameters.is_empty() && def.name.id.starts_with("test");
+    if !(tensors || test) {
+        return Vec::new();
     }
-    (args, inputs)
-}
-
-/// Names used as sizes: operands of arithmetic, or among the first arguments of a class
-/// construction (`nn.Linear(d, 2 * d)`).
-#[derive(Default)]
-struct SizeUse {
-    names: HashSet<String>,
-}
-
-impl<'b> Visitor<'b> for SizeUse {
-    fn visit_expr(&mut self, e: &'b Expr) {
-        match e {
-            Expr::BinOp(b) => {
-                for side in [&*b.left, &*b.right] {
-                    if let Expr::Name(n) = side {
-                        self.names.insert(n.id.to_string());
-                    }
-                }
-            }
-            Expr::Call(c) => {
-                let callee = match &*c.func {
-                    Expr::Attribute(a) => a.attr.id.as_str(),
-                    Expr::Name(n) => n.id.as_str(),
-                    _ => "",
-                };
-                if callee.starts_with(|ch: char| ch.is_ascii_uppercase()) {
-                    for a in c.arguments.args.iter().take(3) {
-                        if let Expr::Name(n) = a {
-                            self.names.insert(n.id.to_string());
-                        }
-                    }
-                    for k in c.arguments.keywords.iter() {
-                        let size_kw = k
-                            .arg
-                            .as_ref()
-                            .is_some_and(|a| SIZE_KEYWORDS.contains(&a.id.as_str()));
-                        if let (true, Expr::Name(n)) = (size_kw, &k.value) {
-                            self.names.insert(n.id.to_string());
-                        }
-                    }
-                }
-            }
-            _ => {}
-        }
-        walk_expr(self, e);
+    let mut runs = Vec::new();
+    for choices in variants(&kinds) {
+        reset(interp, globals);
+        let (args, variant) = bind_inputs(interp, &choices);
+        interp.call_user(def, None, Vec::new(), args, TextRange::default());
+        runs.push(UnitRun {
+            unit: def.name.id.to_string(),
+            kind: UnitKind::Function,
+            variant,
+            span: def.range,
+            trace: std::mem::take(&mut interp.trace),
+        });
     }
+    runs
 }
-
-const SIZE_KEYWORDS: &[&str] = &[
-    "in_features",
-    "out_features",
-    "in_channels",
-    "out_channels",
-    "num_features",
-    "embed_dim",
-    "num_heads",
-    "hidden_size",
-    "input_size",
-    "embedding_dim",
-    "num_embeddings",
-    "d_model",
-    "nhead",
-    "dim_feedforward",
-    "normalized_shape",
-    "num_channels",
-    "num_groups",
-    "kdim",
-    "vdim",
-    "proj_size",
-];

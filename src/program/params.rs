@@ -1,0 +1,470 @@
+//! What a unit's parameters probably are, from their annotations and how the body uses them:
+//! a tensor (then symbolic dims of each plausible rank, or the annotated shape), a size (a
+//! positive symbol), or unknown. A wrong guess must never raise an alarm: a tensor guess is
+//! made only on tensor evidence (or for `forward`, by convention) and withdrawn on any
+//! non-tensor use.
+
+use std::collections::HashMap;
+
+use ruff_python_ast::visitor::{walk_expr, walk_stmt, Visitor};
+use ruff_python_ast::{Expr, Operator, Stmt, StmtFunctionDef};
+
+use crate::operators::api::{torch_api, MethodSharing};
+
+/// A shape annotation's dims: names (shared across parameters), numbers, products of names
+/// (`(h w)`), and an unknown-length part (`...`, `*b`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AnnotatedDim {
+    Name(String),
+    Const(i64),
+    Product(Vec<String>),
+    Variadic,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParamKind {
+    /// A tensor of unknown rank.
+    Tensor,
+    /// A tensor with an annotated shape.
+    Shaped(Vec<AnnotatedDim>),
+    /// An integer used as a size.
+    Size,
+    Unknown,
+}
+
+#[derive(Default)]
+struct Evidence {
+    tensor: bool,
+    not_tensor: bool,
+    size: bool,
+}
+
+struct Uses<'n> {
+    names: &'n [String],
+    ev: HashMap<String, Evidence>,
+}
+
+impl Uses<'_> {
+    fn param(&self, e: &Expr) -> Option<String> {
+        match e {
+            Expr::Name(n) if self.names.iter().any(|p| p == n.id.as_str()) => {
+                Some(n.id.to_string())
+            }
+            _ => None,
+        }
+    }
+
+    fn mark(&mut self, e: &Expr, f: impl FnOnce(&mut Evidence)) {
+        if let Some(p) = self.param(e) {
+            f(self.ev.entry(p).or_default());
+        }
+    }
+}
+
+/// Receivers of these attributes are tensors (names no builtin type or `nn.Module` shares).
+fn tensor_attribute(attr: &str) -> bool {
+    matches!(attr, "shape" | "ndim" | "T" | "mT" | "dtype" | "device")
+        || torch_api()
+            .tensor_method(attr)
+            .is_some_and(|s| s == MethodSharing::Plain)
+}
+
+impl<'b> Visitor<'b> for Uses<'_> {
+    fn visit_expr(&mut self, e: &'b Expr) {
+        match e {
+            Expr::Attribute(a) => {
+                let attr = a.attr.id.as_str();
+                if tensor_attribute(attr) {
+                    self.mark(&a.value, |ev| ev.tensor = true);
+                } else if !matches!(
+                    attr,
+                    "size"
+                        | "dim"
+                        | "to"
+                        | "float"
+                        | "long"
+                        | "int"
+                        | "half"
+                        | "double"
+                        | "bool"
+                        | "cuda"
+                        | "cpu"
+                        | "detach"
+                        | "clone"
+                        | "contiguous"
+                        | "numel"
+                ) {
+                    self.mark(&a.value, |ev| ev.not_tensor = true);
+                }
+            }
+            Expr::BinOp(b) => {
+                if b.op == Operator::MatMult {
+                    self.mark(&b.left, |ev| ev.tensor = true);
+                    self.mark(&b.right, |ev| ev.tensor = true);
+                } else {
+                    let literal = |x: &Expr| matches!(x, Expr::NumberLiteral(_));
+                    if literal(&b.right) || literal(&b.left) {
+                        self.mark(&b.left, |ev| ev.size = true);
+                        self.mark(&b.right, |ev| ev.size = true);
+                    }
+                }
+            }
+            Expr::Call(c) => {
+                let callee = callee_path(&c.func);
+                if self.param(&c.func).is_some() {
+                    // Called: a function or a model, not a tensor.
+                    self.mark(&c.func, |ev| ev.not_tensor = true);
+                }
+                match callee.as_deref() {
+                    Some("range") => {
+                        for a in c.arguments.args.iter() {
+                            self.mark(a, |ev| {
+                                ev.size = true;
+                                ev.not_tensor = true;
+                            });
+                        }
+                    }
+                    Some("len" | "isinstance" | "list" | "tuple" | "enumerate" | "zip") => {
+                        for a in c.arguments.args.iter() {
+                            self.mark(a, |ev| ev.not_tensor = true);
+                        }
+                    }
+                    // A class construction (`nn.Linear(d, 2 * d)`): its arguments are sizes.
+                    Some(path)
+                        if path
+                            .rsplit('.')
+                            .next()
+                            .is_some_and(|l| l.starts_with(|ch: char| ch.is_ascii_uppercase())) =>
+                    {
+                        for a in c.arguments.args.iter().take(3) {
+                            self.mark(a, |ev| ev.size = true);
+                        }
+                        for k in c.arguments.keywords.iter() {
+                            let size_kw = k
+                                .arg
+                                .as_ref()
+                                .is_some_and(|a| SIZE_KEYWORDS.contains(&a.id.as_str()));
+                            if size_kw {
+                                self.mark(&k.value, |ev| ev.size = true);
+                            }
+                        }
+                    }
+                    // Creation functions take sizes, not tensors.
+                    Some(path) if is_torch_like(path) && is_creation(path) => {
+                        for a in c.arguments.args.iter() {
+                            self.mark(a, |ev| ev.size = true);
+                        }
+                    }
+                    Some(path) if is_torch_like(path) => {
+                        // The first argument of a torch function is its input.
+                        if let Some(first) = c.arguments.args.first() {
+                            self.mark(first, |ev| ev.tensor = true);
+                        }
+                        for elt in list_elements(c.arguments.args.first()) {
+                            self.mark(elt, |ev| ev.tensor = true);
+                        }
+                        for a in c.arguments.args.iter().skip(1) {
+                            self.mark(a, |ev| ev.size = true);
+                        }
+                        for k in c.arguments.keywords.iter() {
+                            self.mark(&k.value, |ev| ev.size = true);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            Expr::Subscript(s) => {
+                if matches!(&*s.slice, Expr::StringLiteral(_)) {
+                    self.mark(&s.value, |ev| ev.not_tensor = true);
+                }
+            }
+            _ => {}
+        }
+        walk_expr(self, e);
+    }
+
+    fn visit_stmt(&mut self, s: &'b Stmt) {
+        if let Stmt::For(f) = s {
+            self.mark(&f.iter, |ev| ev.not_tensor = true);
+        }
+        walk_stmt(self, s);
+    }
+}
+
+/// Keyword arguments of layer constructors that are sizes.
+const SIZE_KEYWORDS: &[&str] = &[
+    "in_features",
+    "out_features",
+    "in_channels",
+    "out_channels",
+    "num_features",
+    "embed_dim",
+    "num_heads",
+    "hidden_size",
+    "input_size",
+    "embedding_dim",
+    "num_embeddings",
+    "d_model",
+    "nhead",
+    "dim_feedforward",
+    "normalized_shape",
+    "num_channels",
+    "num_groups",
+    "kdim",
+    "vdim",
+    "proj_size",
+    "kernel_size",
+];
+
+fn list_elements(e: Option<&Expr>) -> Vec<&Expr> {
+    match e {
+        Some(Expr::List(l)) => l.elts.iter().collect(),
+        Some(Expr::Tuple(t)) => t.elts.iter().collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// `torch.cat`, `F.relu`, `nn.functional.pad`, `torch.nn.functional.conv2d`: a dotted path.
+fn callee_path(e: &Expr) -> Option<String> {
+    match e {
+        Expr::Name(n) => Some(n.id.to_string()),
+        Expr::Attribute(a) => Some(format!("{}.{}", callee_path(&a.value)?, a.attr.id)),
+        _ => None,
+    }
+}
+
+fn is_creation(path: &str) -> bool {
+    let last = path.rsplit('.').next().unwrap_or(path);
+    matches!(
+        last,
+        "randn"
+            | "rand"
+            | "zeros"
+            | "ones"
+            | "empty"
+            | "full"
+            | "arange"
+            | "linspace"
+            | "logspace"
+            | "eye"
+            | "randint"
+            | "randperm"
+            | "tensor"
+            | "as_tensor"
+            | "Size"
+    )
+}
+
+fn is_torch_like(path: &str) -> bool {
+    let root = path.split('.').next().unwrap_or("");
+    matches!(root, "torch" | "F" | "nn") && path.contains('.')
+}
+
+/// The kinds of a function's parameters (after `self` for methods). `convention_tensor`:
+/// an unannotated parameter with no evidence either way is a tensor (`forward`'s inputs).
+pub fn classify(
+    def: &StmtFunctionDef,
+    skip_self: bool,
+    convention_tensor: bool,
+) -> Vec<(String, ParamKind, bool)> {
+    let params: Vec<_> = def
+        .parameters
+        .posonlyargs
+        .iter()
+        .chain(def.parameters.args.iter())
+        .chain(def.parameters.kwonlyargs.iter())
+        .skip(usize::from(skip_self))
+        .collect();
+    let names: Vec<String> = params
+        .iter()
+        .map(|p| p.parameter.name.id.to_string())
+        .collect();
+    let mut uses = Uses {
+        names: &names,
+        ev: HashMap::new(),
+    };
+    for stmt in &def.body {
+        uses.visit_stmt(stmt);
+    }
+    params
+        .iter()
+        .map(|p| {
+            let name = p.parameter.name.id.to_string();
+            let has_default = p.default.is_some();
+            let ev = uses.ev.get(&name);
+            let annotated = p.parameter.annotation.as_deref().and_then(annotation_kind);
+            let kind = match annotated {
+                Some(k) => k,
+                None => match ev {
+                    Some(ev) if ev.not_tensor => {
+                        if ev.size && !ev.tensor {
+                            ParamKind::Size
+                        } else {
+                            ParamKind::Unknown
+                        }
+                    }
+                    Some(ev) if ev.tensor => ParamKind::Tensor,
+                    _ if convention_tensor => ParamKind::Tensor,
+                    Some(ev) if ev.size => ParamKind::Size,
+                    _ => ParamKind::Unknown,
+                },
+            };
+            (name, kind, has_default)
+        })
+        .collect()
+}
+
+/// `torch.Tensor`, `Tensor`, `int`, jaxtyping `Float[Tensor, "b c h w"]`, torchtyping
+/// `TensorType["b", "c"]`, and the `T["b c"]` form.
+pub fn annotation_kind(a: &Expr) -> Option<ParamKind> {
+    match a {
+        Expr::Name(n) => match n.id.as_str() {
+            "Tensor" => Some(ParamKind::Tensor),
+            "int" => Some(ParamKind::Size),
+            "float" | "bool" | "str" => Some(ParamKind::Unknown),
+            _ => None,
+        },
+        Expr::Attribute(at) if at.attr.id.as_str() == "Tensor" => Some(ParamKind::Tensor),
+        Expr::StringLiteral(s) => {
+            // A quoted annotation: only the plain tensor names are read.
+            match s.value.to_str() {
+                "Tensor" | "torch.Tensor" => Some(ParamKind::Tensor),
+                _ => None,
+            }
+        }
+        Expr::Subscript(s) => {
+            let head = callee_path(&s.value)?;
+            let last = head.rsplit('.').next().unwrap_or(&head);
+            let spec: Vec<&Expr> = match &*s.slice {
+                Expr::Tuple(t) => t.elts.iter().collect(),
+                other => vec![other],
+            };
+            match last {
+                // jaxtyping: Float[Tensor, "b c"], Int[torch.Tensor, "n"], Shaped[...].
+                "Float" | "Int" | "Bool" | "Shaped" | "Num" | "Real" | "Integer" | "Inexact"
+                | "Float32" | "Float16" | "Int64" | "Int32" | "UInt8" => {
+                    let dims = match spec.get(1) {
+                        Some(Expr::StringLiteral(s)) => parse_dims(s.value.to_str()),
+                        _ => None,
+                    };
+                    Some(dims.map_or(ParamKind::Tensor, ParamKind::Shaped))
+                }
+                // torchtyping: TensorType["b", "c", float]; seed 003's T["b c"].
+                "TensorType" | "T" => {
+                    let mut dims = Vec::new();
+                    for e in spec {
+                        match e {
+                            Expr::StringLiteral(s) => dims.extend(parse_dims(s.value.to_str())?),
+                            Expr::NumberLiteral(n) => match &n.value {
+                                ruff_python_ast::Number::Int(i) => {
+                                    dims.push(AnnotatedDim::Const(i.as_i64()?))
+                                }
+                                _ => return Some(ParamKind::Tensor),
+                            },
+                            Expr::EllipsisLiteral(_) => dims.push(AnnotatedDim::Variadic),
+                            _ => {}
+                        }
+                    }
+                    Some(ParamKind::Shaped(dims))
+                }
+                "Optional" => None,
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// `"b c (h w) 3 ..."` as dims; `None` on anything not understood.
+pub fn parse_dims(spec: &str) -> Option<Vec<AnnotatedDim>> {
+    let mut out = Vec::new();
+    let mut rest = spec.trim();
+    while !rest.is_empty() {
+        if let Some(inner) = rest.strip_prefix('(') {
+            let end = inner.find(')')?;
+            let names: Vec<String> = inner[..end]
+                .split_whitespace()
+                .map(str::to_string)
+                .collect();
+            if names
+                .iter()
+                .any(|n| n.parse::<i64>().is_ok() || n.starts_with('*'))
+            {
+                return None;
+            }
+            out.push(AnnotatedDim::Product(names));
+            rest = inner[end + 1..].trim_start();
+            continue;
+        }
+        let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+        let token = &rest[..end];
+        rest = rest[end..].trim_start();
+        // jaxtyping modifiers: `#b` (broadcastable), `_b` (unchecked), `b=3` (documentation).
+        let token = token.trim_start_matches(['#', '_']);
+        let token = token.split('=').next().unwrap_or(token);
+        out.push(if token == "..." || token.starts_with('*') {
+            AnnotatedDim::Variadic
+        } else if let Ok(c) = token.parse::<i64>() {
+            AnnotatedDim::Const(c)
+        } else if token.is_empty() {
+            return None;
+        } else {
+            AnnotatedDim::Name(token.to_string())
+        });
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn jaxtyping_strings_parse() {
+        use AnnotatedDim::*;
+        assert_eq!(
+            parse_dims("batch c (h w) 3"),
+            Some(vec![
+                Name("batch".into()),
+                Name("c".into()),
+                Product(vec!["h".into(), "w".into()]),
+                Const(3)
+            ])
+        );
+        assert_eq!(parse_dims("... d"), Some(vec![Variadic, Name("d".into())]));
+        assert_eq!(parse_dims("*b n"), Some(vec![Variadic, Name("n".into())]));
+        assert_eq!(
+            parse_dims("#b _c d=4"),
+            Some(vec![Name("b".into()), Name("c".into()), Name("d".into())])
+        );
+    }
+
+    fn first_def(src: &str) -> StmtFunctionDef {
+        let m = crate::frontend::parse_python(src).unwrap();
+        match m.body.into_iter().next() {
+            Some(Stmt::FunctionDef(f)) => f,
+            _ => panic!("no def"),
+        }
+    }
+
+    #[test]
+    fn parameters_are_classified_by_use() {
+        let def = first_def(
+            "def f(x, k, model, cfg, n):\n    y = x.permute(0, 2, 1)\n    z = F.avg_pool1d(y, k)\n    out = model(z)\n    a = cfg['dim']\n    for i in range(n):\n        pass\n",
+        );
+        let kinds: Vec<ParamKind> = classify(&def, false, false)
+            .into_iter()
+            .map(|(_, k, _)| k)
+            .collect();
+        assert_eq!(
+            kinds,
+            vec![
+                ParamKind::Tensor,
+                ParamKind::Size,
+                ParamKind::Unknown,
+                ParamKind::Unknown,
+                ParamKind::Size
+            ]
+        );
+    }
+}
