@@ -10,10 +10,12 @@ fn main() {
     let text = std::fs::read_to_string(&path).expect("readable UTF-8 file");
     let module = parse_python(&text).expect("parsable Python");
     let solver = JobSolver::new(DEFAULT_TIMEOUT);
+    let started = std::time::Instant::now();
     let shapes = analyse_module(&module, &text, &solver);
+    eprintln!("total {} ms", started.elapsed().as_millis());
     for (run, solved) in shapes.runs.iter().zip(&shapes.solved) {
         println!(
-            "== {} {} [{}]: {} ops, {} unknown, {} obligations, {} facts{} -> {:?}",
+            "== {} {} [{}]: {} ops, {} unknown, {} obligations, {} facts{} -> {:?} ({} us)",
             run.kind.name(),
             run.unit,
             run.variant,
@@ -26,7 +28,8 @@ fn main() {
             } else {
                 ""
             },
-            solved.verdict
+            solved.verdict,
+            solved.micros
         );
         for (i, o) in run.trace.obligations.iter().enumerate() {
             println!(

@@ -80,7 +80,12 @@ pub fn check(paths: &[PathBuf], format: Format, timeout: Duration) -> std::io::R
                 continue;
             }
         };
-        match analyse_bytes(&bytes, *kind, &solver) {
+        let started = std::time::Instant::now();
+        let outcome = analyse_bytes(&bytes, *kind, &solver);
+        if std::env::var_os("SHAPEHOUND_TIMING").is_some() {
+            eprintln!("timing {} ms {path}", started.elapsed().as_millis());
+        }
+        match outcome {
             Ok((text, findings)) => analysed.push(Analysed {
                 path: path.clone(),
                 text,

@@ -3,6 +3,8 @@
 //! finding candidate) or not (SAT). The shape engine's algebra decides what it can; Z3 decides
 //! the rest, one reused solver per worker thread, each check bounded by a timeout.
 
+pub mod simplify;
+
 use std::time::{Duration, Instant};
 
 use z3::ast::{Bool, Int};
@@ -13,7 +15,7 @@ use crate::shapes::Pred;
 use crate::solver::dims::{self, Symbols};
 
 /// Per-check Z3 timeout.
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_millis(2000);
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_millis(500);
 
 /// How a job ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -112,10 +114,16 @@ pub fn solve(run: &UnitRun, z3: &JobSolver) -> Solved {
         solved.verdict = Verdict::Skipped("no obligations");
     } else {
         // The algebra: drop what holds, stop at what cannot.
+        let positive = simplify::positive_symbols(&trace.facts);
+        let preds: Vec<Pred> = trace
+            .obligations
+            .iter()
+            .map(|o| simplify::simplify(&o.pred, &positive))
+            .collect();
         let mut open = Vec::new();
         let mut definite = None;
-        for (i, o) in trace.obligations.iter().enumerate() {
-            match o.pred.decide() {
+        for (i, p) in preds.iter().enumerate() {
+            match p.decide() {
                 Some(true) => {}
                 Some(false) => {
                     definite = Some(i);
@@ -131,9 +139,21 @@ pub fn solve(run: &UnitRun, z3: &JobSolver) -> Solved {
                 witness: witness_without_z3(run),
             },
             (None, true) => Verdict::Sat,
+            (None, false)
+                if simplify::sample_model(
+                    &trace
+                        .facts
+                        .iter()
+                        .map(|f| &f.pred)
+                        .chain(open.iter().map(|&i| &preds[i]))
+                        .collect::<Vec<_>>(),
+                ) =>
+            {
+                Verdict::Sat
+            }
             _ => {
                 solved.used_z3 = true;
-                let (verdict, vars) = solve_with_z3(run, &open, definite, z3);
+                let (verdict, vars) = solve_with_z3(run, &preds, &open, definite, z3);
                 solved.variables = vars;
                 verdict
             }
@@ -145,6 +165,7 @@ pub fn solve(run: &UnitRun, z3: &JobSolver) -> Solved {
 
 fn solve_with_z3(
     run: &UnitRun,
+    preds: &[Pred],
     open: &[usize],
     definite: Option<usize>,
     z3: &JobSolver,
@@ -164,7 +185,7 @@ fn solve_with_z3(
         .iter()
         .map(|&i| {
             let lit = Bool::new_const(format!("ob#{i}"));
-            let p = dims::pred(&trace.obligations[i].pred, &mut syms);
+            let p = dims::pred(&preds[i], &mut syms);
             z3.solver.assert(lit.implies(&p));
             lit
         })

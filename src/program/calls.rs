@@ -13,7 +13,10 @@ use super::value::{ContainerKind, Object, TorchModule, V};
 use crate::operators::api::{torch_api, ApiKind};
 use crate::shapes::rules::{apply, lookup, RuleError, RuleKind};
 use crate::shapes::shape::Shape;
-use crate::shapes::Value;
+use crate::shapes::{DimExpr, Value};
+
+/// Dims larger than this (in expression nodes) are replaced by fresh symbols.
+const MAX_EXPR_SIZE: usize = 48;
 
 /// `nn.Module` methods that return the module itself.
 pub const MODULE_SELF_METHODS: &[&str] = &[
@@ -441,7 +444,7 @@ impl<'a> Interp<'a> {
                 for r in outcome.requirements {
                     self.require(r.pred, r.message, name, span, related, &shapes);
                 }
-                Some(outcome.value)
+                Some(self.bounded(outcome.value))
             }
             // A type error (a tensor where a size goes, a missing argument) means a value is
             // not what the analysis assumed: the run proves nothing.
@@ -460,6 +463,45 @@ impl<'a> Interp<'a> {
                 self.trace.unknown_ops += 1;
                 None
             }
+        }
+    }
+
+    /// A value whose dims stay small: an expression past [`MAX_EXPR_SIZE`] nodes (repeated
+    /// broadcasting of symbolic dims in a loop nests `max`/`min` without end) becomes a fresh
+    /// symbol, which only loses precision.
+    pub fn bounded(&mut self, v: Value) -> Value {
+        let cap = |e: &DimExpr, this: &mut Self| -> DimExpr {
+            if e.size() > MAX_EXPR_SIZE {
+                this.fresh_dim("dim")
+            } else {
+                e.clone()
+            }
+        };
+        match v {
+            Value::Tensor(mut t) => {
+                if let crate::shapes::Shape::Ranked(dims) = &t.shape {
+                    if dims
+                        .iter()
+                        .any(|d| d.expr().is_some_and(|e| e.size() > MAX_EXPR_SIZE))
+                    {
+                        let dims = dims
+                            .iter()
+                            .map(|d| match d.expr() {
+                                Some(e) => crate::shapes::Dim::Known(cap(e, self)),
+                                None => crate::shapes::Dim::Dyn,
+                            })
+                            .collect();
+                        t.shape = crate::shapes::Shape::Ranked(dims);
+                    }
+                }
+                Value::Tensor(t)
+            }
+            Value::Int(e) if e.size() > MAX_EXPR_SIZE => Value::Int(cap(&e, self)),
+            Value::Tuple(items) => {
+                Value::Tuple(items.into_iter().map(|x| self.bounded(x)).collect())
+            }
+            Value::List(items) => Value::List(items.into_iter().map(|x| self.bounded(x)).collect()),
+            other => other,
         }
     }
 

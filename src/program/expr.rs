@@ -287,7 +287,7 @@ impl<'a> Interp<'a> {
     ) -> V<'a> {
         // Python numbers: dims arithmetic.
         if let (Some(a), Some(b)) = (int_of(&l), int_of(&r)) {
-            return match op {
+            let v = match op {
                 Operator::Add => V::Data(Value::Int(a.add(&b))),
                 Operator::Sub => V::Data(Value::Int(a.sub(&b))),
                 Operator::Mult => V::Data(Value::Int(a.mul(&b))),
@@ -309,6 +309,10 @@ impl<'a> Interp<'a> {
                     _ => V::Data(Value::Float(None)),
                 },
                 _ => V::Data(Value::IntUnknown),
+            };
+            return match v {
+                V::Data(x) => V::Data(self.bounded(x)),
+                other => other,
             };
         }
         let int_like = |v: &V<'a>| {

@@ -1,0 +1,302 @@
+//! Sign-aware simplification before Z3. Input dims are positive (a fact of every unit
+//! run), which settles much of what rules ask of products: `2*a*b != 0` holds, and
+//! `2*a*b divides a*b*c` is `2 divides c`. Nonlinear divisibility is where Z3 is slowest, so
+//! cancelling common factors first keeps jobs fast.
+
+use std::collections::{BTreeMap, HashSet};
+use std::sync::Arc;
+
+use crate::shapes::dim::{Atom, Monomial};
+use crate::shapes::{DimExpr, Pred};
+
+/// The symbols the facts say are at least 1.
+pub fn positive_symbols(facts: &[crate::program::trace::Fact]) -> HashSet<Arc<str>> {
+    let mut out = HashSet::new();
+    for f in facts {
+        if let Pred::Le(lo, x) = &f.pred {
+            if lo.as_const().is_some_and(|c| c >= 1) {
+                if let Some(s) = single_symbol(x) {
+                    out.insert(s);
+                }
+            }
+        }
+    }
+    out
+}
+
+fn single_symbol(x: &DimExpr) -> Option<Arc<str>> {
+    let mut terms = x.terms();
+    let (m, k) = terms.next()?;
+    if terms.next().is_some() || k != 1 || x.constant_part() != 0 {
+        return None;
+    }
+    match m.as_slice() {
+        [(Atom::Sym(s), 1)] => Some(s.clone()),
+        _ => None,
+    }
+}
+
+/// Simplifies `p` knowing the `positive` symbols are at least 1.
+pub fn simplify(p: &Pred, positive: &HashSet<Arc<str>>) -> Pred {
+    match p {
+        Pred::Ne(a, b) | Pred::Lt(b, a) if at_least_one(&a.sub(b), positive) => always(),
+        Pred::Le(lo, x) if at_least_one(&x.sub(lo).add_const(1), positive) => always(),
+        Pred::Eq(a, b)
+            if at_least_one(&a.sub(b), positive) || at_least_one(&b.sub(a), positive) =>
+        {
+            never()
+        }
+        Pred::Divides(a, b) => {
+            let (a2, b2) = cancel_common(a, b, positive);
+            let q = Pred::Divides(a2, b2);
+            match q.decide() {
+                Some(true) => always(),
+                Some(false) => never(),
+                None => q,
+            }
+        }
+        Pred::And(ps) => {
+            let parts: Vec<Pred> = ps.iter().map(|q| simplify(q, positive)).collect();
+            if parts.iter().any(|q| q.decide() == Some(false)) {
+                return never();
+            }
+            let open: Vec<Pred> = parts
+                .into_iter()
+                .filter(|q| q.decide() != Some(true))
+                .collect();
+            match open.len() {
+                0 => always(),
+                1 => open.into_iter().next().unwrap_or_else(always),
+                _ => Pred::And(open),
+            }
+        }
+        Pred::Or(ps) => {
+            let parts: Vec<Pred> = ps.iter().map(|q| simplify(q, positive)).collect();
+            if parts.iter().any(|q| q.decide() == Some(true)) {
+                return always();
+            }
+            let open: Vec<Pred> = parts
+                .into_iter()
+                .filter(|q| q.decide() != Some(false))
+                .collect();
+            match open.len() {
+                0 => never(),
+                1 => open.into_iter().next().unwrap_or_else(never),
+                _ => Pred::Or(open),
+            }
+        }
+        Pred::Not(q) => match simplify(q, positive) {
+            q if q.decide() == Some(true) => never(),
+            q if q.decide() == Some(false) => always(),
+            q => Pred::Not(Box::new(q)),
+        },
+        other => other.clone(),
+    }
+}
+
+fn always() -> Pred {
+    Pred::Le(DimExpr::zero(), DimExpr::zero())
+}
+
+fn never() -> Pred {
+    Pred::Lt(DimExpr::zero(), DimExpr::zero())
+}
+
+/// Whether `x >= 1` follows from the symbols' positivity: a non-negative constant plus
+/// terms with non-negative coefficients over positive symbols, one of them (or the constant)
+/// at least 1.
+fn at_least_one(x: &DimExpr, positive: &HashSet<Arc<str>>) -> bool {
+    let c = x.constant_part();
+    if c < 0 {
+        return false;
+    }
+    let mut some = c >= 1;
+    for (m, k) in x.terms() {
+        if k < 0 || !m.iter().all(|(a, _)| is_positive(a, positive)) {
+            return false;
+        }
+        some |= k >= 1;
+    }
+    some
+}
+
+fn is_positive(a: &Atom, positive: &HashSet<Arc<str>>) -> bool {
+    matches!(a, Atom::Sym(s) if positive.contains(s))
+}
+
+/// Cancels the largest monomial of positive symbols dividing every term of `a` and `b`.
+fn cancel_common(a: &DimExpr, b: &DimExpr, positive: &HashSet<Arc<str>>) -> (DimExpr, DimExpr) {
+    if a.constant_part() != 0 || b.constant_part() != 0 {
+        return (a.clone(), b.clone());
+    }
+    let mut common: Option<BTreeMap<Arc<str>, u32>> = None;
+    for (m, _) in a.terms().chain(b.terms()) {
+        let here: BTreeMap<Arc<str>, u32> = m
+            .iter()
+            .filter_map(|(atom, e)| match atom {
+                Atom::Sym(s) if positive.contains(s) => Some((s.clone(), *e)),
+                _ => None,
+            })
+            .collect();
+        common = Some(match common {
+            None => here,
+            Some(c) => c
+                .into_iter()
+                .filter_map(|(s, e)| here.get(&s).map(|f| (s, e.min(*f))))
+                .collect(),
+        });
+    }
+    let Some(common) = common.filter(|c| !c.is_empty()) else {
+        return (a.clone(), b.clone());
+    };
+    (divide(a, &common), divide(b, &common))
+}
+
+/// `x` with every term divided by the monomial `by` (which divides each of them).
+fn divide(x: &DimExpr, by: &BTreeMap<Arc<str>, u32>) -> DimExpr {
+    let mut out = DimExpr::constant(x.constant_part());
+    for (m, k) in x.terms() {
+        let reduced: Monomial = m
+            .iter()
+            .filter_map(|(atom, e)| {
+                let cut = match atom {
+                    Atom::Sym(s) => by.get(s).copied().unwrap_or(0),
+                    _ => 0,
+                };
+                (*e > cut).then(|| (atom.clone(), e - cut))
+            })
+            .collect();
+        out = out.add(&monomial_expr(&reduced).mul_const(k));
+    }
+    out
+}
+
+fn monomial_expr(m: &Monomial) -> DimExpr {
+    let mut out = DimExpr::one();
+    for (atom, e) in m {
+        let a = atom_expr(atom);
+        for _ in 0..*e {
+            out = out.mul(&a);
+        }
+    }
+    out
+}
+
+fn atom_expr(a: &Atom) -> DimExpr {
+    match a {
+        Atom::Sym(s) => DimExpr::sym(s),
+        Atom::FloorDiv(x, y) => x.floordiv(y),
+        Atom::Mod(x, y) => x.modulo(y),
+        Atom::Min(x, y) => x.minimum(y),
+        Atom::Max(x, y) => x.maximum(y),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pos(names: &[&str]) -> HashSet<Arc<str>> {
+        names.iter().map(|n| Arc::from(*n)).collect()
+    }
+
+    #[test]
+    fn products_of_positive_dims_are_nonzero() {
+        let (a, b) = (DimExpr::sym("a"), DimExpr::sym("b"));
+        let p = Pred::Ne(a.mul(&b).mul_const(2), DimExpr::zero());
+        assert_eq!(simplify(&p, &pos(&["a", "b"])).decide(), Some(true));
+        // Without positivity nothing follows.
+        assert_eq!(simplify(&p, &pos(&[])).decide(), None);
+    }
+
+    #[test]
+    fn common_factors_cancel_in_divisibility() {
+        let (a, b, c) = (DimExpr::sym("a"), DimExpr::sym("b"), DimExpr::sym("c"));
+        let p = Pred::Divides(a.mul(&b).mul_const(2), a.mul(&b).mul(&c));
+        let s = simplify(&p, &pos(&["a", "b", "c"]));
+        assert_eq!(s, Pred::Divides(DimExpr::constant(2), c.clone()));
+        let q = Pred::Divides(a.mul_const(3), a.mul(&c).mul_const(6));
+        assert_eq!(simplify(&q, &pos(&["a", "c"])).decide(), Some(true));
+    }
+
+    #[test]
+    fn simplification_agrees_with_evaluation() {
+        let (a, b) = (DimExpr::sym("a"), DimExpr::sym("b"));
+        let preds = [
+            Pred::Divides(a.mul_const(4), a.mul(&b).mul_const(2)),
+            Pred::Eq(a.mul(&b), a.add(&b)),
+            Pred::Le(DimExpr::one(), a.mul(&b).sub(&a)),
+            Pred::Or(vec![
+                Pred::Ne(a.clone(), DimExpr::zero()),
+                Pred::Eq(b.clone(), DimExpr::one()),
+            ]),
+        ];
+        let positive = pos(&["a", "b"]);
+        for p in &preds {
+            let s = simplify(p, &positive);
+            for x in 1..6 {
+                for y in 1..6 {
+                    let env = |n: &str| match n {
+                        "a" => Some(x),
+                        "b" => Some(y),
+                        _ => None,
+                    };
+                    assert_eq!(p.eval(&env), s.eval(&env), "{p} vs {s} at a={x} b={y}");
+                }
+            }
+        }
+    }
+}
+
+/// The symbols a predicate mentions.
+pub fn pred_symbols(p: &Pred, out: &mut std::collections::BTreeSet<Arc<str>>) {
+    match p {
+        Pred::Eq(a, b) | Pred::Ne(a, b) | Pred::Le(a, b) | Pred::Lt(a, b) | Pred::Divides(a, b) => {
+            out.extend(a.symbols());
+            out.extend(b.symbols());
+        }
+        Pred::And(ps) | Pred::Or(ps) => ps.iter().for_each(|q| pred_symbols(q, out)),
+        Pred::Not(q) => pred_symbols(q, out),
+    }
+}
+
+/// Looks for a satisfying assignment by trying a few points (all ones, small constants,
+/// deterministic pseudo-random sizes). Most jobs are satisfiable and one of these points
+/// shows it without the solver; failing to find one proves nothing.
+pub fn sample_model(preds: &[&Pred]) -> bool {
+    let mut syms = std::collections::BTreeSet::new();
+    for p in preds {
+        pred_symbols(p, &mut syms);
+    }
+    let syms: Vec<Arc<str>> = syms.into_iter().collect();
+    let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = move |bound: u64| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state % bound
+    };
+    // Equal sizes everywhere satisfy broadcasting and most equalities; large ones satisfy
+    // bounds (`index 7 < size`); random ones the rest.
+    const EQUAL: [i64; 8] = [1, 2, 3, 4, 8, 16, 64, 512];
+    for round in 0..(EQUAL.len() * 2 + 6) {
+        let values: Vec<i64> = syms
+            .iter()
+            .map(|s| {
+                // Path choices are 0 (taken) or not.
+                let path = s.starts_with("path");
+                match round {
+                    r if r < EQUAL.len() * 2 && path => (r / EQUAL.len()) as i64,
+                    r if r < EQUAL.len() * 2 => EQUAL[r % EQUAL.len()],
+                    _ if path => next(2) as i64,
+                    r => 1 + next(if r % 2 == 0 { 8 } else { 64 }) as i64,
+                }
+            })
+            .collect();
+        let env = |n: &str| syms.iter().position(|s| &**s == n).map(|i| values[i]);
+        if preds.iter().all(|p| p.eval(&env) == Some(true)) {
+            return true;
+        }
+    }
+    false
+}
