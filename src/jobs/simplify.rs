@@ -192,6 +192,59 @@ fn atom_expr(a: &Atom) -> DimExpr {
     }
 }
 
+/// The symbols a predicate mentions.
+pub fn pred_symbols(p: &Pred, out: &mut std::collections::BTreeSet<Arc<str>>) {
+    match p {
+        Pred::Eq(a, b) | Pred::Ne(a, b) | Pred::Le(a, b) | Pred::Lt(a, b) | Pred::Divides(a, b) => {
+            out.extend(a.symbols());
+            out.extend(b.symbols());
+        }
+        Pred::And(ps) | Pred::Or(ps) => ps.iter().for_each(|q| pred_symbols(q, out)),
+        Pred::Not(q) => pred_symbols(q, out),
+    }
+}
+
+/// Looks for a satisfying assignment by trying a few points (all ones, small constants,
+/// deterministic pseudo-random sizes). Most jobs are satisfiable and one of these points
+/// shows it without the solver; failing to find one proves nothing.
+pub fn sample_model(preds: &[&Pred]) -> bool {
+    let mut syms = std::collections::BTreeSet::new();
+    for p in preds {
+        pred_symbols(p, &mut syms);
+    }
+    let syms: Vec<Arc<str>> = syms.into_iter().collect();
+    let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = move |bound: u64| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state % bound
+    };
+    // Equal sizes everywhere satisfy broadcasting and most equalities; large ones satisfy
+    // bounds (`index 7 < size`); random ones the rest.
+    const EQUAL: [i64; 8] = [1, 2, 3, 4, 8, 16, 64, 512];
+    for round in 0..(EQUAL.len() * 2 + 6) {
+        let values: Vec<i64> = syms
+            .iter()
+            .map(|s| {
+                // Path choices are 0 (taken) or not.
+                let path = s.starts_with("path");
+                match round {
+                    r if r < EQUAL.len() * 2 && path => (r / EQUAL.len()) as i64,
+                    r if r < EQUAL.len() * 2 => EQUAL[r % EQUAL.len()],
+                    _ if path => next(2) as i64,
+                    r => 1 + next(if r % 2 == 0 { 8 } else { 64 }) as i64,
+                }
+            })
+            .collect();
+        let env = |n: &str| syms.iter().position(|s| &**s == n).map(|i| values[i]);
+        if preds.iter().all(|p| p.eval(&env) == Some(true)) {
+            return true;
+        }
+    }
+    false
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -246,57 +299,4 @@ mod tests {
             }
         }
     }
-}
-
-/// The symbols a predicate mentions.
-pub fn pred_symbols(p: &Pred, out: &mut std::collections::BTreeSet<Arc<str>>) {
-    match p {
-        Pred::Eq(a, b) | Pred::Ne(a, b) | Pred::Le(a, b) | Pred::Lt(a, b) | Pred::Divides(a, b) => {
-            out.extend(a.symbols());
-            out.extend(b.symbols());
-        }
-        Pred::And(ps) | Pred::Or(ps) => ps.iter().for_each(|q| pred_symbols(q, out)),
-        Pred::Not(q) => pred_symbols(q, out),
-    }
-}
-
-/// Looks for a satisfying assignment by trying a few points (all ones, small constants,
-/// deterministic pseudo-random sizes). Most jobs are satisfiable and one of these points
-/// shows it without the solver; failing to find one proves nothing.
-pub fn sample_model(preds: &[&Pred]) -> bool {
-    let mut syms = std::collections::BTreeSet::new();
-    for p in preds {
-        pred_symbols(p, &mut syms);
-    }
-    let syms: Vec<Arc<str>> = syms.into_iter().collect();
-    let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
-    let mut next = move |bound: u64| {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state % bound
-    };
-    // Equal sizes everywhere satisfy broadcasting and most equalities; large ones satisfy
-    // bounds (`index 7 < size`); random ones the rest.
-    const EQUAL: [i64; 8] = [1, 2, 3, 4, 8, 16, 64, 512];
-    for round in 0..(EQUAL.len() * 2 + 6) {
-        let values: Vec<i64> = syms
-            .iter()
-            .map(|s| {
-                // Path choices are 0 (taken) or not.
-                let path = s.starts_with("path");
-                match round {
-                    r if r < EQUAL.len() * 2 && path => (r / EQUAL.len()) as i64,
-                    r if r < EQUAL.len() * 2 => EQUAL[r % EQUAL.len()],
-                    _ if path => next(2) as i64,
-                    r => 1 + next(if r % 2 == 0 { 8 } else { 64 }) as i64,
-                }
-            })
-            .collect();
-        let env = |n: &str| syms.iter().position(|s| &**s == n).map(|i| values[i]);
-        if preds.iter().all(|p| p.eval(&env) == Some(true)) {
-            return true;
-        }
-    }
-    false
 }

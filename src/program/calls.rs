@@ -768,6 +768,19 @@ fn is_type_error(msg: &str) -> bool {
         "object is not",
         "expected a tensor",
         "must be a sequence",
+        // Containers the analysis did not track exactly (lists of feature maps, `None`s).
+        "expected a sequence of tensors",
+        "got an element",
+        "non-empty list of tensors",
+        "step must be greater than zero",
+        "expects hx as",
+        "should be defined",
+        // Dtypes are tracked coarsely: a dtype complaint is no shape bug.
+        "with a bool tensor",
+        "not implemented for",
+        "floating point",
+        "scalar type",
+        "dtype",
     ];
     let m = msg.to_ascii_lowercase();
     MARKERS.iter().any(|k| m.contains(k))

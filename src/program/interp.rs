@@ -399,7 +399,9 @@ impl<'a> Interp<'a> {
                 let at = self.position(span);
                 self.trace.fact(guarded(&self.guards, p), Some(at));
             }
-            V::Data(Value::Bool(Some(false))) => {
+            // A failing assert about shapes (`len(x.shape) == 3`); asserts about anything
+            // else (`x is not None`, flags) are not shape bugs.
+            V::Data(Value::Bool(Some(false))) if is_shape_text(self.source(span)) => {
                 let msg = format!("assertion `{}` fails", self.source(span));
                 self.fail(msg, "assert", span, &[], "");
             }
@@ -680,6 +682,13 @@ impl<'a> Interp<'a> {
     pub fn annotated(&mut self, v: V<'a>, _annotation: &'a Expr) -> V<'a> {
         v
     }
+}
+
+/// Whether an expression's text is about shapes.
+fn is_shape_text(text: &str) -> bool {
+    ["shape", "size(", "dim(", "ndim", "numel("]
+        .iter()
+        .any(|k| text.contains(k))
 }
 
 /// What an import binds: torch paths are tracked, anything else is unknown.

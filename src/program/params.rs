@@ -21,10 +21,21 @@ pub enum AnnotatedDim {
     Variadic,
 }
 
+/// A parameter's default.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Default {
+    Absent,
+    /// `= None`: an optional input.
+    None,
+    Value,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ParamKind {
     /// A tensor of unknown rank.
     Tensor,
+    /// A tensor whose rank the code pins (`b, c, h, w = x.shape`).
+    Ranked(usize),
     /// A tensor with an annotated shape.
     Shaped(Vec<AnnotatedDim>),
     /// An integer used as a size.
@@ -37,11 +48,15 @@ struct Evidence {
     tensor: bool,
     not_tensor: bool,
     size: bool,
+    /// `a, b, c = x.shape`: the rank the code unpacks.
+    rank: Option<usize>,
 }
 
 struct Uses<'n> {
     names: &'n [String],
     ev: HashMap<String, Evidence>,
+    /// Parameters the body rebinds: a later `x.shape` may describe another value.
+    rebound: std::collections::HashSet<String>,
 }
 
 impl Uses<'_> {
@@ -150,6 +165,16 @@ impl<'b> Visitor<'b> for Uses<'_> {
                         }
                     }
                     // Creation functions take sizes, not tensors.
+                    Some(path) if is_torch_like(path) && takes_data(path) => {
+                        // `torch.tensor(matrix)`: matrix may be a list; `torch.cat(xs)`: a
+                        // sequence of tensors.
+                        for a in c.arguments.args.iter().take(1) {
+                            self.mark(a, |ev| ev.not_tensor = true);
+                        }
+                        for elt in list_elements(c.arguments.args.first()) {
+                            self.mark(elt, |ev| ev.tensor = true);
+                        }
+                    }
                     Some(path) if is_torch_like(path) && is_creation(path) => {
                         for a in c.arguments.args.iter() {
                             self.mark(a, |ev| ev.size = true);
@@ -187,6 +212,43 @@ impl<'b> Visitor<'b> for Uses<'_> {
         if let Stmt::For(f) = s {
             self.mark(&f.iter, |ev| ev.not_tensor = true);
         }
+        let targets: Vec<&Expr> = match s {
+            Stmt::Assign(a) => a.targets.iter().collect(),
+            Stmt::AugAssign(a) => vec![&*a.target],
+            Stmt::AnnAssign(a) => vec![&*a.target],
+            Stmt::For(f) => vec![&*f.target],
+            _ => Vec::new(),
+        };
+        for t in targets {
+            let mut names = Vec::new();
+            bound_names(t, &mut names);
+            self.rebound.extend(names);
+        }
+        // `b, c, h, w = x.shape` / `= x.size()` pins the rank.
+        if let Stmt::Assign(a) = s {
+            let targets = match a.targets.first() {
+                Some(Expr::Tuple(t)) => Some(&t.elts),
+                Some(Expr::List(l)) => Some(&l.elts),
+                _ => None,
+            };
+            let shape_of = match &*a.value {
+                Expr::Attribute(at) if at.attr.id.as_str() == "shape" => Some(&*at.value),
+                Expr::Call(c) if c.arguments.args.is_empty() => match &*c.func {
+                    Expr::Attribute(at) if at.attr.id.as_str() == "size" => Some(&*at.value),
+                    _ => None,
+                },
+                _ => None,
+            };
+            if let (Some(targets), Some(x)) = (targets, shape_of) {
+                if !targets.iter().any(|t| matches!(t, Expr::Starred(_))) {
+                    let n = targets.len();
+                    self.mark(x, |ev| {
+                        ev.tensor = true;
+                        ev.rank.get_or_insert(n);
+                    });
+                }
+            }
+        }
         walk_stmt(self, s);
     }
 }
@@ -215,6 +277,17 @@ const SIZE_KEYWORDS: &[&str] = &[
     "proj_size",
     "kernel_size",
 ];
+
+/// Names bound by an assignment target.
+fn bound_names(t: &Expr, out: &mut Vec<String>) {
+    match t {
+        Expr::Name(n) => out.push(n.id.to_string()),
+        Expr::Tuple(x) => x.elts.iter().for_each(|e| bound_names(e, out)),
+        Expr::List(x) => x.elts.iter().for_each(|e| bound_names(e, out)),
+        Expr::Starred(x) => bound_names(&x.value, out),
+        _ => {}
+    }
+}
 
 fn list_elements(e: Option<&Expr>) -> Vec<&Expr> {
     match e {
@@ -249,9 +322,16 @@ fn is_creation(path: &str) -> bool {
             | "eye"
             | "randint"
             | "randperm"
-            | "tensor"
-            | "as_tensor"
             | "Size"
+    )
+}
+
+/// Functions whose first argument is data (nested lists, arrays), not a tensor or a size.
+fn takes_data(path: &str) -> bool {
+    let last = path.rsplit('.').next().unwrap_or(path);
+    matches!(
+        last,
+        "tensor" | "as_tensor" | "from_numpy" | "stack" | "cat" | "concat"
     )
 }
 
@@ -266,7 +346,7 @@ pub fn classify(
     def: &StmtFunctionDef,
     skip_self: bool,
     convention_tensor: bool,
-) -> Vec<(String, ParamKind, bool)> {
+) -> Vec<(String, ParamKind, Default)> {
     let params: Vec<_> = def
         .parameters
         .posonlyargs
@@ -282,6 +362,7 @@ pub fn classify(
     let mut uses = Uses {
         names: &names,
         ev: HashMap::new(),
+        rebound: std::collections::HashSet::new(),
     };
     for stmt in &def.body {
         uses.visit_stmt(stmt);
@@ -290,10 +371,21 @@ pub fn classify(
         .iter()
         .map(|p| {
             let name = p.parameter.name.id.to_string();
-            let has_default = p.default.is_some();
+            let default = match p.default.as_deref() {
+                None => Default::Absent,
+                Some(Expr::NoneLiteral(_)) => Default::None,
+                Some(_) => Default::Value,
+            };
             let ev = uses.ev.get(&name);
+            let rank = ev
+                .and_then(|e| e.rank)
+                .filter(|_| !uses.rebound.contains(&name));
             let annotated = p.parameter.annotation.as_deref().and_then(annotation_kind);
             let kind = match annotated {
+                Some(ParamKind::Tensor) => match rank {
+                    Some(r) => ParamKind::Ranked(r),
+                    None => ParamKind::Tensor,
+                },
                 Some(k) => k,
                 None => match ev {
                     Some(ev) if ev.not_tensor => {
@@ -303,13 +395,14 @@ pub fn classify(
                             ParamKind::Unknown
                         }
                     }
+                    Some(_) if rank.is_some() => ParamKind::Ranked(rank.unwrap_or_default()),
                     Some(ev) if ev.tensor => ParamKind::Tensor,
                     _ if convention_tensor => ParamKind::Tensor,
                     Some(ev) if ev.size => ParamKind::Size,
                     _ => ParamKind::Unknown,
                 },
             };
-            (name, kind, has_default)
+            (name, kind, default)
         })
         .collect()
 }
@@ -367,8 +460,8 @@ pub fn annotation_kind(a: &Expr) -> Option<ParamKind> {
                     }
                     Some(ParamKind::Shaped(dims))
                 }
-                "Optional" => None,
-                _ => None,
+                // Containers and unions: not a single tensor.
+                _ => Some(ParamKind::Unknown),
             }
         }
         _ => None,

@@ -8,7 +8,7 @@ use ruff_python_ast::{Expr, ModModule, Stmt, StmtClassDef, StmtFunctionDef};
 use ruff_text_size::TextRange;
 
 use super::interp::Interp;
-use super::params::{classify, AnnotatedDim, ParamKind};
+use super::params::{classify, AnnotatedDim, Default, ParamKind};
 use super::trace::{Input, Trace};
 use super::value::V;
 use crate::shapes::shape::{Dim, Shape};
@@ -155,13 +155,20 @@ enum Choice {
 
 /// The choices for each parameter, and every combination of them (bounded): parameters of
 /// unknown rank and annotated shapes with `...` have several.
-fn variants(kinds: &[(String, ParamKind, bool)]) -> Vec<Vec<(String, Choice)>> {
+fn variants(kinds: &[(String, ParamKind, Default)]) -> Vec<Vec<(String, Choice)>> {
     let mut out: Vec<Vec<(String, Choice)>> = vec![Vec::new()];
     let mut multi = 0;
-    for (name, kind, has_default) in kinds {
-        if *has_default {
-            // A parameter with a default runs with its default.
-            continue;
+    for (name, kind, default) in kinds {
+        match default {
+            // A parameter with a default runs with its default, unless the default is
+            // `None`: an optional input whose real values the callers decide.
+            Default::Value => continue,
+            Default::None => {
+                out.iter_mut()
+                    .for_each(|v| v.push((name.clone(), Choice::Unknown)));
+                continue;
+            }
+            Default::Absent => {}
         }
         let options: Vec<Choice> = match kind {
             ParamKind::Tensor if multi < 2 => {
@@ -169,6 +176,7 @@ fn variants(kinds: &[(String, ParamKind, bool)]) -> Vec<Vec<(String, Choice)>> {
                 RANKS.iter().map(|&r| Choice::Rank(r)).collect()
             }
             ParamKind::Tensor => vec![Choice::Unknown],
+            ParamKind::Ranked(r) => vec![Choice::Rank(*r)],
             ParamKind::Shaped(dims) if dims.contains(&AnnotatedDim::Variadic) && multi < 2 => {
                 multi += 1;
                 VARIADIC
@@ -289,7 +297,7 @@ fn run_class<'a>(
         .map(|init| {
             classify(init, true, false)
                 .into_iter()
-                .filter(|(_, _, has_default)| !has_default)
+                .filter(|(_, _, default)| *default != Default::Value)
                 .map(|(n, k, _)| {
                     let c = if k == ParamKind::Size {
                         Choice::Size
@@ -334,9 +342,13 @@ fn run_function<'a>(
     def: &'a StmtFunctionDef,
 ) -> Vec<UnitRun> {
     let kinds = classify(def, false, false);
-    let tensors = kinds
-        .iter()
-        .any(|(_, k, d)| !d && matches!(k, ParamKind::Tensor | ParamKind::Shaped(_)));
+    let tensors = kinds.iter().any(|(_, k, d)| {
+        *d == Default::Absent
+            && matches!(
+                k,
+                ParamKind::Tensor | ParamKind::Ranked(_) | ParamKind::Shaped(_)
+            )
+    });
     let test = def.parameters.is_empty() && def.name.id.starts_with("test");
     if !(tensors || test) {
         return Vec::new();
