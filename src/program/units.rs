@@ -47,11 +47,11 @@ pub struct UnitRun {
 }
 
 /// Ranks tried for a symbolic tensor input of unknown rank.
-const RANKS: [usize; 5] = [1, 2, 3, 4, 5];
+const RANKS: [usize; 6] = [1, 2, 3, 4, 5, 6];
 /// Lengths tried for the `...` part of an annotated shape.
 const VARIADIC: [usize; 3] = [0, 1, 2];
 /// At most this many rank variants per unit.
-const MAX_VARIANTS: usize = 25;
+const MAX_VARIANTS: usize = 36;
 
 /// Runs every unit of a parsed file.
 pub fn run_units(module: &ModModule, text: &str) -> Vec<UnitRun> {
@@ -157,7 +157,6 @@ enum Choice {
 /// unknown rank and annotated shapes with `...` have several.
 fn variants(kinds: &[(String, ParamKind, Default)]) -> Vec<Vec<(String, Choice)>> {
     let mut out: Vec<Vec<(String, Choice)>> = vec![Vec::new()];
-    let mut multi = 0;
     for (name, kind, default) in kinds {
         match default {
             // A parameter with a default runs with its default, unless the default is
@@ -171,14 +170,17 @@ fn variants(kinds: &[(String, ParamKind, Default)]) -> Vec<Vec<(String, Choice)>
             Default::Absent => {}
         }
         let options: Vec<Choice> = match kind {
-            ParamKind::Tensor if multi < 2 => {
-                multi += 1;
+            // Every rank, as long as the combinations stay bounded; past that an input is
+            // unknown (never a partial set of ranks: a finding needs every rank to fail).
+            ParamKind::Tensor if out.len() * RANKS.len() <= MAX_VARIANTS => {
                 RANKS.iter().map(|&r| Choice::Rank(r)).collect()
             }
             ParamKind::Tensor => vec![Choice::Unknown],
             ParamKind::Ranked(r) => vec![Choice::Rank(*r)],
-            ParamKind::Shaped(dims) if dims.contains(&AnnotatedDim::Variadic) && multi < 2 => {
-                multi += 1;
+            ParamKind::Shaped(dims)
+                if dims.contains(&AnnotatedDim::Variadic)
+                    && out.len() * VARIADIC.len() <= MAX_VARIANTS =>
+            {
                 VARIADIC
                     .iter()
                     .map(|&n| Choice::Annotated(dims.clone(), n))
@@ -197,7 +199,6 @@ fn variants(kinds: &[(String, ParamKind, Default)]) -> Vec<Vec<(String, Choice)>
             }
         }
         out = next;
-        out.truncate(MAX_VARIANTS);
     }
     out
 }

@@ -197,3 +197,25 @@ pub fn require_uniform_within(
     let value = t.uniform.unwrap_or_default();
     ctx.require_with(pred, |cx| message(cx, value))
 }
+
+/// Python's normalisation of a slice bound `i` against a length `n` (positive step): a
+/// negative bound counts from the end, then the position clamps into `[0, n]`. A symbolic
+/// bound that is minus a non-negative expression (`-m`, as in `x[:, :-m]`) is negative
+/// unless `m` is 0, which Python reads as position 0: `min(m, 1) * max(0, n - m)` covers
+/// both. Any other symbolic bound is taken as non-negative.
+pub fn clamp_slice_bound(i: &DimExpr, n: &DimExpr) -> DimExpr {
+    match i.as_const() {
+        Some(c) if c < 0 => i.add(n).maximum(&DimExpr::zero()),
+        Some(_) => i.minimum(n),
+        None => {
+            let m = i.neg();
+            let non_negative = m.constant_part() >= 0 && m.terms().all(|(_, k)| k > 0);
+            if non_negative {
+                m.minimum(&DimExpr::one())
+                    .mul(&n.sub(&m).maximum(&DimExpr::zero()))
+            } else {
+                i.minimum(n)
+            }
+        }
+    }
+}

@@ -3,7 +3,7 @@
 //! `scatter`, `take_along_dim`, `index_add`, `narrow`, ...). (See `rules/mod.rs` for the
 //! conventions.)
 
-use super::common::require_uniform_within;
+use super::common::{clamp_slice_bound, require_uniform_within};
 use super::{int_of, invalid, tensor_out, unsupported, Ctx, Rule, RuleError, RuleResult};
 use crate::shapes::dim::DimExpr;
 use crate::shapes::requirement::Pred;
@@ -70,16 +70,6 @@ fn slice_part(ctx: &Ctx, v: &Value, what: &str) -> Result<Option<DimExpr>, RuleE
     }
 }
 
-/// Python's normalisation of a slice bound against a length `n` for a positive step:
-/// negative bounds count from the end, then clamp into `[0, n]`. A symbolic bound is taken
-/// as non-negative.
-fn clamp_bound(i: &DimExpr, n: &DimExpr) -> DimExpr {
-    match i.as_const() {
-        Some(c) if c < 0 => i.add(n).maximum(&DimExpr::zero()),
-        _ => i.minimum(n),
-    }
-}
-
 /// The length of `start:stop:step` over `n` elements for a positive step:
 /// `max(0, ceil((stop - start) / step))` after clamping.
 fn slice_len(
@@ -88,8 +78,8 @@ fn slice_len(
     stop: Option<&DimExpr>,
     step: &DimExpr,
 ) -> DimExpr {
-    let lo = start.map_or_else(DimExpr::zero, |s| clamp_bound(s, n));
-    let hi = stop.map_or_else(|| n.clone(), |s| clamp_bound(s, n));
+    let lo = start.map_or_else(DimExpr::zero, |s| clamp_slice_bound(s, n));
+    let hi = stop.map_or_else(|| n.clone(), |s| clamp_slice_bound(s, n));
     let span = hi.sub(&lo).maximum(&DimExpr::zero());
     span.add(step).add_const(-1).floordiv(step)
 }

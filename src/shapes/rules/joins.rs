@@ -2,6 +2,7 @@
 //! (`chunk`, `split`, `tensor_split`, `unbind`). Splitters return a tuple of tensors.
 //! (See `rules/mod.rs` for the conventions.)
 
+use super::common::clamp_slice_bound;
 use super::{int_of, invalid, tensor_out, unsupported, Ctx, Rule, RuleError, RuleResult};
 use crate::shapes::dim::DimExpr;
 use crate::shapes::requirement::Pred;
@@ -427,14 +428,6 @@ fn split_with_sizes(ctx: &mut Ctx) -> RuleResult {
     sized_pieces(ctx, &sizes, 2)
 }
 
-/// Python's clamping of a slice bound `i` into `[0, n]` (negative counts from the end).
-fn clamp_bound(i: &DimExpr, n: &DimExpr) -> DimExpr {
-    match i.as_const() {
-        Some(c) if c < 0 => i.add(n).maximum(&DimExpr::zero()),
-        _ => i.minimum(n),
-    }
-}
-
 /// `torch.tensor_split(x, indices_or_sections, dim=0)`: an int `n > 0` gives `n` pieces, the
 /// first `size % n` one longer (piece `i` has `(size + n - 1 - i) // n`); a list of indices
 /// cuts at those positions with slice clamping (pieces may be empty).
@@ -466,7 +459,7 @@ fn tensor_split(ctx: &mut Ctx) -> RuleResult {
         let mut start = DimExpr::zero();
         let mut sizes = Vec::new();
         for v in &indices {
-            let end = clamp_bound(&int_of(&ctx.op, "indices", v)?, &n);
+            let end = clamp_slice_bound(&int_of(&ctx.op, "indices", v)?, &n);
             sizes.push(Dim::Known(end.sub(&start).maximum(&DimExpr::zero())));
             start = end;
         }
