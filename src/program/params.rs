@@ -50,6 +50,8 @@ struct Evidence {
     size: bool,
     /// `a, b, c = x.shape`: the rank the code unpacks.
     rank: Option<usize>,
+    /// Indexed by a plain int or name (`hs[0]`): a list of tensors as often as a tensor.
+    indexed: bool,
 }
 
 struct Uses<'n> {
@@ -199,8 +201,13 @@ impl<'b> Visitor<'b> for Uses<'_> {
                 }
             }
             Expr::Subscript(s) => {
-                if matches!(&*s.slice, Expr::StringLiteral(_)) {
-                    self.mark(&s.value, |ev| ev.not_tensor = true);
+                match &*s.slice {
+                    Expr::StringLiteral(_) => self.mark(&s.value, |ev| ev.not_tensor = true),
+                    // `hs[0]`, `inp[i]`: a sequence as often as a tensor.
+                    Expr::NumberLiteral(_) | Expr::Name(_) => {
+                        self.mark(&s.value, |ev| ev.indexed = true)
+                    }
+                    _ => {}
                 }
             }
             _ => {}
@@ -223,6 +230,12 @@ impl<'b> Visitor<'b> for Uses<'_> {
             let mut names = Vec::new();
             bound_names(t, &mut names);
             self.rebound.extend(names);
+        }
+        // `a, b = x` unpacks a sequence (a tuple of inputs, usually).
+        if let Stmt::Assign(a) = s {
+            if matches!(a.targets.first(), Some(Expr::Tuple(_) | Expr::List(_))) {
+                self.mark(&a.value, |ev| ev.not_tensor = true);
+            }
         }
         // `b, c, h, w = x.shape` / `= x.size()` pins the rank.
         if let Stmt::Assign(a) = s {
@@ -397,6 +410,7 @@ pub fn classify(
                     }
                     Some(_) if rank.is_some() => ParamKind::Ranked(rank.unwrap_or_default()),
                     Some(ev) if ev.tensor => ParamKind::Tensor,
+                    Some(ev) if ev.indexed => ParamKind::Unknown,
                     _ if convention_tensor => ParamKind::Tensor,
                     Some(ev) if ev.size => ParamKind::Size,
                     _ => ParamKind::Unknown,
