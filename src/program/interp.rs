@@ -575,7 +575,31 @@ impl<'a> Interp<'a> {
             Expr::Subscript(s) => {
                 let obj = self.eval(&s.value);
                 let idx = self.eval(&s.slice);
-                self.set_item(obj, idx, v, s.range);
+                // Lists and dicts are values here: `xs[i] = v` rebinds `xs`.
+                match (&obj, &idx) {
+                    (V::List(items), V::Data(Value::Int(i))) => {
+                        let n = items.len() as i64;
+                        let updated = match i.as_const().map(|i| if i < 0 { i + n } else { i }) {
+                            Some(j) if (0..n).contains(&j) => {
+                                let mut items = items.clone();
+                                items[j as usize] = v;
+                                V::List(items)
+                            }
+                            _ => V::Unknown,
+                        };
+                        self.assign(&s.value, updated);
+                    }
+                    (V::Dict(items), V::Data(Value::Str(Some(k)))) => {
+                        let mut items = items.clone();
+                        items.retain(|(key, _)| key != k);
+                        items.push((k.clone(), v));
+                        self.assign(&s.value, V::Dict(items));
+                    }
+                    (V::List(_) | V::Dict(_) | V::Tuple(_), _) => {
+                        self.assign(&s.value, V::Unknown);
+                    }
+                    _ => self.set_item(obj, idx, v, s.range),
+                }
             }
             _ => {}
         }
