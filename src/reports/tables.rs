@@ -240,6 +240,13 @@ pub struct RunRow {
     pub bytes: u64,
     pub op_calls: u64,
     pub operators: u64,
+    pub findings: u64,
+    pub jobs: u64,
+    pub jobs_sat: u64,
+    pub jobs_unsat: u64,
+    pub jobs_unknown: u64,
+    pub jobs_skipped: u64,
+    pub jobs_z3: u64,
 }
 
 impl Table for RunRow {
@@ -263,6 +270,13 @@ impl Table for RunRow {
             u("bytes"),
             u("op_calls"),
             u("operators"),
+            u("findings"),
+            u("jobs"),
+            u("jobs_sat"),
+            u("jobs_unsat"),
+            u("jobs_unknown"),
+            u("jobs_skipped"),
+            u("jobs_z3"),
         ]))
     }
 
@@ -287,6 +301,13 @@ impl Table for RunRow {
                 u64s(rows, |r| r.bytes),
                 u64s(rows, |r| r.op_calls),
                 u64s(rows, |r| r.operators),
+                u64s(rows, |r| r.findings),
+                u64s(rows, |r| r.jobs),
+                u64s(rows, |r| r.jobs_sat),
+                u64s(rows, |r| r.jobs_unsat),
+                u64s(rows, |r| r.jobs_unknown),
+                u64s(rows, |r| r.jobs_skipped),
+                u64s(rows, |r| r.jobs_z3),
             ],
         )
     }
