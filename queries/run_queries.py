@@ -8,7 +8,8 @@ Each .sql file may contain the literal placeholder {report}; it is replaced with
 with the `duckdb` Python package.
 
 --check       validate structural properties of the known queries (teosc_top40,
-              operators_per_repo, parse_failures) against the raw report tables.
+              operators_per_repo, parse_failures, findings, jobs_by_result) against the raw
+              report tables.
 --expect FILE also check facts from a JSON file (see queries/README.md for the keys).
 
 Exit status: 0 = success, 1 = a check or expectation failed, 2 = usage error, missing
@@ -34,7 +35,7 @@ except ImportError:  # pragma: no cover - environment problem
 
 QUERIES_DIR = Path(__file__).resolve().parent
 PLACEHOLDER = "{report}"
-TABLES = ("files", "op_calls", "op_counts", "run")
+TABLES = ("files", "op_calls", "op_counts", "run", "findings", "jobs")
 
 EXPECT_KEYS = {
     "top40_contains": list,      # operators that must be in the top-40 table
@@ -46,6 +47,7 @@ EXPECT_KEYS = {
     "failures": dict,            # {path: {"status": str, "error_line": int}} (both keys optional)
     "repos_min": int,            # lower bound on operators_per_repo rows
     "repos": list,               # exact set of repos in operators_per_repo
+    "findings": list,            # exact set of findings as "path:line:kind"
 }
 
 
@@ -202,10 +204,49 @@ def check_parse_failures(c: Checker, res: Result, con, report: str) -> None:
     c.check(keys == sorted(keys), f"{name}: not ordered by repo, path")
 
 
+def run_totals(con, report: str) -> dict:
+    res = run(con, render("SELECT * FROM read_parquet('{report}/run/*.parquet')", report))
+    return res.dicts()[0] if res.rows else {}
+
+
+def check_findings(c: Checker, res: Result, con, report: str) -> None:
+    name = "findings"
+    ref = run(con, render(
+        "SELECT repo, path, line, kind FROM read_parquet('{report}/findings/*.parquet')", report)).rows
+    got = sorted((r["repo"], r["path"], r["line"], r["kind"]) for r in res.dicts())
+    c.check(got == sorted(ref), f"{name}: (repo, path, line, kind) rows differ from the findings table")
+    totals = run_totals(con, report)
+    c.check(totals.get("findings") == len(res.rows),
+            f"{name}: {len(res.rows)} rows but run.findings is {totals.get('findings')}")
+    c.check(all(n is not None and n >= 0 for n in res.col("related_spans")), f"{name}: bad related_spans")
+    keys = [(r["kind"], r["repo"], r["path"], r["line"], r["column"]) for r in res.dicts()]
+    c.check(keys == sorted(keys), f"{name}: not ordered by kind, repo, path, line, column")
+
+
+def check_jobs_by_result(c: Checker, res: Result, con, report: str) -> None:
+    name = "jobs_by_result"
+    totals = run_totals(con, report)
+    by_result = {r["result"]: r for r in res.dicts()}
+    c.check(set(by_result) <= {"sat", "unsat", "unknown", "skipped"}, f"{name}: unknown results {sorted(by_result)}")
+    c.check(sum(int(n) for n in res.col("jobs")) == totals.get("jobs"),
+            f"{name}: jobs sum to {sum(int(n) for n in res.col('jobs'))} but run.jobs is {totals.get('jobs')}")
+    for result in ("sat", "unsat", "unknown", "skipped"):
+        n = int(by_result[result]["jobs"]) if result in by_result else 0
+        c.check(totals.get(f"jobs_{result}") == n, f"{name}: {result}: {n} jobs but run.jobs_{result} is "
+                                                      f"{totals.get(f'jobs_{result}')}")
+    c.check(sum(int(n) for n in res.col("z3_jobs")) == totals.get("jobs_z3"), f"{name}: z3_jobs != run.jobs_z3")
+    ref = run(con, render("SELECT sum(jobs) FROM read_parquet('{report}/files/*.parquet') "
+                          "WHERE duplicate_of IS NULL", report)).rows
+    c.check(int(ref[0][0] or 0) == totals.get("jobs"),
+            f"{name}: files.jobs of analysed files sum to {ref[0][0]} but run.jobs is {totals.get('jobs')}")
+
+
 CHECKS = {
     "teosc_top40": check_top40,
     "operators_per_repo": check_operators_per_repo,
     "parse_failures": check_parse_failures,
+    "findings": check_findings,
+    "jobs_by_result": check_jobs_by_result,
 }
 
 
@@ -275,6 +316,11 @@ def check_expect(c: Checker, exp: dict, results: dict[str, Result], con, report:
             if "repos" in exp:
                 c.check(sorted(repos) == sorted(exp["repos"]),
                         f"expect: repos {sorted(repos)} != expected {sorted(exp['repos'])}")
+    if "findings" in exp:
+        fr = need("findings")
+        if fr is not None:
+            got = sorted(f"{r['path']}:{r['line']}:{r['kind']}" for r in fr.dicts())
+            c.check(got == sorted(exp["findings"]), f"expect: findings {got} != expected {sorted(exp['findings'])}")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,4 +1,5 @@
-//! The per-file unit of work: bytes → source text → AST → operator call sites.
+//! The per-file unit of work: bytes → source text → AST → operator call sites and, in
+//! precise mode, the runs of the file's shape-analysis units (each one constraint job).
 //! A panic anywhere inside is caught and becomes an `internal_error` outcome.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -10,6 +11,7 @@ use crate::corpus::{FileKind, FileStatus};
 use crate::frontend::parse_python;
 use crate::operators::teosc::TeoscOpList;
 use crate::operators::{precise, teosc, CallSite};
+use crate::program::{run_units, UnitRun};
 
 /// How operators are counted.
 #[derive(Clone, Debug)]
@@ -35,7 +37,7 @@ pub struct LocatedCall {
 }
 
 /// Everything one file's analysis produced.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct FileAnalysis {
     pub status: FileStatus,
     pub message: Option<String>,
@@ -43,11 +45,14 @@ pub struct FileAnalysis {
     pub error_column: Option<u32>,
     pub calls: Vec<LocatedCall>,
     pub relative_imports: Vec<String>,
+    /// Shape-analysis unit runs, in `run_units` order (precise mode, parsed files only).
+    pub runs: Vec<UnitRun>,
     pub micros: u64,
 }
 
 impl FileAnalysis {
-    fn failure(
+    /// A file that could not be analysed: a status and a message, nothing found.
+    pub fn failure(
         status: FileStatus,
         message: String,
         line: Option<u32>,
@@ -60,6 +65,7 @@ impl FileAnalysis {
             error_column: column,
             calls: Vec::new(),
             relative_imports: Vec::new(),
+            runs: Vec::new(),
             micros: 0,
         }
     }
@@ -72,22 +78,37 @@ const GROWN_STACK: usize = 256 * 1024 * 1024;
 /// Stack size for threads that run analyses: enough that `maybe_grow` never needs to allocate.
 pub const ANALYSIS_THREAD_STACK: usize = 512 * 1024 * 1024;
 
-/// Environment variable naming a path substring whose analysis panics: fault injection for
-/// the end-to-end test that a panic is recorded and the run goes on.
+/// Environment variable for fault injection, for the end-to-end tests that a panic is
+/// recorded and the run goes on: `[STAGE:]SUBSTRING` makes the analysis of paths containing
+/// `SUBSTRING` panic at `STAGE`: the start of the analysis (no stage), just before the shape
+/// units run (`units:`), or while solving the file's constraint jobs (`solve:`).
 pub const PANIC_INJECTION_ENV: &str = "SHAPEHOUND_INJECT_PANIC";
+
+/// Panics (with a recognisable message) when fault injection asks for it at `stage` (`""`,
+/// `"units"` or `"solve"`) for `path`.
+pub fn inject_panic(stage: &str, path: &str) {
+    static SPEC: std::sync::OnceLock<Option<(String, String)>> = std::sync::OnceLock::new();
+    let spec = SPEC.get_or_init(|| {
+        let value = std::env::var(PANIC_INJECTION_ENV).ok()?;
+        let (stage, substring) = match value.split_once(':') {
+            Some((s, sub)) if matches!(s, "units" | "solve") => (s, sub),
+            _ => ("", value.as_str()),
+        };
+        (!substring.is_empty()).then(|| (stage.to_string(), substring.to_string()))
+    });
+    if let Some((s, substring)) = spec {
+        if s == stage && path.contains(substring.as_str()) {
+            panic!("injected panic ({PANIC_INJECTION_ENV}, stage `{stage}`)");
+        }
+    }
+}
 
 /// Analyses one file's bytes. Never panics.
 pub fn analyse_file(path: &str, bytes: &[u8], kind: FileKind, mode: &CountMode) -> FileAnalysis {
     let start = Instant::now();
-    let inject = std::env::var(PANIC_INJECTION_ENV)
-        .ok()
-        .filter(|s| !s.is_empty())
-        .is_some_and(|s| path.contains(&s));
     let mut result = guarded(|| {
-        if inject {
-            panic!("injected panic ({PANIC_INJECTION_ENV})");
-        }
-        analyse_unguarded(bytes, kind, mode)
+        inject_panic("", path);
+        analyse_unguarded(path, bytes, kind, mode)
     });
     result.micros = start.elapsed().as_micros() as u64;
     result
@@ -130,7 +151,7 @@ pub fn guarded(f: impl FnOnce() -> FileAnalysis) -> FileAnalysis {
     }
 }
 
-fn analyse_unguarded(bytes: &[u8], kind: FileKind, mode: &CountMode) -> FileAnalysis {
+fn analyse_unguarded(path: &str, bytes: &[u8], kind: FileKind, mode: &CountMode) -> FileAnalysis {
     let notebook_mode = match mode {
         CountMode::Precise => NotebookMode::Precise,
         CountMode::Teosc(_) => NotebookMode::Teosc,
@@ -159,9 +180,13 @@ fn analyse_unguarded(bytes: &[u8], kind: FileKind, mode: &CountMode) -> FileAnal
                 );
             }
         };
-        let found = match mode {
-            CountMode::Precise => precise::find_calls(&module, &source.text),
-            CountMode::Teosc(list) => teosc::find_calls(&module, &source.text, list),
+        let (found, runs) = match mode {
+            CountMode::Precise => {
+                let found = precise::find_calls(&module, &source.text);
+                inject_panic("units", path);
+                (found, run_units(&module, &source.text))
+            }
+            CountMode::Teosc(list) => (teosc::find_calls(&module, &source.text, list), Vec::new()),
         };
         let calls = found
             .calls
@@ -178,6 +203,7 @@ fn analyse_unguarded(bytes: &[u8], kind: FileKind, mode: &CountMode) -> FileAnal
             error_column: None,
             calls,
             relative_imports: found.relative_imports,
+            runs,
             micros: 0,
         }
     })
@@ -204,6 +230,22 @@ mod tests {
             r.message.as_ref().unwrap().contains("(cell 1, line"),
             "{r:?}"
         );
+    }
+
+    #[test]
+    fn precise_mode_runs_the_shape_units_and_teosc_mode_does_not() {
+        let src = b"import torch\nx = torch.zeros(2, 3)\ny = x.view(6)\n";
+        let r = analyse_file("a.py", src, FileKind::Py, &CountMode::Precise);
+        assert_eq!(r.status, FileStatus::Ok);
+        assert_eq!(r.runs.len(), 1, "the module unit");
+        assert_eq!(r.runs[0].unit, "<module>");
+        let list = Arc::new(TeoscOpList::parse("zeros\n"));
+        let r = analyse_file("a.py", src, FileKind::Py, &CountMode::Teosc(list));
+        assert_eq!(r.status, FileStatus::Ok);
+        assert!(r.runs.is_empty());
+        let r = analyse_file("a.py", b"def f(:\n", FileKind::Py, &CountMode::Precise);
+        assert_eq!(r.status, FileStatus::ParseError);
+        assert!(r.runs.is_empty());
     }
 
     #[test]

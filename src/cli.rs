@@ -91,6 +91,11 @@ pub struct ScanArgs {
     #[arg(long = "max-file-size", default_value = "2MiB", value_parser = parse_size)]
     pub max_file_size: u64,
 
+    /// Z3 timeout per check of a constraint job, in milliseconds (a timeout is an `unknown`
+    /// job, never a finding).
+    #[arg(long = "timeout-ms", default_value_t = 2000)]
+    pub timeout_ms: u64,
+
     /// No progress bar and no summary.
     #[arg(short = 'q', long = "quiet")]
     pub quiet: bool,

@@ -12,12 +12,13 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use shapehound::analysis::CountMode;
 use shapehound::cli::{Cli, Command, CountModeArg, ScanArgs};
+use shapehound::dataflow::scan::PART_TABLES;
 use shapehound::dataflow::{run_scan, ScanOptions};
 use shapehound::operators::api::torch_api;
 use shapehound::operators::teosc::TeoscOpList;
 use shapehound::reports::parquet::{remove_stale_parts, write_single};
 use shapehound::reports::summary::{render, top_operators};
-use shapehound::reports::tables::{FileRow, OpCallRow, OpCountRow, RunRow, Table};
+use shapehound::reports::tables::RunRow;
 
 // Parsing allocates many small AST nodes per file; glibc malloc was a third of the profile.
 #[global_allocator]
@@ -42,7 +43,7 @@ fn main() -> ExitCode {
     std::panic::set_hook(Box::new(move |info| {
         if shapehound::analysis::in_guarded_analysis() {
             eprintln!(
-                "warning: internal error while analysing a file (recorded in `files`): {info}"
+                "warning: internal error while analysing a file (recorded in `files` or `jobs`): {info}"
             );
         } else {
             default_hook(info);
@@ -196,6 +197,7 @@ fn scan(args: ScanArgs) -> std::result::Result<(), Failure> {
         out_dir: args.out.clone(),
         max_file_bytes: args.max_file_size,
         mode: mode.clone(),
+        solver_timeout: std::time::Duration::from_millis(args.timeout_ms),
         timely_args: args.timely_args(),
         progress: progress.clone(),
     };
@@ -224,6 +226,13 @@ fn scan(args: ScanArgs) -> std::result::Result<(), Failure> {
         bytes: totals.bytes,
         op_calls: totals.op_calls(),
         operators: totals.operators.len() as u64,
+        findings: totals.findings(),
+        jobs: totals.jobs(),
+        jobs_sat: totals.jobs_with("sat"),
+        jobs_unsat: totals.jobs_with("unsat"),
+        jobs_unknown: totals.jobs_with("unknown"),
+        jobs_skipped: totals.jobs_with("skipped"),
+        jobs_z3: totals.jobs_z3,
     };
     write_single(&args.out, vec![run]).context("writing the run table")?;
 
@@ -256,7 +265,7 @@ fn prepare_out_dir(args: &ScanArgs) -> Result<()> {
     let mine = (args.process as usize * w)..((args.process as usize + 1) * w);
     let total = w * args.processes as usize;
     let first = args.process == 0;
-    for table in [FileRow::NAME, OpCallRow::NAME, OpCountRow::NAME] {
+    for table in PART_TABLES {
         remove_stale_parts(out, table, |i| mine.contains(&i) || (first && i >= total))?;
     }
     Ok(())

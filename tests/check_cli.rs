@@ -134,7 +134,10 @@ fn sarif_is_a_2_1_0_log_with_rules_and_locations() {
     let result = &run["results"][0];
     assert_eq!(result["ruleId"], "feature-mismatch");
     let rule_index = result["ruleIndex"].as_u64().unwrap() as usize;
-    assert_eq!(run["tool"]["driver"]["rules"][rule_index]["id"], "feature-mismatch");
+    assert_eq!(
+        run["tool"]["driver"]["rules"][rule_index]["id"],
+        "feature-mismatch"
+    );
     assert_eq!(
         result["locations"][0]["physicalLocation"]["region"]["startLine"],
         13
@@ -160,9 +163,16 @@ fn text_output_has_a_code_frame_and_usage_errors_exit_two() {
 fn a_file_that_does_not_parse_is_a_warning_not_a_crash() {
     let dir = tempfile::tempdir().unwrap();
     write(dir.path(), "broken.py", "def f(:\n");
-    write(dir.path(), "fine.py", "import torch\nx = torch.zeros(2, 3)\n");
+    write(
+        dir.path(),
+        "fine.py",
+        "import torch\nx = torch.zeros(2, 3)\n",
+    );
     let out = common::run(&["check", &dir.path().display().to_string()]);
     assert_eq!(out.status.code(), Some(0));
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("broken.py") && stderr.contains("syntax error"), "{stderr}");
+    assert!(
+        stderr.contains("broken.py") && stderr.contains("syntax error"),
+        "{stderr}"
+    );
 }

@@ -1,5 +1,6 @@
 //! The same corpus gives the same rows whatever the number of workers or processes:
-//! `-w 1`, `-w 2`, and two processes on 127.0.0.1 (`-n 2 -p 0|1 -h hostfile`).
+//! `-w 1`, `-w 2`, and two processes on 127.0.0.1 (`-n 2 -p 0|1 -h hostfile`), where
+//! constraint jobs and solved results cross the process boundary.
 
 mod common;
 
@@ -10,11 +11,12 @@ use std::time::{Duration, Instant};
 
 use common::*;
 
-/// Columns that measure the run rather than describe the corpus.
-const TIMING: &[&str] = &["analysis_ms"];
+/// Columns that measure the run rather than describe the corpus (and which worker solved a
+/// job, which depends on timing).
+const TIMING: &[&str] = &["analysis_ms", "solve_us", "worker"];
 
 fn tables(report: &Path) -> Vec<(String, Vec<String>)> {
-    ["files", "op_calls", "op_counts"]
+    ["files", "op_calls", "op_counts", "findings", "jobs"]
         .iter()
         .map(|t| (t.to_string(), canonical(&read_table(report, t), TIMING)))
         .collect()
@@ -100,8 +102,16 @@ fn one_worker_two_workers_and_two_processes_write_the_same_rows() {
     assert_eq!(one, tables(&w2), "-w 1 and -w 2 differ");
     assert_eq!(one, tables(&cluster), "-w 1 and two processes differ");
     // Two workers, two part files per table; the run table is written once.
-    let parts = std::fs::read_dir(cluster.join("files")).unwrap().count();
-    assert_eq!(parts, 2);
+    for table in ["files", "findings", "jobs"] {
+        let parts = std::fs::read_dir(cluster.join(table)).unwrap().count();
+        assert_eq!(parts, 2, "{table}");
+    }
+    // Jobs were balanced over both processes' workers.
+    let workers: std::collections::BTreeSet<String> = read_table(&cluster, "jobs")
+        .iter()
+        .map(|j| j["worker"].clone())
+        .collect();
+    assert_eq!(workers.len(), 2, "{workers:?}");
     let run = read_table(&cluster, "run");
     assert_eq!(run.len(), 1);
     assert_eq!(
@@ -119,5 +129,6 @@ fn a_smaller_rerun_leaves_no_stale_parts() {
     scan(&[&sample_corpus()], &out, &["-w", "1"]);
     assert_eq!(std::fs::read_dir(out.join("op_calls")).unwrap().count(), 1);
     let files = read_table(&out, "files");
-    assert_eq!(files.len(), 26);
+    assert_eq!(files.len(), 30);
+    assert_eq!(std::fs::read_dir(out.join("jobs")).unwrap().count(), 1);
 }

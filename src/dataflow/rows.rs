@@ -1,20 +1,18 @@
 //! The record-level steps of the scan dataflow: probing a discovered file (size, read, hash)
-//! and turning one analysis into the table rows of every path that shares the content.
+//! and turning one analysis into the table rows of every path that shares the content, plus
+//! the content's constraint jobs.
 
 use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
+use super::shape_jobs::{jobs_of, unit_count, ContentJobs};
 use super::stages::GroupOutput;
 use crate::analysis::{analyse_file, CountMode, FileAnalysis};
 use crate::corpus::source::{content_hash, count_lines};
 use crate::corpus::{DiscoveredFile, FileKind, FileStatus};
 use crate::operators::api::family_of;
 use crate::reports::tables::{FileRow, OpCallRow};
-
-/// What the analysis of one content group emits: `files` rows, `op_calls` rows, and the
-/// per-file `(repo, operator)` tallies that feed the differential count.
-pub type AnalysedGroup = GroupOutput<FileRow, OpCallRow, (String, String)>;
 
 /// A readable file, waiting for its content group to be analysed.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -110,34 +108,47 @@ pub fn probe_file(
 }
 
 /// Analyses the first path of a content group and emits `files` and `op_calls` rows for every
-/// path in it (copies are counted where they live, and point at the analysed path).
+/// path in it (copies are counted where they live, and point at the analysed path), the
+/// per-file `(repo, operator)` tallies that feed the differential count, and the content's
+/// constraint jobs with the paths their findings belong to.
 pub fn analyse_group(
     hash: &str,
     kind: FileKind,
     metas: Vec<FileMeta>,
     mode: &CountMode,
-) -> AnalysedGroup {
-    let mut out = AnalysedGroup {
+) -> GroupOutput {
+    let mut out = GroupOutput {
         files: Vec::with_capacity(metas.len()),
-        calls: Vec::new(),
-        tallies: Vec::new(),
+        ..GroupOutput::default()
     };
     let Some(first) = metas.first() else {
         return out;
     };
-    let analysis = match std::fs::read(&first.abs_path) {
+    let mut analysis = match std::fs::read(&first.abs_path) {
         Ok(bytes) => analyse_file(&first.path, &bytes, kind, mode),
-        Err(e) => FileAnalysis {
-            status: FileStatus::Unreadable,
-            message: Some(format!("cannot read: {e}")),
-            error_line: None,
-            error_column: None,
-            calls: Vec::new(),
-            relative_imports: Vec::new(),
-            micros: 0,
-        },
+        Err(e) => FileAnalysis::failure(
+            FileStatus::Unreadable,
+            format!("cannot read: {e}"),
+            None,
+            None,
+        ),
     };
     let representative = first.path.clone();
+    let content = (hash.to_string(), kind);
+    let runs = std::mem::take(&mut analysis.runs);
+    out.jobs = jobs_of(&content, &first.repo, &first.path, runs);
+    let units = unit_count(&out.jobs);
+    let jobs = out.jobs.len() as u64;
+    if !out.jobs.is_empty() {
+        out.contents.push(ContentJobs {
+            content,
+            jobs: out.jobs.len() as u32,
+            paths: metas
+                .iter()
+                .map(|m| (m.repo.clone(), m.path.clone()))
+                .collect(),
+        });
+    }
     let mut per_operator: Vec<(&str, isize)> = Vec::new();
     {
         let mut ops: Vec<&str> = analysis
@@ -191,8 +202,8 @@ pub fn analyse_group(
             error_line: analysis.error_line,
             error_column: analysis.error_column,
             op_calls: analysis.calls.len() as u64,
-            units: 0,
-            jobs: 0,
+            units,
+            jobs,
             analysis_us: analysis.micros,
             duplicate_of,
             relative_imports: analysis.relative_imports.clone(),

@@ -7,7 +7,9 @@
 //!                                         (hash owner)            rows for every path   │
 //!                              files ◀──────────────────────────────────────────────────┘
 //!                              op_calls ─▶ count by (repo, operator) ─▶ op_counts
-//!                              files, op_calls ─▶ count totals ─▶ worker 0 (summary, `run`)
+//!                              jobs (one per unit run) ─▶ balance by cost ─▶ solve (Z3) ─▶ jobs
+//!                                 └─ solved ─▶ regroup by content (+ its paths) ─▶ findings
+//!                              files, op_calls, jobs, findings ─▶ count totals ─▶ worker 0
 //! ```
 //!
 //! Every worker writes its own part of each table. All inputs carry timestamp 0; the
@@ -19,6 +21,7 @@ use std::hash::{Hash, Hasher};
 use std::path::PathBuf;
 use std::rc::Rc;
 use std::sync::Arc;
+use std::time::Duration;
 
 use differential_dataflow::input::Input;
 use differential_dataflow::AsCollection;
@@ -27,16 +30,36 @@ use serde::{Deserialize, Serialize};
 use timely::dataflow::operators::Exchange;
 
 use super::rows::{analyse_group, probe_file, FileMeta};
-use super::stages::{analyse_fueled, sink};
+use super::shape_jobs::{finding_rows, ContentKey, Job, WorkerSolver};
+use super::stages::{analyse_fueled, balance_by_cost, regroup_solved, sink, solve_fueled, Fuel};
 use crate::analysis::CountMode;
 use crate::corpus::{discover_repos, walk_repo, DiscoveredFile, FileKind};
 use crate::reports::parquet::PartWriter;
-use crate::reports::tables::{FileRow, OpCallRow, OpCountRow};
+use crate::reports::tables::{FileRow, FindingRow, JobRow, OpCallRow, OpCountRow, Table};
 use crate::reports::ReportError;
 
 /// Content groups analysed per activation of the analysis operator: small enough that the
 /// rows of one activation are a few megabytes at most, large enough to amortise scheduling.
-const ANALYSE_PER_ACTIVATION: usize = 16;
+const ANALYSE_FUEL: Fuel = Fuel {
+    records: 16,
+    time: None,
+};
+
+/// Jobs solved per activation of the solving operator: most take microseconds, a few take
+/// Z3 seconds, so the time bound keeps the other operators (and sinks) running.
+const SOLVE_FUEL: Fuel = Fuel {
+    records: 256,
+    time: Some(Duration::from_millis(20)),
+};
+
+/// The tables a scan writes as per-worker parts (`run` is written once, by the binary).
+pub const PART_TABLES: [&str; 5] = [
+    FileRow::NAME,
+    OpCallRow::NAME,
+    OpCountRow::NAME,
+    FindingRow::NAME,
+    JobRow::NAME,
+];
 
 /// What a scan needs to know. Shared read-only by all workers of a process.
 #[derive(Clone, Debug)]
@@ -45,6 +68,8 @@ pub struct ScanOptions {
     pub out_dir: PathBuf,
     pub max_file_bytes: u64,
     pub mode: CountMode,
+    /// Z3 timeout per check of a constraint job (a timeout is an `unknown` job).
+    pub solver_timeout: Duration,
     /// `-w/-n/-p/-h` in timely's own syntax.
     pub timely_args: Vec<String>,
     pub progress: Option<ProgressBar>,
@@ -57,6 +82,12 @@ pub struct ScanTotals {
     pub operators: BTreeMap<String, u64>,
     pub bytes: u64,
     pub duplicates: u64,
+    /// `findings` rows by kind code.
+    pub findings_by_kind: BTreeMap<String, u64>,
+    /// Constraint jobs by result (`sat`, `unsat`, `unknown`, `skipped`).
+    pub jobs_by_result: BTreeMap<String, u64>,
+    /// Jobs the algebra could not decide alone.
+    pub jobs_z3: u64,
     pub workers: u64,
     pub walk_problems: Vec<String>,
 }
@@ -69,6 +100,18 @@ impl ScanTotals {
     pub fn op_calls(&self) -> u64 {
         self.operators.values().sum()
     }
+
+    pub fn findings(&self) -> u64 {
+        self.findings_by_kind.values().sum()
+    }
+
+    pub fn jobs(&self) -> u64 {
+        self.jobs_by_result.values().sum()
+    }
+
+    pub fn jobs_with(&self, result: &str) -> u64 {
+        self.jobs_by_result.get(result).copied().unwrap_or(0)
+    }
 }
 
 /// Keys of the totals collection (counted with the diff as the quantity).
@@ -78,6 +121,9 @@ enum Total {
     Bytes,
     Duplicates,
     Operator(String),
+    Finding(String),
+    Job(String),
+    JobZ3,
 }
 
 fn route<T: Hash>(value: &T) -> u64 {
@@ -93,6 +139,8 @@ struct Sinks {
     files: Option<PartWriter<FileRow>>,
     calls: Option<PartWriter<OpCallRow>>,
     counts: Option<PartWriter<OpCountRow>>,
+    findings: Option<PartWriter<FindingRow>>,
+    jobs: Option<PartWriter<JobRow>>,
     error: Option<ReportError>,
 }
 
@@ -102,6 +150,8 @@ impl Sinks {
             files: Some(PartWriter::create(out, worker)?),
             calls: Some(PartWriter::create(out, worker)?),
             counts: Some(PartWriter::create(out, worker)?),
+            findings: Some(PartWriter::create(out, worker)?),
+            jobs: Some(PartWriter::create(out, worker)?),
             error: None,
         })
     }
@@ -123,6 +173,12 @@ impl Sinks {
             w.finish()?;
         }
         if let Some(w) = self.counts.take() {
+            w.finish()?;
+        }
+        if let Some(w) = self.findings.take() {
+            w.finish()?;
+        }
+        if let Some(w) = self.jobs.take() {
             w.finish()?;
         }
         Ok(())
@@ -164,6 +220,8 @@ fn scan_worker(
     let mode = opts.mode.clone();
     let max_bytes = opts.max_file_bytes;
     let progress = opts.progress.clone();
+    // Z3 solvers are not `Send`: each worker makes its own and reuses it for every job.
+    let mut solver = WorkerSolver::new(opts.solver_timeout, index as u32);
 
     let (mut input, probe) = worker.dataflow::<u32, _, _>(|scope| {
         let (input, discovered) = scope.new_collection::<DiscoveredFile, isize>();
@@ -187,12 +245,17 @@ fn scan_worker(
                 out.push((metas, 1));
             },
         );
-        let (analysed_files, calls, tallies) = analyse_fueled(
-            groups,
-            ANALYSE_PER_ACTIVATION,
-            move |((hash, kind), metas)| analyse_group(&hash, kind, metas, &mode),
-        );
-        let files = analysed_files.concat(rejected);
+        let analysed = analyse_fueled(groups, ANALYSE_FUEL, move |((hash, kind), metas)| {
+            analyse_group(&hash, kind, metas, &mode)
+        });
+        let files = analysed.files.concat(rejected);
+        let (calls, tallies) = (analysed.calls, analysed.tallies);
+
+        // Constraint jobs go where the least estimated cost has gone, are solved there, and
+        // come back together by content group, which knows the paths its findings belong to.
+        let jobs = balance_by_cost(analysed.jobs, |job: &Job| job.cost);
+        let (job_rows, solved) = solve_fueled(jobs, SOLVE_FUEL, move |job| solver.solve(job));
+        let findings = regroup_solved(analysed.contents, solved, route::<ContentKey>, finding_rows);
 
         // Per-file tallies carry their count as the diff; `count` sums them per key.
         let op_counts = tallies.clone().count();
@@ -207,6 +270,13 @@ fn scan_worker(
                 ]
             })
             .concat(tallies.map(|(_repo, op)| Total::Operator(op)))
+            .concat(findings.clone().map(|f| Total::Finding(f.kind)))
+            .concat(job_rows.clone().explode(|j: JobRow| {
+                vec![
+                    (Total::Job(j.result), 1isize),
+                    (Total::JobZ3, j.used_z3 as isize),
+                ]
+            }))
             .count();
 
         let sink_to = sinks.clone();
@@ -223,6 +293,18 @@ fn scan_worker(
         let calls_done = sink(calls, "WriteOpCalls", move |row: OpCallRow| {
             let mut s = sink_to.borrow_mut();
             let r = s.calls.as_mut().map_or(Ok(()), |w| w.push(row));
+            s.keep(r);
+        });
+        let sink_to = sinks.clone();
+        let findings_done = sink(findings, "WriteFindings", move |row: FindingRow| {
+            let mut s = sink_to.borrow_mut();
+            let r = s.findings.as_mut().map_or(Ok(()), |w| w.push(row));
+            s.keep(r);
+        });
+        let sink_to = sinks.clone();
+        let jobs_done = sink(job_rows, "WriteJobs", move |row: JobRow| {
+            let mut s = sink_to.borrow_mut();
+            let r = s.jobs.as_mut().map_or(Ok(()), |w| w.push(row));
             s.keep(r);
         });
         let sink_to = sinks.clone();
@@ -255,6 +337,9 @@ fn scan_worker(
                     Total::Operator(o) => *t.operators.entry(o).or_default() += amount,
                     Total::Bytes => t.bytes += amount,
                     Total::Duplicates => t.duplicates += amount,
+                    Total::Finding(k) => *t.findings_by_kind.entry(k).or_default() += amount,
+                    Total::Job(r) => *t.jobs_by_result.entry(r).or_default() += amount,
+                    Total::JobZ3 => t.jobs_z3 += amount,
                 }
             },
         );
@@ -262,6 +347,8 @@ fn scan_worker(
         let (probe, _) = files_done.probe();
         calls_done.probe_with(&probe);
         counts_done.probe_with(&probe);
+        findings_done.probe_with(&probe);
+        jobs_done.probe_with(&probe);
         totals_done.probe_with(&probe);
         (input, probe)
     });

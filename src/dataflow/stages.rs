@@ -1,49 +1,127 @@
-//! Custom timely operators of the scan: the fueled analysis stage with three outputs, and the
-//! Parquet sink.
+//! Custom timely operators of the scan: the fueled analysis stage (five outputs), cost-balanced
+//! routing of constraint jobs, the fueled solving stage, the regrouping of solved jobs by
+//! content group, and the Parquet sink.
 
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
+use std::time::{Duration, Instant};
 
 use differential_dataflow::{AsCollection, VecCollection};
 use timely::container::CapacityContainerBuilder;
-use timely::dataflow::channels::pact::Pipeline;
+use timely::dataflow::channels::pact::{Exchange, Pipeline};
 use timely::dataflow::operators::generic::builder_rc::OperatorBuilder;
 use timely::dataflow::operators::generic::operator::Operator;
 use timely::dataflow::operators::generic::OutputBuilder;
-use timely::dataflow::operators::Capability;
+use timely::dataflow::operators::{Capability, Exchange as _};
+use timely::ExchangeData;
+
+use super::shape_jobs::{ContentJobs, ContentKey, Job, SolvedJob};
+use crate::reports::tables::{FileRow, FindingRow, JobRow, OpCallRow};
 
 type Out<D> = CapacityContainerBuilder<Vec<(D, u32, isize)>>;
 
+/// A `(repo, operator)` tally key.
+pub type Tally = (String, String);
+
 /// What analysing one content group produces.
-pub struct GroupOutput<F, C, K> {
-    pub files: Vec<F>,
-    pub calls: Vec<C>,
+#[derive(Default)]
+pub struct GroupOutput {
+    pub files: Vec<FileRow>,
+    pub calls: Vec<OpCallRow>,
     /// Pre-aggregated `(key, count)` pairs: the count becomes the differential diff.
-    pub tallies: Vec<(K, isize)>,
+    pub tallies: Vec<(Tally, isize)>,
+    /// Constraint jobs, one per unit run.
+    pub jobs: Vec<Job>,
+    /// The group's job count and paths, when it has jobs.
+    pub contents: Vec<ContentJobs>,
 }
 
-/// Runs `logic` on every input record, `per_activation` records per activation.
+/// The analysis stage's outputs.
+pub struct Analysed<'s> {
+    pub files: VecCollection<'s, u32, FileRow, isize>,
+    pub calls: VecCollection<'s, u32, OpCallRow, isize>,
+    pub tallies: VecCollection<'s, u32, Tally, isize>,
+    pub jobs: VecCollection<'s, u32, Job, isize>,
+    pub contents: VecCollection<'s, u32, ContentJobs, isize>,
+}
+
+/// How much work a fueled operator does per activation: at most `records`, and no new
+/// record once `time` has passed (but always at least one, so work goes on).
+#[derive(Clone, Copy, Debug)]
+pub struct Fuel {
+    pub records: usize,
+    pub time: Option<Duration>,
+}
+
+/// Timely records `(data, time, diff)` of a batch not processed yet.
+type Pending<D> = std::vec::IntoIter<(D, u32, isize)>;
+
+/// Records an operator has received but not processed yet, with the capabilities (one per
+/// output) of the batch they came in.
+struct Backlog<C, D> {
+    batches: VecDeque<(C, Pending<D>)>,
+    fuel: Fuel,
+}
+
+impl<C, D> Backlog<C, D> {
+    fn new(fuel: Fuel) -> Self {
+        Backlog {
+            batches: VecDeque::new(),
+            fuel,
+        }
+    }
+
+    fn stash(&mut self, caps: C, records: Vec<(D, u32, isize)>) {
+        self.batches.push_back((caps, records.into_iter()));
+    }
+
+    /// Processes records while the fuel lasts. Returns whether work is left (the operator
+    /// then reschedules itself).
+    fn work(&mut self, mut f: impl FnMut(&C, D, u32, isize)) -> bool {
+        let start = Instant::now();
+        let mut done = 0;
+        while done < self.fuel.records {
+            if done > 0 && self.fuel.time.is_some_and(|t| start.elapsed() >= t) {
+                break;
+            }
+            let Some((caps, records)) = self.batches.front_mut() else {
+                break;
+            };
+            match records.next() {
+                Some((d, t, r)) => {
+                    f(caps, d, t, r);
+                    done += 1;
+                }
+                None => {
+                    self.batches.pop_front();
+                }
+            }
+        }
+        while self
+            .batches
+            .front()
+            .is_some_and(|(_, records)| records.len() == 0)
+        {
+            self.batches.pop_front();
+        }
+        !self.batches.is_empty()
+    }
+}
+
+/// Runs `logic` on every input record, a bounded number per activation.
 ///
 /// The analysis stage receives every content group at once (its input is a `reduce` that fires
 /// when the walk is complete). Doing all of them in one activation would queue every output
 /// row before any sink runs, so memory would grow with the corpus; here the operator stashes
 /// its input, does a bounded amount of work, and reschedules itself, letting the sinks drain
 /// in between.
-#[allow(clippy::type_complexity)]
-pub fn analyse_fueled<'s, D, F, C, K, L>(
+pub fn analyse_fueled<'s, D, L>(
     input: VecCollection<'s, u32, D, isize>,
-    per_activation: usize,
+    fuel: Fuel,
     mut logic: L,
-) -> (
-    VecCollection<'s, u32, F, isize>,
-    VecCollection<'s, u32, C, isize>,
-    VecCollection<'s, u32, K, isize>,
-)
+) -> Analysed<'s>
 where
     D: Clone + 'static,
-    F: Clone + 'static,
-    C: Clone + 'static,
-    K: Clone + 'static,
-    L: FnMut(D) -> GroupOutput<F, C, K> + 'static,
+    L: FnMut(D) -> GroupOutput + 'static,
 {
     let scope = input.scope();
     let mut builder = OperatorBuilder::new("Analyse".to_owned(), scope);
@@ -52,33 +130,29 @@ where
     let (files, files_stream) = builder.new_output();
     let (calls, calls_stream) = builder.new_output();
     let (tallies, tallies_stream) = builder.new_output();
-    let mut files = OutputBuilder::<_, Out<F>>::from(files);
-    let mut calls = OutputBuilder::<_, Out<C>>::from(calls);
-    let mut tallies = OutputBuilder::<_, Out<K>>::from(tallies);
+    let (jobs, jobs_stream) = builder.new_output();
+    let (contents, contents_stream) = builder.new_output();
+    let mut files = OutputBuilder::<_, Out<FileRow>>::from(files);
+    let mut calls = OutputBuilder::<_, Out<OpCallRow>>::from(calls);
+    let mut tallies = OutputBuilder::<_, Out<Tally>>::from(tallies);
+    let mut jobs = OutputBuilder::<_, Out<Job>>::from(jobs);
+    let mut contents = OutputBuilder::<_, Out<ContentJobs>>::from(contents);
 
     builder.build(move |_initial_capabilities| {
-        type Caps = [Capability<u32>; 3];
-        let mut pending: VecDeque<(Caps, D, u32, isize)> = VecDeque::new();
+        let mut backlog: Backlog<Vec<Capability<u32>>, D> = Backlog::new(fuel);
         move |_frontiers| {
             input.for_each(|cap, data| {
-                let caps = (
-                    cap.retain_least(0),
-                    cap.retain_least(1),
-                    cap.retain_least(2),
-                );
-                if let (Some(a), Some(b), Some(c)) = caps {
-                    for (d, t, r) in data.drain(..) {
-                        pending.push_back(([a.clone(), b.clone(), c.clone()], d, t, r));
-                    }
+                let caps: Option<Vec<_>> = (0..5).map(|port| cap.retain_least(port)).collect();
+                if let Some(caps) = caps {
+                    backlog.stash(caps, std::mem::take(data));
                 }
             });
             let mut files = files.activate();
             let mut calls = calls.activate();
             let mut tallies = tallies.activate();
-            for _ in 0..per_activation {
-                let Some((caps, d, t, r)) = pending.pop_front() else {
-                    break;
-                };
+            let mut jobs = jobs.activate();
+            let mut contents = contents.activate();
+            let more = backlog.work(|caps, d, t, r| {
                 let out = logic(d);
                 files
                     .session_with_builder(&caps[0])
@@ -89,17 +163,211 @@ where
                 tallies
                     .session_with_builder(&caps[2])
                     .give_iterator(out.tallies.into_iter().map(|(k, n)| (k, t, n * r)));
-            }
-            if !pending.is_empty() {
+                jobs.session_with_builder(&caps[3])
+                    .give_iterator(out.jobs.into_iter().map(|x| (x, t, r)));
+                contents
+                    .session_with_builder(&caps[4])
+                    .give_iterator(out.contents.into_iter().map(|x| (x, t, r)));
+            });
+            if more {
                 activator.activate();
             }
         }
     });
-    (
-        files_stream.as_collection(),
-        calls_stream.as_collection(),
-        tallies_stream.as_collection(),
-    )
+    Analysed {
+        files: files_stream.as_collection(),
+        calls: calls_stream.as_collection(),
+        tallies: tallies_stream.as_collection(),
+        jobs: jobs_stream.as_collection(),
+        contents: contents_stream.as_collection(),
+    }
+}
+
+/// The worker with the least cost assigned so far; ties go to the first from `start` on.
+fn least_loaded(assigned: &[u64], start: usize) -> usize {
+    let n = assigned.len();
+    (0..n)
+        .map(|k| (start + k) % n)
+        .min_by_key(|&w| assigned[w])
+        .unwrap_or(0)
+}
+
+/// Sends every record to a worker chosen by estimated cost: each worker routes what it
+/// produced to the worker it has given the least cost so far (ties: itself first, then the
+/// next ones), then an exchange on that destination moves it there.
+pub fn balance_by_cost<'s, D, F>(
+    input: VecCollection<'s, u32, D, isize>,
+    cost: F,
+) -> VecCollection<'s, u32, D, isize>
+where
+    D: ExchangeData + Clone,
+    F: Fn(&D) -> u64 + 'static,
+{
+    let index = input.scope().index();
+    let peers = input.scope().peers();
+    input
+        .inner
+        .unary::<Out<(u64, D)>, _, _, _>(Pipeline, "BalanceByCost", move |_cap, _info| {
+            let mut assigned = vec![0u64; peers];
+            move |input, output| {
+                input.for_each(|cap, data| {
+                    let mut session = output.session(&cap);
+                    for (d, t, r) in data.drain(..) {
+                        let dest = least_loaded(&assigned, index);
+                        assigned[dest] = assigned[dest].saturating_add(cost(&d));
+                        session.give(((dest as u64, d), t, r));
+                    }
+                });
+            }
+        })
+        .exchange(|((dest, _), _, _): &((u64, D), u32, isize)| *dest)
+        .as_collection()
+        .map(|(_, d)| d)
+}
+
+/// Solves jobs where they landed, within `fuel` per activation (a job can take seconds of
+/// Z3). Outputs each job's `jobs` row and its result for regrouping.
+pub fn solve_fueled<'s, L>(
+    jobs: VecCollection<'s, u32, Job, isize>,
+    fuel: Fuel,
+    mut solve: L,
+) -> (
+    VecCollection<'s, u32, JobRow, isize>,
+    VecCollection<'s, u32, SolvedJob, isize>,
+)
+where
+    L: FnMut(Job) -> (JobRow, SolvedJob) + 'static,
+{
+    let scope = jobs.scope();
+    let mut builder = OperatorBuilder::new("Solve".to_owned(), scope);
+    let activator = scope.activator_for(builder.operator_info().address);
+    let mut input = builder.new_input(jobs.inner, Pipeline);
+    let (rows, rows_stream) = builder.new_output();
+    let (solved, solved_stream) = builder.new_output();
+    let mut rows = OutputBuilder::<_, Out<JobRow>>::from(rows);
+    let mut solved = OutputBuilder::<_, Out<SolvedJob>>::from(solved);
+
+    builder.build(move |_initial_capabilities| {
+        let mut backlog: Backlog<[Capability<u32>; 2], Job> = Backlog::new(fuel);
+        move |_frontiers| {
+            input.for_each(|cap, data| {
+                if let (Some(a), Some(b)) = (cap.retain_least(0), cap.retain_least(1)) {
+                    backlog.stash([a, b], std::mem::take(data));
+                }
+            });
+            let mut rows = rows.activate();
+            let mut solved = solved.activate();
+            let more = backlog.work(|caps, job, t, r| {
+                let (row, result) = solve(job);
+                rows.session_with_builder(&caps[0]).give((row, t, r));
+                solved.session_with_builder(&caps[1]).give((result, t, r));
+            });
+            if more {
+                activator.activate();
+            }
+        }
+    });
+    (rows_stream.as_collection(), solved_stream.as_collection())
+}
+
+/// A content group waiting for its solved jobs.
+struct Waiting {
+    cap: Option<Capability<u32>>,
+    group: Option<(ContentJobs, u32, isize)>,
+    solved: Vec<SolvedJob>,
+}
+
+/// Brings each content group's solved jobs together (both inputs exchanged by content key)
+/// and hands them to `logic` as soon as all `ContentJobs::jobs` of them have arrived, so a
+/// group is held only while its jobs are being solved. Rows carry the group's multiplicity.
+pub fn regroup_solved<'s, L>(
+    groups: VecCollection<'s, u32, ContentJobs, isize>,
+    solved: VecCollection<'s, u32, SolvedJob, isize>,
+    route: fn(&ContentKey) -> u64,
+    mut logic: L,
+) -> VecCollection<'s, u32, FindingRow, isize>
+where
+    L: FnMut(&ContentJobs, Vec<SolvedJob>) -> Vec<FindingRow> + 'static,
+{
+    let scope = groups.scope();
+    let mut builder = OperatorBuilder::new("Regroup".to_owned(), scope);
+    let mut groups_in = builder.new_input(
+        groups.inner,
+        Exchange::new(move |(g, _, _): &(ContentJobs, u32, isize)| route(&g.content)),
+    );
+    let mut solved_in = builder.new_input(
+        solved.inner,
+        Exchange::new(move |(s, _, _): &(SolvedJob, u32, isize)| route(&s.content)),
+    );
+    let (out, out_stream) = builder.new_output();
+    let mut out = OutputBuilder::<_, Out<FindingRow>>::from(out);
+
+    builder.build(move |_initial_capabilities| {
+        let mut waiting: HashMap<ContentKey, Waiting> = HashMap::new();
+        move |frontiers| {
+            let mut touched: Vec<ContentKey> = Vec::new();
+            groups_in.for_each(|cap, data| {
+                for (g, t, r) in data.drain(..) {
+                    let key = g.content.clone();
+                    let w = waiting_entry(&mut waiting, &key, cap.retain_least(0));
+                    w.group = Some((g, t, r));
+                    touched.push(key);
+                }
+            });
+            solved_in.for_each(|cap, data| {
+                for (s, _t, _r) in data.drain(..) {
+                    let key = s.content.clone();
+                    let w = waiting_entry(&mut waiting, &key, cap.retain_least(0));
+                    w.solved.push(s);
+                    touched.push(key);
+                }
+            });
+            let mut out = out.activate();
+            for key in touched {
+                let complete = waiting.get(&key).is_some_and(|w| {
+                    w.group
+                        .as_ref()
+                        .is_some_and(|(g, _, _)| w.solved.len() >= g.jobs as usize)
+                });
+                if !complete {
+                    continue;
+                }
+                if let Some(Waiting {
+                    cap: Some(cap),
+                    group: Some((g, t, r)),
+                    solved,
+                }) = waiting.remove(&key)
+                {
+                    let rows = logic(&g, solved);
+                    out.session_with_builder(&cap)
+                        .give_iterator(rows.into_iter().map(|x| (x, t, r)));
+                }
+            }
+            // Both inputs done: anything still waiting can never complete (it would mean a
+            // lost job); release its capability rather than hold the dataflow open.
+            if frontiers.iter().all(|f| f.frontier().is_empty()) {
+                debug_assert!(waiting.is_empty(), "content groups left incomplete");
+                waiting.clear();
+            }
+        }
+    });
+    out_stream.as_collection()
+}
+
+fn waiting_entry<'w>(
+    waiting: &'w mut HashMap<ContentKey, Waiting>,
+    key: &ContentKey,
+    cap: Option<Capability<u32>>,
+) -> &'w mut Waiting {
+    let w = waiting.entry(key.clone()).or_insert_with(|| Waiting {
+        cap: None,
+        group: None,
+        solved: Vec::new(),
+    });
+    if w.cap.is_none() {
+        w.cap = cap;
+    }
+    w
 }
 
 /// Hands every record (owned, once per unit of multiplicity) to `write`. The returned
@@ -130,4 +398,55 @@ where
             }
         })
         .as_collection()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_least_loaded_worker_wins_and_ties_start_at_home() {
+        assert_eq!(least_loaded(&[0, 0, 0], 1), 1);
+        assert_eq!(least_loaded(&[5, 3, 3], 0), 1);
+        assert_eq!(least_loaded(&[5, 3, 3], 2), 2);
+        assert_eq!(least_loaded(&[], 0), 0);
+        // Greedy assignment of uneven costs stays within the largest cost.
+        let mut assigned = [0u64; 2];
+        for cost in [100, 1, 1, 1, 50, 50, 1] {
+            let w = least_loaded(&assigned, 0);
+            assigned[w] += cost;
+        }
+        assert!(assigned[0].abs_diff(assigned[1]) <= 100, "{assigned:?}");
+        assert_eq!(assigned.iter().sum::<u64>(), 204);
+    }
+
+    #[test]
+    fn a_backlog_works_within_its_fuel() {
+        let mut backlog: Backlog<&str, u32> = Backlog::new(Fuel {
+            records: 3,
+            time: None,
+        });
+        backlog.stash("a", vec![(1, 0, 1), (2, 0, 1)]);
+        backlog.stash("b", vec![(3, 0, 1), (4, 0, 1)]);
+        let mut seen = Vec::new();
+        assert!(backlog.work(|cap, d, _, _| seen.push((*cap, d))));
+        assert_eq!(seen, [("a", 1), ("a", 2), ("b", 3)]);
+        assert!(!backlog.work(|cap, d, _, _| seen.push((*cap, d))));
+        assert_eq!(seen.len(), 4);
+        assert!(!backlog.work(|_, _, _, _| unreachable!()));
+    }
+
+    #[test]
+    fn a_spent_time_budget_still_does_one_record() {
+        let mut backlog: Backlog<(), u32> = Backlog::new(Fuel {
+            records: 100,
+            time: Some(Duration::ZERO),
+        });
+        backlog.stash((), vec![(1, 0, 1), (2, 0, 1)]);
+        let mut n = 0;
+        assert!(backlog.work(|_, _, _, _| n += 1));
+        assert_eq!(n, 1);
+        assert!(!backlog.work(|_, _, _, _| n += 1));
+        assert_eq!(n, 2);
+    }
 }

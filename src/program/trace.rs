@@ -8,7 +8,19 @@ use crate::shapes::{DimExpr, Pred};
 
 /// A source position: 1-based line and column, start and end. Obligations carry positions,
 /// not offsets, so a job can travel to another worker without its file's text.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    serde::Serialize,
+    serde::Deserialize,
+)]
 pub struct Span {
     pub line: u32,
     pub column: u32,
@@ -35,7 +47,7 @@ impl Span {
 }
 
 /// One requirement of one operation, under the path conditions in force where it ran.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Obligation {
     /// The requirement; a guarded one reads `not(guard) or requirement`.
     pub pred: Pred,
@@ -52,7 +64,7 @@ pub struct Obligation {
 }
 
 /// A fact the unit may assume: dims are non-negative, sizes positive, asserts hold.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Fact {
     pub pred: Pred,
     pub span: Option<Span>,
@@ -60,13 +72,13 @@ pub struct Fact {
 
 /// A symbolic input of the unit, for rendering witnesses: a tensor parameter's dims or a
 /// constructor argument.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub enum Input {
     Tensor { name: String, dims: Vec<DimExpr> },
     Int { name: String, value: DimExpr },
 }
 
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct Trace {
     pub obligations: Vec<Obligation>,
     pub facts: Vec<Fact>,

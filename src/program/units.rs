@@ -15,7 +15,7 @@ use crate::shapes::shape::{Dim, Shape};
 use crate::shapes::{DimExpr, Pred, Value};
 
 /// What kind of unit produced a trace.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum UnitKind {
     /// Module-level code, with concrete entry calls.
     Module,
@@ -36,7 +36,7 @@ impl UnitKind {
 }
 
 /// One run of one unit: a rank assignment for its symbolic inputs is a variant.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct UnitRun {
     pub unit: String,
     pub kind: UnitKind,

@@ -54,6 +54,8 @@ pub fn render(
         totals.op_calls(),
         totals.operators.len()
     );
+    let _ = writeln!(s, "{}", findings_line(totals));
+    let _ = writeln!(s, "{}", jobs_line(totals));
     if !top.is_empty() {
         let _ = writeln!(s, "top {} operators:", top.len());
         let width = top.iter().map(|(k, _)| k.len()).max().unwrap_or(0);
@@ -64,4 +66,53 @@ pub fn render(
     }
     let _ = writeln!(s, "reports written to {out_dir}");
     s
+}
+
+/// `findings: 3 (channel-mismatch 2, reshape-numel 1)`, kinds by count then name.
+fn findings_line(totals: &ScanTotals) -> String {
+    let mut kinds: Vec<(&String, &u64)> = totals.findings_by_kind.iter().collect();
+    kinds.sort_by(|a, b| b.1.cmp(a.1).then_with(|| a.0.cmp(b.0)));
+    let by_kind: Vec<String> = kinds.iter().map(|(k, n)| format!("{k} {n}")).collect();
+    if by_kind.is_empty() {
+        format!("findings: {}", totals.findings())
+    } else {
+        format!("findings: {} ({})", totals.findings(), by_kind.join(", "))
+    }
+}
+
+/// `constraint jobs: 120 (sat 100, unsat 5, unknown/timeout 0, skipped 15), 12.5% needed Z3`.
+fn jobs_line(totals: &ScanTotals) -> String {
+    let jobs = totals.jobs();
+    let share = 100.0 * totals.jobs_z3 as f64 / jobs.max(1) as f64;
+    format!(
+        "constraint jobs: {jobs} (sat {}, unsat {}, unknown/timeout {}, skipped {}), {share:.1}% needed Z3",
+        totals.jobs_with("sat"),
+        totals.jobs_with("unsat"),
+        totals.jobs_with("unknown"),
+        totals.jobs_with("skipped"),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn findings_and_jobs_lines() {
+        let mut t = ScanTotals::default();
+        assert_eq!(findings_line(&t), "findings: 0");
+        t.findings_by_kind.insert("reshape-numel".into(), 1);
+        t.findings_by_kind.insert("channel-mismatch".into(), 2);
+        assert_eq!(
+            findings_line(&t),
+            "findings: 3 (channel-mismatch 2, reshape-numel 1)"
+        );
+        t.jobs_by_result.insert("sat".into(), 6);
+        t.jobs_by_result.insert("unsat".into(), 2);
+        t.jobs_z3 = 2;
+        assert_eq!(
+            jobs_line(&t),
+            "constraint jobs: 8 (sat 6, unsat 2, unknown/timeout 0, skipped 0), 25.0% needed Z3"
+        );
+    }
 }

@@ -4,8 +4,12 @@
 use std::sync::Arc;
 
 use arrow_array::builder::{ListBuilder, StringBuilder};
-use arrow_array::{ArrayRef, Float64Array, RecordBatch, StringArray, UInt32Array, UInt64Array};
-use arrow_schema::{ArrowError, DataType, Field, Schema, SchemaRef};
+use arrow_array::{
+    ArrayRef, BooleanArray, Float64Array, ListArray, RecordBatch, StringArray, StructArray,
+    UInt32Array, UInt64Array,
+};
+use arrow_buffer::OffsetBuffer;
+use arrow_schema::{ArrowError, DataType, Field, Fields, Schema, SchemaRef};
 use serde::{Deserialize, Serialize};
 
 /// A table written as Parquet part files.
@@ -38,6 +42,13 @@ fn u32s<R>(rows: &[R], f: impl Fn(&R) -> u32) -> ArrayRef {
 
 fn opt_u32s<R>(rows: &[R], f: impl Fn(&R) -> Option<u32>) -> ArrayRef {
     Arc::new(rows.iter().map(f).collect::<UInt32Array>())
+}
+
+/// Microseconds as float64 milliseconds (the tables' time unit).
+fn millis<R>(rows: &[R], f: impl Fn(&R) -> u64) -> ArrayRef {
+    Arc::new(Float64Array::from_iter_values(
+        rows.iter().map(|r| f(r) as f64 / 1000.0),
+    ))
 }
 
 /// `files`: one row per input file, whatever happened to it.
@@ -114,9 +125,7 @@ impl Table for FileRow {
                 u64s(rows, |r| r.op_calls),
                 u64s(rows, |r| r.units),
                 u64s(rows, |r| r.jobs),
-                Arc::new(Float64Array::from_iter_values(
-                    rows.iter().map(|r| r.analysis_us as f64 / 1000.0),
-                )),
+                millis(rows, |r| r.analysis_us),
                 opt_strings(rows, |r| r.duplicate_of.as_deref()),
                 Arc::new(imports.finish()),
             ],
@@ -231,6 +240,13 @@ pub struct RunRow {
     pub bytes: u64,
     pub op_calls: u64,
     pub operators: u64,
+    pub findings: u64,
+    pub jobs: u64,
+    pub jobs_sat: u64,
+    pub jobs_unsat: u64,
+    pub jobs_unknown: u64,
+    pub jobs_skipped: u64,
+    pub jobs_z3: u64,
 }
 
 impl Table for RunRow {
@@ -254,6 +270,13 @@ impl Table for RunRow {
             u("bytes"),
             u("op_calls"),
             u("operators"),
+            u("findings"),
+            u("jobs"),
+            u("jobs_sat"),
+            u("jobs_unsat"),
+            u("jobs_unknown"),
+            u("jobs_skipped"),
+            u("jobs_z3"),
         ]))
     }
 
@@ -278,7 +301,300 @@ impl Table for RunRow {
                 u64s(rows, |r| r.bytes),
                 u64s(rows, |r| r.op_calls),
                 u64s(rows, |r| r.operators),
+                u64s(rows, |r| r.findings),
+                u64s(rows, |r| r.jobs),
+                u64s(rows, |r| r.jobs_sat),
+                u64s(rows, |r| r.jobs_unsat),
+                u64s(rows, |r| r.jobs_unknown),
+                u64s(rows, |r| r.jobs_skipped),
+                u64s(rows, |r| r.jobs_z3),
             ],
         )
+    }
+}
+
+/// A source span with a label: a definition a finding's operation conflicts with.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct RelatedSpan {
+    pub line: u32,
+    pub column: u32,
+    pub end_line: u32,
+    pub end_column: u32,
+    pub label: String,
+}
+
+fn related_fields() -> Fields {
+    Fields::from(vec![
+        Field::new("line", DataType::UInt32, false),
+        Field::new("column", DataType::UInt32, false),
+        Field::new("end_line", DataType::UInt32, false),
+        Field::new("end_column", DataType::UInt32, false),
+        utf8("label", false),
+    ])
+}
+
+fn related_item() -> Arc<Field> {
+    Arc::new(Field::new("item", DataType::Struct(related_fields()), true))
+}
+
+/// `list<struct<line, column, end_line, end_column, label>>`, one list per row.
+fn related_lists(rows: &[FindingRow]) -> Result<ArrayRef, ArrowError> {
+    let items: Vec<&RelatedSpan> = rows.iter().flat_map(|r| &r.related).collect();
+    let values = StructArray::try_new(
+        related_fields(),
+        vec![
+            u32s(&items, |s| s.line),
+            u32s(&items, |s| s.column),
+            u32s(&items, |s| s.end_line),
+            u32s(&items, |s| s.end_column),
+            Arc::new(StringArray::from_iter_values(
+                items.iter().map(|s| s.label.as_str()),
+            )),
+        ],
+        None,
+    )?;
+    let offsets = OffsetBuffer::from_lengths(rows.iter().map(|r| r.related.len()));
+    Ok(Arc::new(ListArray::try_new(
+        related_item(),
+        offsets,
+        Arc::new(values),
+        None,
+    )?))
+}
+
+/// `findings`: one row per shape bug and path (identical copies each get their rows).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct FindingRow {
+    pub id: String,
+    pub repo: String,
+    pub path: String,
+    pub line: u32,
+    pub column: u32,
+    pub end_line: u32,
+    pub end_column: u32,
+    pub unit: String,
+    pub unit_kind: String,
+    pub operator: String,
+    pub kind: String,
+    pub severity: String,
+    pub message: String,
+    pub shapes: String,
+    pub witness: Option<String>,
+    pub related: Vec<RelatedSpan>,
+    pub solver: String,
+    pub solve_us: u64,
+}
+
+impl Table for FindingRow {
+    const NAME: &'static str = "findings";
+
+    fn schema() -> SchemaRef {
+        let u32f = |n: &str| Field::new(n, DataType::UInt32, false);
+        Arc::new(Schema::new(vec![
+            utf8("id", false),
+            utf8("repo", false),
+            utf8("path", false),
+            u32f("line"),
+            u32f("column"),
+            u32f("end_line"),
+            u32f("end_column"),
+            utf8("unit", false),
+            utf8("unit_kind", false),
+            utf8("operator", false),
+            utf8("kind", false),
+            utf8("severity", false),
+            utf8("message", false),
+            utf8("shapes", false),
+            utf8("witness", true),
+            Field::new("related", DataType::List(related_item()), false),
+            utf8("solver", false),
+            Field::new("solve_us", DataType::UInt64, false),
+        ]))
+    }
+
+    fn to_batch(rows: &[Self]) -> Result<RecordBatch, ArrowError> {
+        RecordBatch::try_new(
+            Self::schema(),
+            vec![
+                strings(rows, |r| &r.id),
+                strings(rows, |r| &r.repo),
+                strings(rows, |r| &r.path),
+                u32s(rows, |r| r.line),
+                u32s(rows, |r| r.column),
+                u32s(rows, |r| r.end_line),
+                u32s(rows, |r| r.end_column),
+                strings(rows, |r| &r.unit),
+                strings(rows, |r| &r.unit_kind),
+                strings(rows, |r| &r.operator),
+                strings(rows, |r| &r.kind),
+                strings(rows, |r| &r.severity),
+                strings(rows, |r| &r.message),
+                strings(rows, |r| &r.shapes),
+                opt_strings(rows, |r| r.witness.as_deref()),
+                related_lists(rows)?,
+                strings(rows, |r| &r.solver),
+                u64s(rows, |r| r.solve_us),
+            ],
+        )
+    }
+}
+
+/// `jobs`: one row per constraint job (one run of one unit), written by the worker that
+/// solved it.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct JobRow {
+    pub repo: String,
+    pub path: String,
+    pub unit: String,
+    pub unit_kind: String,
+    pub variant: String,
+    pub variables: u64,
+    pub constraints: u64,
+    pub result: String,
+    pub skip_reason: Option<String>,
+    pub used_z3: bool,
+    pub solve_us: u64,
+    pub worker: u32,
+    pub cost: u64,
+}
+
+impl Table for JobRow {
+    const NAME: &'static str = "jobs";
+
+    fn schema() -> SchemaRef {
+        Arc::new(Schema::new(vec![
+            utf8("repo", false),
+            utf8("path", false),
+            utf8("unit", false),
+            utf8("unit_kind", false),
+            utf8("variant", false),
+            Field::new("variables", DataType::UInt64, false),
+            Field::new("constraints", DataType::UInt64, false),
+            utf8("result", false),
+            utf8("skip_reason", true),
+            Field::new("used_z3", DataType::Boolean, false),
+            Field::new("solve_us", DataType::UInt64, false),
+            Field::new("worker", DataType::UInt32, false),
+            Field::new("cost", DataType::UInt64, false),
+        ]))
+    }
+
+    fn to_batch(rows: &[Self]) -> Result<RecordBatch, ArrowError> {
+        RecordBatch::try_new(
+            Self::schema(),
+            vec![
+                strings(rows, |r| &r.repo),
+                strings(rows, |r| &r.path),
+                strings(rows, |r| &r.unit),
+                strings(rows, |r| &r.unit_kind),
+                strings(rows, |r| &r.variant),
+                u64s(rows, |r| r.variables),
+                u64s(rows, |r| r.constraints),
+                strings(rows, |r| &r.result),
+                opt_strings(rows, |r| r.skip_reason.as_deref()),
+                Arc::new(BooleanArray::from(
+                    rows.iter().map(|r| r.used_z3).collect::<Vec<_>>(),
+                )),
+                u64s(rows, |r| r.solve_us),
+                u32s(rows, |r| r.worker),
+                u64s(rows, |r| r.cost),
+            ],
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arrow_array::{Array, BooleanArray};
+
+    fn finding(path: &str, related: Vec<RelatedSpan>) -> FindingRow {
+        FindingRow {
+            id: "0123456789abcdef".into(),
+            repo: "r".into(),
+            path: path.into(),
+            line: 3,
+            column: 5,
+            end_line: 3,
+            end_column: 9,
+            unit: "Net".into(),
+            unit_kind: "class".into(),
+            operator: "torch.nn.Linear".into(),
+            kind: "feature-mismatch".into(),
+            severity: "error".into(),
+            message: "m".into(),
+            shapes: "[2, 3]".into(),
+            witness: None,
+            related,
+            solver: "z3".into(),
+            solve_us: 12,
+        }
+    }
+
+    fn span(line: u32, label: &str) -> RelatedSpan {
+        RelatedSpan {
+            line,
+            column: 1,
+            end_line: line,
+            end_column: 4,
+            label: label.into(),
+        }
+    }
+
+    #[test]
+    fn findings_encode_related_spans_as_lists_of_structs() {
+        let rows = vec![
+            finding("a.py", vec![span(1, "built here"), span(2, "called here")]),
+            finding("b.py", vec![]),
+            finding("c.py", vec![span(7, "x")]),
+        ];
+        let batch = FindingRow::to_batch(&rows).expect("encodes");
+        assert_eq!(batch.num_rows(), 3);
+        let related = batch
+            .column_by_name("related")
+            .and_then(|c| c.as_any().downcast_ref::<ListArray>())
+            .expect("a list column");
+        assert_eq!(
+            (0..3).map(|i| related.value(i).len()).collect::<Vec<_>>(),
+            [2, 0, 1]
+        );
+        let first = related.value(0);
+        let items = first
+            .as_any()
+            .downcast_ref::<StructArray>()
+            .expect("structs");
+        let labels = items
+            .column_by_name("label")
+            .and_then(|c| c.as_any().downcast_ref::<StringArray>())
+            .expect("labels");
+        assert_eq!(labels.value(1), "called here");
+        assert!(batch.column_by_name("witness").expect("witness").is_null(0));
+        assert_eq!(FindingRow::to_batch(&[]).expect("empty").num_rows(), 0);
+    }
+
+    #[test]
+    fn jobs_encode_results_and_flags() {
+        let row = JobRow {
+            repo: "r".into(),
+            path: "a.py".into(),
+            unit: "<module>".into(),
+            unit_kind: "module".into(),
+            variant: String::new(),
+            variables: 0,
+            constraints: 4,
+            result: "skipped".into(),
+            skip_reason: Some("no obligations".into()),
+            used_z3: true,
+            solve_us: 3,
+            worker: 1,
+            cost: 5,
+        };
+        let batch = JobRow::to_batch(&[row]).expect("encodes");
+        assert_eq!(batch.schema(), JobRow::schema());
+        let z3 = batch
+            .column_by_name("used_z3")
+            .and_then(|c| c.as_any().downcast_ref::<BooleanArray>())
+            .expect("bool");
+        assert!(z3.value(0));
     }
 }

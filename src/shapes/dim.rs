@@ -13,7 +13,9 @@ use std::fmt;
 use std::sync::Arc;
 
 /// An indivisible part of a monomial.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub enum Atom {
     Sym(Arc<str>),
     FloorDiv(Box<DimExpr>, Box<DimExpr>),
@@ -27,7 +29,9 @@ pub type Monomial = Vec<(Atom, u32)>;
 
 /// A polynomial in normal form: a constant plus monomials (sorted, non-empty, with non-zero
 /// coefficients). Constants need no allocation, which keeps concrete evaluation cheap.
-#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+#[derive(
+    Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
 pub struct DimExpr {
     c: i64,
     poly: Vec<(Monomial, i64)>,

@@ -5,7 +5,7 @@ use std::fmt;
 
 use super::dim::DimExpr;
 
-#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Pred {
     Eq(DimExpr, DimExpr),
     Ne(DimExpr, DimExpr),

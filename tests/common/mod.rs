@@ -6,7 +6,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use arrow_array::{
-    Array, Float64Array, ListArray, RecordBatch, StringArray, UInt32Array, UInt64Array,
+    Array, BooleanArray, Float64Array, ListArray, RecordBatch, StringArray, StructArray,
+    UInt32Array, UInt64Array,
 };
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 
@@ -52,7 +53,8 @@ pub fn scan(roots: &[&Path], out: &Path, extra: &[&str]) -> Output {
     output
 }
 
-/// One table row: column name → value rendered as text (`null` for nulls, lists joined by `|`).
+/// One table row: column name → value rendered as text (`null` for nulls, lists joined by `|`,
+/// structs as `{name=value,...}`).
 pub type Row = BTreeMap<String, String>;
 
 fn cell(array: &dyn Array, i: usize) -> String {
@@ -71,6 +73,18 @@ fn cell(array: &dyn Array, i: usize) -> String {
     }
     if let Some(a) = any.downcast_ref::<Float64Array>() {
         return a.value(i).to_string();
+    }
+    if let Some(a) = any.downcast_ref::<BooleanArray>() {
+        return a.value(i).to_string();
+    }
+    if let Some(a) = any.downcast_ref::<StructArray>() {
+        let fields: Vec<String> = a
+            .fields()
+            .iter()
+            .zip(a.columns())
+            .map(|(f, c)| format!("{}={}", f.name(), cell(c.as_ref(), i)))
+            .collect();
+        return format!("{{{}}}", fields.join(","));
     }
     if let Some(a) = any.downcast_ref::<ListArray>() {
         let inner = a.value(i);
