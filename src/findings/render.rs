@@ -132,7 +132,7 @@ pub fn sarif(files: &[FileFindings<'_>]) -> String {
                 "id": k.code(),
                 "name": k.code(),
                 "shortDescription": {"text": k.title()},
-                "helpUri": "https://github.com/shapehound/shapehound/blob/main/docs/findings.md",
+                "helpUri": format!("https://github.com/shapehound/shapehound/blob/main/docs/findings.md#{}", k.code()),
                 "defaultConfiguration": {"level": "error"},
             })
         })
