@@ -56,8 +56,7 @@ fn rate(name: &str, cases: &[Prepared], rounds: usize) {
 }
 
 fn main() {
-    let text = std::fs::read_to_string("tests/data/shape_cases.jsonl")
-        .expect("run from the repository root");
+    let text = decode::read_cases();
     let mut concrete = Vec::new();
     let mut symbolic = Vec::new();
     for line in text.lines().skip(1) {

@@ -1,18 +1,21 @@
 #!/usr/bin/env python3
-"""Generate tests/data/shape_cases.jsonl: ground-truth shape outcomes of PyTorch operator calls.
+"""Generate tests/data/shape_cases/: ground-truth shape outcomes of PyTorch operator calls.
 
 Every case is one operator call on small CPU tensors, executed under a real torch; the outcome (output
 shapes/dtypes, or the exception class and message) is recorded. The Rust shape analysis is tested against it.
 
-    ~/torchenv/bin/python scripts/gen_shape_cases.py            # writes tests/data/shape_cases.jsonl
-    ~/torchenv/bin/python scripts/gen_shape_cases.py -o FILE    # elsewhere
+    ~/torchenv/bin/python scripts/gen_shape_cases.py            # writes tests/data/shape_cases/
+    ~/torchenv/bin/python scripts/gen_shape_cases.py -o DIR     # elsewhere
+
+The output is JSON lines split into parts of at most PART_BYTES (part-00.jsonl, part-01.jsonl,
+...) so that no committed file is large; read in order, the parts are one JSON-lines file.
 
 Deterministic: case enumeration uses only seeded `random.Random`, every case runs after
 `torch.manual_seed(0)`, torch runs single-threaded, and output lines are `json.dumps(sort_keys=True)` with
 compact separators, and the worker runs with PYTHONHASHSEED=0. Cases run in a worker subprocess so that a segfault or hang in torch only loses that
 case (such cases, and cases slower than 1 s, are skipped and reported on stderr).
 
-Line format (see the header of tests/data/shape_cases.jsonl, first line):
+Line format (see the header, the first line of tests/data/shape_cases/part-00.jsonl):
     {"args":[ARG...],"id":"torch.cat/0007","kwargs":{"dim":ARG},"op":"torch.cat","result":RESULT,"tags":[...]}
   nn modules add "init_args"/"init_kwargs" (constructor) and args/kwargs are the forward inputs.
 
@@ -27,6 +30,7 @@ OUT:    {"shape":[..],"dtype":"float32"}, {"tuple":[OUT...]} (tuple, list, named
 import argparse
 import builtins
 import collections
+import glob
 import json
 import math
 import operator
@@ -2078,10 +2082,32 @@ def run_all(cases):
     return results, skips
 
 
+PART_BYTES = 512 * 1024
+
+
+def write_parts(lines, out_dir):
+    """Writes JSON lines into out_dir/part-NN.jsonl, a new part whenever one would pass PART_BYTES."""
+    os.makedirs(out_dir, exist_ok=True)
+    for old in glob.glob(os.path.join(out_dir, "part-*.jsonl")):
+        os.remove(old)
+    part, size, f = 0, 0, None
+    for ln in lines:
+        data = ln + "\n"
+        if f is None or size + len(data.encode()) > PART_BYTES:
+            if f is not None:
+                f.close()
+            f = open(os.path.join(out_dir, "part-%02d.jsonl" % part), "w", encoding="utf-8", newline="\n")
+            part, size = part + 1, 0
+        f.write(data)
+        size += len(data.encode())
+    if f is not None:
+        f.close()
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("-o", "--output", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests",
-                                                           "data", "shape_cases.jsonl"))
+                                                           "data", "shape_cases"))
     ap.add_argument("--worker", type=int, default=None, help=argparse.SUPPRESS)
     ap.add_argument("--list", action="store_true", help="only print the number of cases per op")
     opts = ap.parse_args()
@@ -2108,11 +2134,7 @@ def main():
     header = {"header": True, "torch_version": torch.__version__, "python_version": platform.python_version(),
               "generator": "scripts/gen_shape_cases.py", "cases": len(lines)}
     out_path = os.path.normpath(opts.output)
-    os.makedirs(os.path.dirname(out_path), exist_ok=True)
-    with open(out_path, "w", encoding="utf-8", newline="\n") as f:
-        f.write(json.dumps(header, sort_keys=True, separators=(",", ":")) + "\n")
-        for ln in lines:
-            f.write(ln + "\n")
+    write_parts([json.dumps(header, sort_keys=True, separators=(",", ":"))] + lines, out_path)
     # summary
     err = sys.stderr
     print("\n%-50s %6s %6s %6s" % ("op", "cases", "valid", "invalid"), file=err)
@@ -2123,8 +2145,8 @@ def main():
     ni = sum(iv for _, iv in per_op.values())
     for i, why in skips:
         print("skipped %s: %s" % (cases[i].id, why), file=err)
-    print("\n%d cases (%d valid, %d invalid), %d ops, %d skipped, %.1fs -> %s (%d bytes)"
-          % (len(lines), nv, ni, len(per_op), len(skips), time.time() - t0, out_path, os.path.getsize(out_path)),
+    print("\n%d cases (%d valid, %d invalid), %d ops, %d skipped, %.1fs -> %s"
+          % (len(lines), nv, ni, len(per_op), len(skips), time.time() - t0, out_path),
           file=err)
 
 

@@ -84,7 +84,7 @@ fn findings_are_located_and_shared_by_identical_copies() {
                 "class"
             ),
             (
-                "shape_bugs/third_party/patch_encoder.py",
+                "shape_bugs/vendored/patch_encoder.py",
                 "16",
                 "channel-mismatch",
                 "PatchEncoder",
@@ -96,7 +96,7 @@ fn findings_are_located_and_shared_by_identical_copies() {
     assert_eq!(ids.len(), 3, "ids are per path");
 
     let symbolic = by_path(&r.findings, "shape_bugs/encoders/patch_encoder.py");
-    let copy = by_path(&r.findings, "shape_bugs/third_party/patch_encoder.py");
+    let copy = by_path(&r.findings, "shape_bugs/vendored/patch_encoder.py");
     for column in [
         "column",
         "end_line",

@@ -248,7 +248,7 @@ fn identical_files_are_analysed_once_and_counted_for_every_path() {
         count("duplicated_utils/vendored/blocks.py"),
         count("vision_nets/src/vision_nets/layers/blocks.py")
     );
-    // The other pair: shape_bugs/{encoders,third_party}/patch_encoder.py.
+    // The other pair: shape_bugs/{encoders,vendored}/patch_encoder.py.
     assert_eq!(r.run[0]["duplicates"], "2");
 }
 

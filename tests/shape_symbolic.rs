@@ -5,8 +5,6 @@
 //! succeeds, and the output dims evaluate to the concrete output dims. A symbolic `Invalid`
 //! must be invalid concretely too.
 
-use std::path::PathBuf;
-
 use serde_json::Value as Json;
 use shapehound::shapes::rules::{apply, lookup, Outcome, RuleError, RuleKind};
 use shapehound::shapes::value::{ModuleValue, TensorValue};
@@ -139,8 +137,7 @@ impl Lcg {
 
 #[test]
 fn symbolic_rules_agree_with_concrete_evaluation() {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/shape_cases.jsonl");
-    let text = std::fs::read_to_string(path).unwrap();
+    let text = decode::read_cases();
     let mut rng = Lcg(42);
     let (mut checked, mut skipped, mut failures) = (0usize, 0usize, Vec::new());
     std::panic::set_hook(Box::new(|_| {}));

@@ -19,7 +19,16 @@ pub fn repo_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// The sample corpus, with its generated files written (`scripts/sample_fixtures.py`).
 pub fn sample_corpus() -> PathBuf {
+    static FIXTURES: std::sync::Once = std::sync::Once::new();
+    FIXTURES.call_once(|| {
+        let status = std::process::Command::new("python3")
+            .arg(repo_root().join("scripts/sample_fixtures.py"))
+            .status()
+            .expect("python3 runs scripts/sample_fixtures.py");
+        assert!(status.success(), "scripts/sample_fixtures.py failed");
+    });
     repo_root().join("corpus/sample")
 }
 

@@ -1,4 +1,4 @@
-//! Decoding the ground-truth cases of `tests/data/shape_cases.jsonl` into abstract values
+//! Decoding the ground-truth cases of `tests/data/shape_cases/` into abstract values
 //! (shared by the catalogue and symbolic-soundness tests).
 #![allow(dead_code)]
 
@@ -150,4 +150,20 @@ pub fn symbolize(v: &Value, env: &mut Env) -> Value {
         Value::List(items) => Value::List(items.iter().map(|x| symbolize(x, env)).collect()),
         other => other.clone(),
     }
+}
+
+/// The ground-truth cases as one JSON-lines text (header first): the parts of
+/// `tests/data/shape_cases/`, read in order.
+pub fn read_cases() -> String {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/shape_cases");
+    let mut parts: Vec<_> = std::fs::read_dir(&dir)
+        .expect("tests/data/shape_cases")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+        .collect();
+    parts.sort();
+    parts
+        .iter()
+        .map(|p| std::fs::read_to_string(p).expect("readable part"))
+        .collect()
 }
