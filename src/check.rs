@@ -72,6 +72,7 @@ pub fn check(paths: &[PathBuf], format: Format, timeout: Duration) -> std::io::R
     let solver = JobSolver::new(timeout);
     let mut analysed = Vec::new();
     let mut problems = Vec::new();
+    let timing = std::env::var_os("SHAPEHOUND_TIMING").is_some();
     for (path, abs, kind) in &files {
         let bytes = match std::fs::read(abs) {
             Ok(b) => b,
@@ -82,7 +83,7 @@ pub fn check(paths: &[PathBuf], format: Format, timeout: Duration) -> std::io::R
         };
         let started = std::time::Instant::now();
         let outcome = analyse_bytes(&bytes, *kind, &solver);
-        if std::env::var_os("SHAPEHOUND_TIMING").is_some() {
+        if timing {
             eprintln!("timing {} ms {path}", started.elapsed().as_millis());
         }
         match outcome {

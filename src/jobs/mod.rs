@@ -8,11 +8,12 @@ pub mod simplify;
 use std::time::{Duration, Instant};
 
 use z3::ast::{Bool, Int};
-use z3::{Params, SatResult, Solver};
+use z3::SatResult;
 
 use crate::program::{Input, UnitKind, UnitRun};
 use crate::shapes::Pred;
 use crate::solver::dims::{self, Symbols};
+use crate::solver::DimSolver;
 
 /// Per-check Z3 timeout.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_millis(500);
@@ -60,20 +61,22 @@ pub struct Solved {
 
 /// One Z3 solver, reused across jobs with push/pop.
 pub struct JobSolver {
-    solver: Solver,
+    solver: DimSolver,
 }
 
 impl JobSolver {
     pub fn new(timeout: Duration) -> Self {
-        let solver = Solver::new();
-        let mut params = Params::new();
-        params.set_u32("timeout", timeout.as_millis().min(u32::MAX as u128) as u32);
-        solver.set_params(&params);
-        JobSolver { solver }
+        JobSolver {
+            solver: DimSolver::new(timeout),
+        }
+    }
+
+    fn z3(&self) -> &z3::Solver {
+        self.solver.z3()
     }
 
     fn check(&self, assumptions: &[Bool]) -> SatResult {
-        self.solver.check_assumptions(assumptions)
+        self.z3().check_assumptions(assumptions)
     }
 }
 
@@ -172,9 +175,9 @@ fn solve_with_z3(
 ) -> (Verdict, usize) {
     let trace = &run.trace;
     let mut syms = Symbols::default();
-    z3.solver.push();
+    z3.z3().push();
     for f in &trace.facts {
-        z3.solver.assert(dims::pred(&f.pred, &mut syms));
+        z3.z3().assert(dims::pred(&f.pred, &mut syms));
     }
     // One assumption literal per open obligation (in order), plus the definite failure.
     let mut order: Vec<usize> = open.to_vec();
@@ -186,7 +189,7 @@ fn solve_with_z3(
         .map(|&i| {
             let lit = Bool::new_const(format!("ob#{i}"));
             let p = dims::pred(&preds[i], &mut syms);
-            z3.solver.assert(lit.implies(&p));
+            z3.z3().assert(lit.implies(&p));
             lit
         })
         .collect();
@@ -214,7 +217,7 @@ fn solve_with_z3(
             }
         },
     };
-    z3.solver.pop(1);
+    z3.z3().pop(1);
     (verdict, vars)
 }
 
@@ -267,24 +270,24 @@ fn model_witness(
         return None;
     }
     // Prefer a witness without empty dims; fall back to any.
-    z3.solver.push();
+    z3.z3().push();
     for input in inputs {
         if let Input::Tensor { dims: ds, .. } = input {
             for d in ds {
-                z3.solver.assert(dims::dim(d, syms).ge(Int::from_i64(1)));
+                z3.z3().assert(dims::dim(d, syms).ge(Int::from_i64(1)));
             }
         }
     }
     let positive = z3.check(lits) == SatResult::Sat;
     if !positive {
-        z3.solver.pop(1);
+        z3.z3().pop(1);
         if z3.check(lits) != SatResult::Sat {
             return None;
         }
     }
-    let model = z3.solver.get_model();
+    let model = z3.z3().get_model();
     if positive {
-        z3.solver.pop(1);
+        z3.z3().pop(1);
     }
     let model = model?;
     let mut value = |e: &crate::shapes::DimExpr| -> String {

@@ -15,6 +15,13 @@ use crate::shapes::rules::{apply, lookup, RuleError, RuleKind};
 use crate::shapes::shape::Shape;
 use crate::shapes::{DimExpr, Value};
 
+/// `SHAPEHOUND_DEBUG=1` prints what the catalogue could not answer (read once: it is asked
+/// on hot paths).
+fn debug_misses() -> bool {
+    static DEBUG: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *DEBUG.get_or_init(|| std::env::var_os("SHAPEHOUND_DEBUG").is_some())
+}
+
 /// Dims larger than this (in expression nodes) are replaced by fresh symbols.
 const MAX_EXPR_SIZE: usize = 48;
 
@@ -283,7 +290,7 @@ impl<'a> Interp<'a> {
         span: TextRange,
     ) -> V<'a> {
         let Some((canonical, kind)) = torch_api().lookup(path) else {
-            if std::env::var_os("SHAPEHOUND_DEBUG").is_some() {
+            if debug_misses() {
                 eprintln!("no torch api {path}");
             }
             return V::Unknown;
@@ -359,7 +366,7 @@ impl<'a> Interp<'a> {
                 out.map_or(V::Unknown, V::data)
             }
             _ => {
-                if std::env::var_os("SHAPEHOUND_DEBUG").is_some() {
+                if debug_misses() {
                     eprintln!("no rule for {canonical}");
                 }
                 self.trace.unknown_ops += 1;
@@ -457,7 +464,7 @@ impl<'a> Interp<'a> {
                 None
             }
             Err(e) => {
-                if std::env::var_os("SHAPEHOUND_DEBUG").is_some() {
+                if debug_misses() {
                     eprintln!("rule {name}: {e:?}");
                 }
                 self.trace.unknown_ops += 1;

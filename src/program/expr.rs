@@ -137,10 +137,10 @@ impl<'a> Interp<'a> {
                 self.assign(&n.target, v.clone());
                 v
             }
-            Expr::ListComp(c) => self.comprehension(&c.elt, &c.generators, false),
-            Expr::Generator(c) => self.comprehension(&c.elt, &c.generators, false),
+            Expr::ListComp(c) => self.comprehension(&c.elt, &c.generators),
+            Expr::Generator(c) => self.comprehension(&c.elt, &c.generators),
             Expr::SetComp(c) => {
-                self.comprehension(&c.elt, &c.generators, true);
+                self.comprehension(&c.elt, &c.generators);
                 V::Unknown
             }
             Expr::DictComp(d) => {
@@ -181,7 +181,6 @@ impl<'a> Interp<'a> {
         &mut self,
         elt: &'a Expr,
         generators: &'a [ruff_python_ast::Comprehension],
-        _set: bool,
     ) -> V<'a> {
         let mut out = Vec::new();
         self.locals

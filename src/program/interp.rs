@@ -43,7 +43,6 @@ pub struct Interp<'a> {
     pub guards: Vec<Pred>,
     pub trace: Trace,
     pub depth: usize,
-    fresh: usize,
     hints: HashMap<String, usize>,
     steps: usize,
     /// Return values of the functions being run (innermost last).
@@ -68,7 +67,6 @@ impl<'a> Interp<'a> {
             guards: Vec::new(),
             trace: Trace::default(),
             depth: 0,
-            fresh: 0,
             hints: HashMap::new(),
             steps: 0,
             returns: Vec::new(),
@@ -103,7 +101,6 @@ impl<'a> Interp<'a> {
     /// A fresh symbol, named after `hint` (`x.shape[1]`, `d`); a hint met again gets a
     /// numeric suffix.
     pub fn fresh_sym(&mut self, hint: &str) -> DimExpr {
-        self.fresh += 1;
         let n = self.hints.entry(hint.to_string()).or_insert(0);
         *n += 1;
         if *n == 1 {
@@ -152,7 +149,6 @@ impl<'a> Interp<'a> {
         related: &[(TextRange, String)],
         shapes: &str,
     ) {
-        let guarded_now = !self.guards.is_empty();
         let mut related: Vec<(Span, String)> = related
             .iter()
             .map(|(r, label)| (self.position(*r), label.clone()))
@@ -165,7 +161,6 @@ impl<'a> Interp<'a> {
         let span = self.position(span);
         self.trace.require(Obligation {
             pred: guarded(&self.guards, pred),
-            guarded: guarded_now,
             message,
             operator: operator.to_string(),
             span,
@@ -226,7 +221,6 @@ impl<'a> Interp<'a> {
             Stmt::AnnAssign(a) => {
                 if let Some(value) = &a.value {
                     let v = self.eval(value);
-                    let v = self.annotated(v, &a.annotation);
                     self.assign(&a.target, v);
                 }
             }
@@ -701,10 +695,6 @@ impl<'a> Interp<'a> {
                 Some(Dim::Dyn) => {}
             }
         }
-    }
-
-    pub fn annotated(&mut self, v: V<'a>, _annotation: &'a Expr) -> V<'a> {
-        v
     }
 }
 

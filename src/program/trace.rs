@@ -51,8 +51,6 @@ impl Span {
 pub struct Obligation {
     /// The requirement; a guarded one reads `not(guard) or requirement`.
     pub pred: Pred,
-    /// Whether a path condition guards it (a branch, a loop body, a `try`).
-    pub guarded: bool,
     pub message: String,
     /// Canonical operator (`torch.nn.Linear`, `torch.Tensor.view`, `operator.add`).
     pub operator: String,

@@ -42,7 +42,6 @@ pub struct UnitRun {
     pub kind: UnitKind,
     /// `x:4` style description of the input ranks chosen; empty for concrete runs.
     pub variant: String,
-    pub span: TextRange,
     pub trace: Trace,
 }
 
@@ -65,7 +64,6 @@ pub fn run_units(module: &ModModule, text: &str) -> Vec<UnitRun> {
         unit: "<module>".to_string(),
         kind: UnitKind::Module,
         variant: String::new(),
-        span: TextRange::default(),
         trace: std::mem::take(&mut interp.trace),
     }];
     let globals = interp.globals.clone();
@@ -328,7 +326,6 @@ fn run_class<'a>(
             unit: class.name.id.to_string(),
             kind: UnitKind::Class,
             variant,
-            span: class.range,
             trace: std::mem::take(&mut interp.trace),
         });
     }
@@ -363,7 +360,6 @@ fn run_function<'a>(
             unit: def.name.id.to_string(),
             kind: UnitKind::Function,
             variant,
-            span: def.range,
             trace: std::mem::take(&mut interp.trace),
         });
     }

@@ -1,6 +1,6 @@
 //! Solver: Z3 behind a small interface. One [`DimSolver`] per worker thread, reused across jobs
-//! with push/pop, each check bounded by a timeout. Shape jobs arrive in a later stage; today
-//! this is the linked, tested foundation they will use.
+//! with push/pop, each check bounded by a timeout; constraint jobs (`crate::jobs`) solve
+//! through it.
 
 pub mod dims;
 
@@ -29,6 +29,11 @@ impl DimSolver {
         params.set_u32("timeout", timeout.as_millis().min(u32::MAX as u128) as u32);
         solver.set_params(&params);
         DimSolver { solver }
+    }
+
+    /// The underlying Z3 solver (constraint jobs add their own assertions under push/pop).
+    pub fn z3(&self) -> &Solver {
+        &self.solver
     }
 
     /// Is there a non-negative assignment of `vars` satisfying every `(coeffs, constant)`
