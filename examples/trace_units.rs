@@ -23,10 +23,9 @@ fn main() {
             run.trace.unknown_ops,
             run.trace.obligations.len(),
             run.trace.facts.len(),
-            if run.trace.assumption_violated {
-                ", assumption violated"
-            } else {
-                ""
+            match &run.trace.violation {
+                Some(why) => format!(", assumption violated ({why})"),
+                None => String::new(),
             },
             solved.verdict,
             solved.micros

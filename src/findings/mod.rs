@@ -94,21 +94,24 @@ pub fn unit_finding(runs: &[UnitRun], solved: &[Solved]) -> Option<Finding> {
             _ => 4,
         }
     };
+    // The variant that got furthest names the location: the most obligations met before
+    // failing, then the most operations run (a wrong-rank variant fails early, in a
+    // callee's unpacking or indexing, where the right-rank one runs on to the real bug).
     let mut best: Option<(usize, usize)> = None;
     for (k, s) in solved.iter().enumerate() {
-        let Verdict::Unsat { failing, .. } = &s.verdict else {
-            return None;
+        let failing = match &s.verdict {
+            Verdict::Unsat { failing, .. } => *failing,
+            _ => return None,
         };
-        let better = match best {
-            None => true,
-            Some((b, f)) => {
-                *failing > f
-                    || (*failing == f
-                        && plausibility(&runs[k].variant) < plausibility(&runs[b].variant))
-            }
+        let key = |k: usize, f: usize| {
+            (
+                f,
+                runs[k].trace.ops,
+                usize::MAX - plausibility(&runs[k].variant),
+            )
         };
-        if better {
-            best = Some((k, *failing));
+        if best.is_none_or(|(b, f)| key(k, failing) > key(b, f)) {
+            best = Some((k, failing));
         }
     }
     let (k, failing) = best?;

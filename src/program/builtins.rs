@@ -47,6 +47,109 @@ pub fn builtin(name: &str) -> Option<&'static str> {
     BUILTINS.iter().copied().find(|b| *b == name)
 }
 
+/// Functions of Python's `math` module: numbers in, a number out (so a tensor divided by
+/// `math.sqrt(d)` keeps its shape).
+pub const MATH_FUNCS: &[&str] = &[
+    "math.sqrt",
+    "math.log",
+    "math.log2",
+    "math.log10",
+    "math.exp",
+    "math.pow",
+    "math.cos",
+    "math.sin",
+    "math.tan",
+    "math.atan",
+    "math.erf",
+    "math.floor",
+    "math.ceil",
+    "math.prod",
+    "math.gcd",
+    "math.isqrt",
+];
+
+/// `math.<attr>`: a modelled function, a constant, or unknown.
+pub fn math_attr<'a>(attr: &str) -> V<'a> {
+    match attr {
+        "pi" => V::Data(Value::Float(Some(std::f64::consts::PI))),
+        "e" => V::Data(Value::Float(Some(std::f64::consts::E))),
+        "inf" => V::Data(Value::Float(Some(f64::INFINITY))),
+        _ => MATH_FUNCS
+            .iter()
+            .copied()
+            .find(|f| f.strip_prefix("math.") == Some(attr))
+            .map_or(V::Unknown, V::Builtin),
+    }
+}
+
+/// A `math` function applied to numbers: ints stay exact where Python's result is an int.
+fn call_math<'a>(name: &str, args: &[V<'a>]) -> V<'a> {
+    let ints: Option<Vec<DimExpr>> = args.iter().map(int_of).collect();
+    let floats: Option<Vec<f64>> = args
+        .iter()
+        .map(|a| match a {
+            V::Data(Value::Float(Some(f))) => Some(*f),
+            other => int_of(other).and_then(|e| e.as_const()).map(|c| c as f64),
+        })
+        .collect();
+    let is_number = |a: &V<'a>| {
+        matches!(
+            a,
+            V::Data(Value::Int(_) | Value::IntUnknown | Value::Float(_) | Value::Bool(_))
+        )
+    };
+    match name {
+        "math.prod" => {
+            let items = args.first().and_then(iterate).unwrap_or_default();
+            match items.iter().map(int_of).collect::<Option<Vec<_>>>() {
+                Some(ints) => V::Data(Value::Int(DimExpr::product(ints.iter()))),
+                None => V::Unknown,
+            }
+        }
+        "math.floor" | "math.ceil" => match (&ints, &floats) {
+            (Some(i), _) if i.len() == 1 => V::Data(Value::Int(i[0].clone())),
+            (_, Some(f)) if f.len() == 1 => {
+                let r = if name == "math.floor" {
+                    f[0].floor()
+                } else {
+                    f[0].ceil()
+                };
+                V::Data(Value::int(r as i64))
+            }
+            _ if args.iter().all(is_number) => V::Data(Value::IntUnknown),
+            _ => V::Unknown,
+        },
+        "math.gcd" | "math.isqrt" => match floats.as_deref() {
+            Some([a, b]) if name == "math.gcd" => {
+                let (mut a, mut b) = (a.abs() as i64, b.abs() as i64);
+                while b != 0 {
+                    (a, b) = (b, a % b);
+                }
+                V::Data(Value::int(a))
+            }
+            Some([a]) if name == "math.isqrt" && *a >= 0.0 => {
+                V::Data(Value::int(a.sqrt().floor() as i64))
+            }
+            _ if args.iter().all(is_number) => V::Data(Value::IntUnknown),
+            _ => V::Unknown,
+        },
+        _ if args.iter().all(is_number) => {
+            let value = floats.as_deref().and_then(|f| match (name, f) {
+                ("math.sqrt", [x]) if *x >= 0.0 => Some(x.sqrt()),
+                ("math.log", [x]) if *x > 0.0 => Some(x.ln()),
+                ("math.log", [x, b]) if *x > 0.0 && *b > 0.0 => Some(x.ln() / b.ln()),
+                ("math.log2", [x]) if *x > 0.0 => Some(x.log2()),
+                ("math.log10", [x]) if *x > 0.0 => Some(x.log10()),
+                ("math.exp", [x]) => Some(x.exp()),
+                ("math.pow", [x, y]) => Some(x.powf(*y)),
+                _ => None,
+            });
+            V::Data(Value::Float(value))
+        }
+        _ => V::Unknown,
+    }
+}
+
 impl<'a> Interp<'a> {
     pub fn call_builtin(
         &mut self,
@@ -55,6 +158,9 @@ impl<'a> Interp<'a> {
         kwargs: Vec<(String, V<'a>)>,
         span: TextRange,
     ) -> V<'a> {
+        if name.starts_with("math.") {
+            return call_math(name, &args);
+        }
         let first = args.first().cloned().unwrap_or(V::Unknown);
         match name {
             "len" => match &first {
@@ -84,7 +190,11 @@ impl<'a> Interp<'a> {
                 V::Data(Value::Tensor(_)) => V::Data(Value::IntUnknown),
                 _ => V::Data(Value::IntUnknown),
             },
-            "float" => V::Data(Value::Float(None)),
+            "float" => V::Data(Value::Float(match &first {
+                V::Data(Value::Float(f)) => *f,
+                V::Data(Value::Str(Some(text))) => text.trim().parse::<f64>().ok(),
+                other => int_of(other).and_then(|e| e.as_const()).map(|c| c as f64),
+            })),
             "bool" => first
                 .truth()
                 .map_or(V::Unknown, |b| V::Data(Value::Bool(Some(b)))),

@@ -9,7 +9,7 @@ use ruff_python_ast::{Expr, ExprCall, StmtClassDef, StmtFunctionDef};
 use ruff_text_size::{Ranged, TextRange};
 
 use super::interp::{Interp, MAX_DEPTH};
-use super::value::{ContainerKind, Object, TorchModule, V};
+use super::value::{ContainerKind, Object, TorchModule, CONTAINER_ATTR, V};
 use crate::operators::api::{torch_api, ApiKind};
 use crate::shapes::rules::{apply, lookup, RuleError, RuleKind};
 use crate::shapes::shape::Shape;
@@ -81,6 +81,22 @@ impl<'a> Interp<'a> {
             if matches!(method, "append" | "extend" | "insert" | "add_module") {
                 let recv = self.eval(&a.value);
                 let args: Vec<V<'a>> = c.arguments.args.iter().map(|e| self.eval(e)).collect();
+                if let V::Object(o) = &recv {
+                    // An object is shared, not a value: it grows in place.
+                    let container = o.borrow().attrs.get(CONTAINER_ATTR).cloned();
+                    match (container, method, args.as_slice()) {
+                        (Some(c), _, _) => {
+                            let updated = grown(&c, method, args).unwrap_or(V::Unknown);
+                            self.set_attr(&recv, CONTAINER_ATTR, updated);
+                        }
+                        // `nn.Module.add_module(name, m)` registers an attribute.
+                        (None, "add_module", [V::Data(Value::Str(Some(name))), m]) => {
+                            self.set_attr(&recv, name, m.clone());
+                        }
+                        _ => {}
+                    }
+                    return V::none();
+                }
                 if let Some(updated) = grown(&recv, method, args) {
                     self.assign(&a.value, updated);
                 }
@@ -150,10 +166,13 @@ impl<'a> Interp<'a> {
             V::Builtin(name) => self.call_builtin(name, args, kwargs, span),
             V::Func(def) => self.call_user(def, None, args, kwargs, span),
             V::Class(class) => self.instantiate(class, args, kwargs, span),
-            V::Object(_) => {
+            V::Object(ref o) => {
+                let container = o.borrow().attrs.get(CONTAINER_ATTR).cloned();
                 let forward = self.attribute(func, "forward", span);
-                match forward {
-                    V::Bound(..) => self.call(forward, args, kwargs, span),
+                match (forward, container) {
+                    (forward @ V::Bound(..), _) => self.call(forward, args, kwargs, span),
+                    // A subclass of `nn.Sequential` without its own forward.
+                    (_, Some(c)) => self.call(c, args, kwargs, span),
                     _ => V::Unknown,
                 }
             }
@@ -273,11 +292,32 @@ impl<'a> Interp<'a> {
                 return self.call_user_in(def, Some(base), Some(this), args, kwargs, span);
             }
         }
-        if method == "__init__" {
-            V::none()
-        } else {
-            V::Unknown
+        if method != "__init__" {
+            return V::Unknown;
         }
+        // `class Block(nn.Sequential)`: `super().__init__(*layers)` builds the container the
+        // instance stands for.
+        if let Some(path) = self.torch_container_base(class) {
+            let container = self.call_torch(&path, args, kwargs, span);
+            self.set_attr(&this, CONTAINER_ATTR, container);
+        }
+        V::none()
+    }
+
+    /// The `nn.Sequential`/`nn.ModuleList`/`nn.ModuleDict` a class derives from directly.
+    fn torch_container_base(&mut self, class: &'a StmtClassDef) -> Option<String> {
+        let bases = &class.arguments.as_ref()?.args;
+        bases.iter().find_map(|b| match self.eval(b) {
+            V::Torch(path) => {
+                let (canonical, _) = torch_api().lookup(&path)?;
+                matches!(
+                    canonical,
+                    "torch.nn.Sequential" | "torch.nn.ModuleList" | "torch.nn.ModuleDict"
+                )
+                .then(|| canonical.to_string())
+            }
+            _ => None,
+        })
     }
 
     // ---- torch -------------------------------------------------------------------------
@@ -451,12 +491,15 @@ impl<'a> Interp<'a> {
                 for r in outcome.requirements {
                     self.require(r.pred, r.message, name, span, related, &shapes);
                 }
+                for p in outcome.assumptions {
+                    self.assume(p, span);
+                }
                 Some(self.bounded(outcome.value))
             }
             // A type error (a tensor where a size goes, a missing argument) means a value is
             // not what the analysis assumed: the run proves nothing.
             Err(RuleError::Invalid(msg)) if is_type_error(&msg) => {
-                self.trace.assumption_violated = true;
+                self.violate(|| msg.clone());
                 None
             }
             Err(RuleError::Invalid(msg)) if !uncertain => {
@@ -582,6 +625,10 @@ impl<'a> Interp<'a> {
         let returns = self.returns.pop().unwrap_or_default();
         self.locals.pop();
         self.depth -= 1;
+        if self.dead {
+            // The call raised: it has no result.
+            return V::Unknown;
+        }
         let mut out: Option<V<'a>> = None;
         for r in returns {
             out = Some(match out {

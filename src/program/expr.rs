@@ -5,7 +5,7 @@ use ruff_python_ast::{BoolOp, CmpOp, Expr, Number, Operator, UnaryOp};
 use ruff_text_size::TextRange;
 
 use super::interp::Interp;
-use super::value::{ContainerKind, V};
+use super::value::{ContainerKind, CONTAINER_ATTR, V};
 use crate::shapes::dim::DimExpr;
 use crate::shapes::{Pred, Value};
 
@@ -464,6 +464,7 @@ impl<'a> Interp<'a> {
     pub fn attribute(&mut self, obj: V<'a>, attr: &str, span: TextRange) -> V<'a> {
         match &obj {
             V::Torch(path) => V::Torch(format!("{path}.{attr}").into()),
+            V::Builtin("math") => super::builtins::math_attr(attr),
             V::Object(o) => {
                 if let Some(v) = o.borrow().attrs.get(attr) {
                     return v.clone();
@@ -496,7 +497,7 @@ impl<'a> Interp<'a> {
                 }
                 _ => {
                     // Not a tensor attribute: the value was not the tensor we assumed.
-                    self.trace.assumption_violated = true;
+                    self.violate(|| format!("`.{attr}` is not a tensor attribute"));
                     V::Unknown
                 }
             },
@@ -569,8 +570,14 @@ impl<'a> Interp<'a> {
     pub fn subscript(&mut self, obj: V<'a>, idx: V<'a>, span: TextRange) -> V<'a> {
         if obj.is_tensor() && matches!(idx, V::Data(Value::Str(_))) {
             // `batch["input_ids"]`: the value was a mapping, not the tensor we assumed.
-            self.trace.assumption_violated = true;
+            self.violate(|| "a tensor subscripted with a string".to_string());
             return V::Unknown;
+        }
+        if let V::Object(o) = &obj {
+            let container = o.borrow().attrs.get(CONTAINER_ATTR).cloned();
+            if let Some(c) = container {
+                return self.subscript(c, idx, span);
+            }
         }
         match (&obj, &idx) {
             (V::Data(Value::Tensor(_) | Value::Size(_)), _) => {

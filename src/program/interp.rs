@@ -149,6 +149,11 @@ impl<'a> Interp<'a> {
         related: &[(TextRange, String)],
         shapes: &str,
     ) {
+        // After a certain failure nothing runs: what the same expression goes on to do
+        // with the failed call's placeholder result is not a requirement.
+        if self.dead {
+            return;
+        }
         let mut related: Vec<(Span, String)> = related
             .iter()
             .map(|(r, label)| (self.position(*r), label.clone()))
@@ -167,6 +172,19 @@ impl<'a> Interp<'a> {
             related,
             shapes: shapes.to_string(),
         });
+    }
+
+    /// Records a fact that holds on the current path from here on.
+    pub fn assume(&mut self, pred: Pred, span: TextRange) {
+        let at = self.position(span);
+        self.trace.fact(guarded(&self.guards, pred), Some(at));
+    }
+
+    /// Records that a value was not what the unit assumed (see `Trace::violate`).
+    pub fn violate(&mut self, reason: impl FnOnce() -> String) {
+        if !self.dead {
+            self.trace.violate(reason);
+        }
     }
 
     /// Records that the operation at `span` certainly fails on the current path.
@@ -390,8 +408,7 @@ impl<'a> Interp<'a> {
             V::Cond(p) => {
                 let msg = format!("assertion `{}` fails", self.source(span));
                 self.require(p.clone(), msg, "assert", span, &[], "");
-                let at = self.position(span);
-                self.trace.fact(guarded(&self.guards, p), Some(at));
+                self.assume(p, span);
             }
             // A failing assert about shapes (`len(x.shape) == 3`); asserts about anything
             // else (`x is not None`, flags) are not shape bugs.
@@ -705,10 +722,15 @@ fn is_shape_text(text: &str) -> bool {
         .any(|k| text.contains(k))
 }
 
-/// What an import binds: torch paths are tracked, anything else is unknown.
+/// What an import binds: torch paths and Python's `math` are tracked, anything else is
+/// unknown.
 fn torch_module<'a>(path: &str) -> V<'a> {
     if path == "torch" || path.starts_with("torch.") {
         V::Torch(path.into())
+    } else if path == "math" {
+        V::Builtin("math")
+    } else if let Some(attr) = path.strip_prefix("math.") {
+        super::builtins::math_attr(attr)
     } else {
         V::Unknown
     }

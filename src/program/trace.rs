@@ -84,6 +84,8 @@ pub struct Trace {
     /// Set when a parameter assumed to be a tensor was used as something else (a dict key
     /// lookup, an unknown attribute): the unit's assumptions are wrong, so no finding.
     pub assumption_violated: bool,
+    /// Why the assumption broke (the first reason), for traces and debugging.
+    pub violation: Option<String>,
     /// Operations whose rule could not say anything (unknown values, unmodelled operators).
     pub unknown_ops: usize,
     /// Operations evaluated by a rule.
@@ -91,6 +93,14 @@ pub struct Trace {
 }
 
 impl Trace {
+    /// Records that the run's assumptions were wrong (keeps the first reason).
+    pub fn violate(&mut self, reason: impl FnOnce() -> String) {
+        if !self.assumption_violated {
+            self.assumption_violated = true;
+            self.violation = Some(reason());
+        }
+    }
+
     pub fn require(&mut self, obligation: Obligation) {
         self.obligations.push(obligation);
     }

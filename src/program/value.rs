@@ -63,6 +63,10 @@ pub enum V<'a> {
     Unknown,
 }
 
+/// Where an instance of a class deriving from `nn.Sequential`, `nn.ModuleList` or
+/// `nn.ModuleDict` keeps the container its `super().__init__(...)` built.
+pub const CONTAINER_ATTR: &str = "__container__";
+
 impl<'a> V<'a> {
     pub fn data(v: Value) -> V<'a> {
         match v {
@@ -128,6 +132,7 @@ impl<'a> V<'a> {
                     .collect(),
             ),
             V::Container(_, items, _) => Some(items.iter().map(|(_, v)| v.clone()).collect()),
+            V::Object(o) => o.borrow().attrs.get(CONTAINER_ATTR)?.elements(),
             V::Dict(items) => Some(
                 items
                     .iter()

@@ -345,6 +345,15 @@ fn chunk(ctx: &mut Ctx) -> RuleResult {
             ctx.op
         ));
     }
+    if let Some(Dim::Known(e)) = dims.get(d).filter(|x| x.as_const().is_none()) {
+        // A symbolic length: code that chunks a dim expects it to split evenly (`qkv.chunk(3)`,
+        // the halves of a gated unit), so the pieces are `n / chunks` each, under that
+        // assumption; how many pieces an uneven split gives is not expressible.
+        let c = DimExpr::constant(chunks);
+        ctx.assumptions.push(Pred::Divides(c.clone(), e.clone()));
+        let piece = Dim::Known(e.floordiv(&c));
+        return Ok(pieces(&dims, dtype, d, vec![piece; chunks as usize]));
+    }
     let n = concrete_size(ctx, &dims, d)?;
     let sizes = if n == 0 {
         vec![Dim::constant(0); chunks as usize]

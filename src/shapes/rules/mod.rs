@@ -53,6 +53,9 @@ pub enum RuleError {
 pub struct Outcome {
     pub value: Value,
     pub requirements: Vec<Requirement>,
+    /// Conditions the output value is only exact under (`chunk` of a symbolic dim assumes it
+    /// divides evenly): the caller takes them as facts about its inputs.
+    pub assumptions: Vec<Pred>,
 }
 
 pub type RuleResult = Result<Value, RuleError>;
@@ -152,11 +155,13 @@ pub fn apply(
         kwargs,
         module,
         requirements: Vec::new(),
+        assumptions: Vec::new(),
     };
     let value = rule(&mut ctx)?;
     Ok(Outcome {
         value,
         requirements: ctx.requirements,
+        assumptions: ctx.assumptions,
     })
 }
 
@@ -168,6 +173,8 @@ pub struct Ctx {
     /// For a module's forward: the module being applied.
     pub module: Option<ModuleValue>,
     pub requirements: Vec<Requirement>,
+    /// See `Outcome::assumptions`.
+    pub assumptions: Vec<Pred>,
 }
 
 pub fn invalid<T>(msg: impl Into<String>) -> Result<T, RuleError> {
