@@ -95,23 +95,21 @@ pub fn unit_finding(runs: &[UnitRun], solved: &[Solved]) -> Option<Finding> {
         }
     };
     // The variant that got furthest names the location: the most obligations met before
-    // failing, then the most operations run (a wrong-rank variant fails early, in a
-    // callee's unpacking or indexing, where the right-rank one runs on to the real bug).
+    // failing, then the more common input rank. A variant that fails where the code unpacks
+    // a shape into names (`b, c, h, w = x.shape`, a declaration of the rank) only shows the
+    // input had another rank; the others show what goes wrong at the declared one.
     let mut best: Option<(usize, usize)> = None;
     for (k, s) in solved.iter().enumerate() {
-        let failing = match &s.verdict {
-            Verdict::Unsat { failing, .. } => *failing,
-            _ => return None,
+        let Verdict::Unsat { failing, .. } = &s.verdict else {
+            return None;
         };
         let key = |k: usize, f: usize| {
-            (
-                f,
-                runs[k].trace.ops,
-                usize::MAX - plausibility(&runs[k].variant),
-            )
+            let ob = &runs[k].trace.obligations[f];
+            let rank_pin = ob.operator == "unpack" && ob.message.contains("torch.Size");
+            (!rank_pin, f, usize::MAX - plausibility(&runs[k].variant))
         };
-        if best.is_none_or(|(b, f)| key(k, failing) > key(b, f)) {
-            best = Some((k, failing));
+        if best.is_none_or(|(b, f)| key(k, *failing) > key(b, f)) {
+            best = Some((k, *failing));
         }
     }
     let (k, failing) = best?;

@@ -245,6 +245,7 @@ impl<'a> Interp<'a> {
                 ),
                 _ => V::Unknown,
             },
+            V::Data(Value::Str(Some(text))) => str_method(text, method, &args),
             V::Dict(items) => match method {
                 "items" => V::List(
                     items
@@ -486,8 +487,16 @@ impl<'a> Interp<'a> {
             || kwargs.iter().any(|(k, _)| k == "**");
         let shapes = describe(&arg_values);
         self.trace.ops += 1;
+        // `out=t`: the result is written into `t`, so it has `t`'s dtype.
+        let out_dtype = kw_values.iter().find_map(|(k, v)| match (k.as_str(), v) {
+            ("out", Value::Tensor(t)) => Some(t.dtype),
+            _ => None,
+        });
         match apply(rule, name, arg_values, kw_values, module) {
-            Ok(outcome) => {
+            Ok(mut outcome) => {
+                if let (Some(dtype), Value::Tensor(t)) = (out_dtype, &mut outcome.value) {
+                    t.dtype = dtype;
+                }
                 for r in outcome.requirements {
                     self.require(r.pred, r.message, name, span, related, &shapes);
                 }
@@ -741,6 +750,22 @@ impl<'a> Interp<'a> {
             self.call_user_in(init, owner, Some(obj.clone()), args, kwargs, span);
         }
         obj
+    }
+}
+
+/// A method of a known string: `"a b".split()` is a list of known strings (vocabularies and
+/// example inputs written inline).
+fn str_method<'a>(text: &str, method: &str, args: &[V<'a>]) -> V<'a> {
+    let known = |s: &str| V::Data(Value::Str(Some(s.to_string())));
+    match (method, args) {
+        ("split", []) => V::List(text.split_whitespace().map(known).collect()),
+        ("split", [V::Data(Value::Str(Some(sep)))]) if !sep.is_empty() => {
+            V::List(text.split(sep.as_str()).map(known).collect())
+        }
+        ("lower", []) => known(&text.to_lowercase()),
+        ("upper", []) => known(&text.to_uppercase()),
+        ("strip", []) => known(text.trim()),
+        _ => V::Unknown,
     }
 }
 

@@ -505,9 +505,17 @@ impl<'a> Interp<'a> {
                 Some(v) => V::data(v.clone()),
                 None => V::Bound(Box::new(obj.clone()), attr.into()),
             },
-            V::Container(..) | V::Dict(_) | V::List(_) | V::Data(Value::Size(_)) => {
-                V::Bound(Box::new(obj.clone()), attr.into())
-            }
+            V::Container(..)
+            | V::Dict(_)
+            | V::List(_)
+            | V::Data(Value::Size(_))
+            | V::Data(Value::Str(Some(_))) => V::Bound(Box::new(obj.clone()), attr.into()),
+            // The named tuples of `max`/`min`/`sort`/`topk`/`median`/`mode`/`kthvalue`.
+            V::Tuple(items) if items.len() == 2 && items.iter().all(V::is_tensor) => match attr {
+                "values" => items[0].clone(),
+                "indices" => items[1].clone(),
+                _ => V::Unknown,
+            },
             _ => V::Unknown,
         }
     }

@@ -122,16 +122,18 @@ impl<'a> Interp<'a> {
         d
     }
 
-    /// A tensor of the given rank whose dims are fresh symbols.
-    /// A symbolic input tensor of the given rank: its dims are positive (an input with an
-    /// empty dim is not what a unit is written for).
+    /// A dim of a unit's input: positive (an input with an empty dim is not what a unit is
+    /// written for).
+    pub fn fresh_input_dim(&mut self, hint: &str) -> DimExpr {
+        let d = self.fresh_sym(hint);
+        self.trace.fact(Pred::Le(DimExpr::one(), d.clone()), None);
+        d
+    }
+
+    /// A symbolic input tensor of the given rank, its dims fresh positive symbols.
     pub fn fresh_tensor(&mut self, name: &str, rank: usize) -> (V<'a>, Vec<DimExpr>) {
         let dims: Vec<DimExpr> = (0..rank)
-            .map(|i| {
-                let d = self.fresh_sym(&format!("{name}.shape[{i}]"));
-                self.trace.fact(Pred::Le(DimExpr::one(), d.clone()), None);
-                d
-            })
+            .map(|i| self.fresh_input_dim(&format!("{name}.shape[{i}]")))
             .collect();
         let shape = Shape::Ranked(dims.iter().cloned().map(Dim::Known).collect());
         (V::Data(Value::tensor(shape, None)), dims)

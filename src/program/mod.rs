@@ -5,6 +5,7 @@
 
 pub mod builtins;
 pub mod calls;
+pub mod docstring;
 pub mod env;
 pub mod expr;
 pub mod interp;

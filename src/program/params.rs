@@ -124,6 +124,24 @@ impl<'b> Visitor<'b> for Uses<'_> {
                         self.mark(&b.left, |ev| ev.size = true);
                         self.mark(&b.right, |ev| ev.size = true);
                     }
+                    // `[in_dim] + [hidden] * n_layers`: lists of layer widths, and a count.
+                    let display = |x: &Expr| matches!(x, Expr::List(_) | Expr::Tuple(_));
+                    if matches!(b.op, Operator::Add | Operator::Mult)
+                        && (display(&b.left) || display(&b.right))
+                    {
+                        for side in [&*b.left, &*b.right] {
+                            if display(side) {
+                                for elt in list_elements(Some(side)) {
+                                    self.mark(elt, |ev| ev.size = true);
+                                }
+                            } else if b.op == Operator::Mult {
+                                self.mark(side, |ev| {
+                                    ev.size = true;
+                                    ev.not_tensor = true;
+                                });
+                            }
+                        }
+                    }
                 }
             }
             Expr::Call(c) => {
@@ -380,6 +398,9 @@ pub fn classify(
     for stmt in &def.body {
         uses.visit_stmt(stmt);
     }
+    let declared = super::docstring::docstring(def)
+        .map(|doc| super::docstring::declared_shapes(doc, &names))
+        .unwrap_or_default();
     params
         .iter()
         .map(|p| {
@@ -393,7 +414,20 @@ pub fn classify(
             let rank = ev
                 .and_then(|e| e.rank)
                 .filter(|_| !uses.rebound.contains(&name));
-            let annotated = p.parameter.annotation.as_deref().and_then(annotation_kind);
+            let written = p.parameter.annotation.as_deref().and_then(annotation_kind);
+            // A docstring declaration refines a missing or plain `Tensor` annotation, unless
+            // the body uses the value as something else or unpacks another rank.
+            let documented = declared.get(&name).and_then(|dims| {
+                let fixed = dims.iter().all(|d| *d != AnnotatedDim::Variadic);
+                let conflicts = ev.is_some_and(|e| {
+                    e.not_tensor || e.indexed || (fixed && e.rank.is_some_and(|r| r != dims.len()))
+                });
+                (!conflicts).then(|| ParamKind::Shaped(dims.clone()))
+            });
+            let annotated = match written {
+                None | Some(ParamKind::Tensor) => documented.or(written),
+                other => other,
+            };
             let kind = match annotated {
                 Some(ParamKind::Tensor) => match rank {
                     Some(r) => ParamKind::Ranked(r),

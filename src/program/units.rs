@@ -210,7 +210,7 @@ fn named_dim<'a>(
     if let Some(e) = named.get(name) {
         return e.clone();
     }
-    let e = interp.fresh_dim(name);
+    let e = interp.fresh_input_dim(name);
     named.insert(name.to_string(), e.clone());
     e
 }
@@ -251,7 +251,7 @@ fn bind_inputs<'a>(
                         }
                         AnnotatedDim::Variadic => {
                             for j in 0..*variadic {
-                                dims.push(interp.fresh_dim(&format!("{name}.batch{i}_{j}")));
+                                dims.push(interp.fresh_input_dim(&format!("{name}.batch{i}_{j}")));
                             }
                         }
                     }

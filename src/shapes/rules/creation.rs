@@ -377,6 +377,8 @@ fn literal_shape(op: &str, v: &Value) -> Result<(Vec<Dim>, Option<DType>), RuleE
             )),
             None => unsupported(format!("{op}: element tensor of unknown size")),
         },
+        Value::IntUnknown => Ok((Vec::new(), Some(DType::Int))),
+        Value::Unknown => unsupported(format!("{op}: an element is unknown")),
         other => invalid(format!("{op}: Could not infer dtype of {other}")),
     }
 }

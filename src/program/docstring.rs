@@ -1,0 +1,210 @@
+//! Shapes that a function's docstring declares for its parameters: the informal annotations
+//! of model code (`x: [B, T, D]; mask: [B, T]`, `d_real, d_fake: logits, one per patch:
+//! [batch, 1, h, w]`, `hidden_states (torch.FloatTensor of shape (batch_size, seq_len, dim))`).
+//! A declaration is read only when it is unambiguous: a line (or `;`-separated part) that
+//! starts with parameter names followed by `:` or `(`, and whose first bracketed group parses
+//! entirely as dims. Anything else declares nothing.
+
+use std::collections::HashMap;
+
+use ruff_python_ast::{Expr, Stmt, StmtFunctionDef};
+
+use super::params::AnnotatedDim;
+
+/// The docstring of a function, when its first statement is a string literal.
+pub fn docstring(def: &StmtFunctionDef) -> Option<&str> {
+    match def.body.first()? {
+        Stmt::Expr(e) => match &*e.value {
+            Expr::StringLiteral(s) => Some(s.value.to_str()),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The declared dims of each of `params` that the docstring describes.
+pub fn declared_shapes(doc: &str, params: &[String]) -> HashMap<String, Vec<AnnotatedDim>> {
+    let mut out = HashMap::new();
+    for part in doc.lines().flat_map(|l| l.split(';')) {
+        let part = part.trim().trim_start_matches(['-', '*', ' ']);
+        let Some((names, rest)) = leading_names(part) else {
+            continue;
+        };
+        if !names.iter().any(|n| params.contains(n)) {
+            continue;
+        }
+        let Some(dims) = first_dims(rest) else {
+            continue;
+        };
+        for n in names {
+            if params.contains(&n) {
+                out.entry(n).or_insert_with(|| dims.clone());
+            }
+        }
+    }
+    out
+}
+
+/// `a, b: ...` or `a (type ...)`: the names, and the text after them.
+fn leading_names(part: &str) -> Option<(Vec<String>, &str)> {
+    let end = part.find([':', '('])?;
+    let names: Vec<String> = part[..end]
+        .split(',')
+        .map(|n| n.trim().trim_matches('`').to_string())
+        .collect();
+    let identifier = |n: &String| {
+        n.chars()
+            .next()
+            .is_some_and(|c| c.is_alphabetic() || c == '_')
+            && n.chars().all(|c| c.is_alphanumeric() || c == '_')
+    };
+    names.iter().all(identifier).then(|| (names, &part[end..]))
+}
+
+/// The declared dims in the text after the names: a bracketed group that follows the word
+/// "shape" closely (`of shape (B, T)`, `shape :math:\`(*, 3, H, W)\``), or, when the text does
+/// not mention a shape, one that directly follows a colon (`x: [B, T, D]`). Other groups are
+/// prose: value ranges (`in [0, 255]`), coordinates (`(x, y, z) coordinates`), examples.
+fn first_dims(text: &str) -> Option<Vec<AnnotatedDim>> {
+    let lower = text.to_ascii_lowercase();
+    let after_shape = lower.find("shape").map(|at| at + "shape".len());
+    let starts: Vec<usize> = match after_shape {
+        Some(at) => vec![at],
+        // Colons of reStructuredText roles (`:math:`) are markup, not declarations.
+        None => lower
+            .match_indices(':')
+            .map(|(i, _)| i + 1)
+            .filter(|&i| !lower[..i].ends_with("math:") && !lower[i..].starts_with("math"))
+            .collect(),
+    };
+    starts.into_iter().find_map(|from| {
+        let rest = &text[from..];
+        let open = rest.find(['[', '('])?;
+        // Only filler between the keyword and the group: `of`, `is`, `:math:`, backticks.
+        let gap = &rest[..open];
+        let filler = gap
+            .split(|c: char| c.is_whitespace() || c == '`' || c == ':')
+            .all(|w| w.is_empty() || matches!(w, "of" | "is" | "math" | "must" | "be"));
+        if !filler {
+            return None;
+        }
+        let close = if rest.as_bytes()[open] == b'[' {
+            ']'
+        } else {
+            ')'
+        };
+        let len = rest[open + 1..].find(close)?;
+        let inner = &rest[open + 1..open + 1 + len];
+        if inner.contains(['(', '[']) {
+            return None;
+        }
+        let dims = parse_list(inner)?;
+        // All numbers without the word "shape" is a value range or a literal (`[0, 255]`).
+        let named = dims.iter().any(|d| matches!(d, AnnotatedDim::Name(_)));
+        (named || after_shape.is_some()).then_some(dims)
+    })
+}
+
+/// `B, T, D` / `batch_size, 1, h, w` / `N, *` as dims; `None` on anything else (prose,
+/// types, keyword lists).
+fn parse_list(inner: &str) -> Option<Vec<AnnotatedDim>> {
+    let mut tokens: Vec<&str> = inner
+        .split(',')
+        .map(|t| t.trim().trim_matches('`'))
+        .collect();
+    if tokens.last() == Some(&"") && tokens.len() > 1 {
+        tokens.pop(); // `(batch_size,)`
+    }
+    // A single word in brackets is prose as often as a dim: a declaration lists two or more.
+    if tokens.len() < 2 {
+        return None;
+    }
+    tokens
+        .into_iter()
+        .map(|t| {
+            if t == "..." || t.starts_with('*') {
+                Some(AnnotatedDim::Variadic)
+            } else if let Ok(c) = t.parse::<i64>() {
+                Some(AnnotatedDim::Const(c))
+            } else if !t.is_empty()
+                && t.chars()
+                    .next()
+                    .is_some_and(|c| c.is_alphabetic() || c == '_')
+                && t.chars().all(|c| c.is_alphanumeric() || c == '_')
+            {
+                Some(AnnotatedDim::Name(t.to_string()))
+            } else {
+                None
+            }
+        })
+        .collect::<Option<Vec<_>>>()
+        .filter(|dims| {
+            dims.iter()
+                .filter(|d| **d == AnnotatedDim::Variadic)
+                .count()
+                <= 1
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use AnnotatedDim::*;
+
+    fn names(xs: &[&str]) -> Vec<String> {
+        xs.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn declarations_in_common_styles_are_read() {
+        let got = declared_shapes(
+            "x: [B, T, D]; pad_mask: [B, T] with True at padding positions.",
+            &names(&["x", "pad_mask"]),
+        );
+        assert_eq!(
+            got["x"],
+            vec![Name("B".into()), Name("T".into()), Name("D".into())]
+        );
+        assert_eq!(got["pad_mask"], vec![Name("B".into()), Name("T".into())]);
+
+        let got = declared_shapes(
+            "d_real, d_fake: raw PatchGAN logits, one per patch: [batch, 1, h, w].",
+            &names(&["d_real", "d_fake"]),
+        );
+        assert_eq!(got.len(), 2);
+        assert_eq!(got["d_fake"][1], Const(1));
+
+        let got = declared_shapes(
+            "Args:\n    hidden_states (`torch.FloatTensor` of shape `(batch_size, sequence_length, hidden_size)`):\n        input",
+            &names(&["hidden_states"]),
+        );
+        assert_eq!(got["hidden_states"].len(), 3);
+
+        let got = declared_shapes("x: Tensor of shape (N, *)", &names(&["x"]));
+        assert_eq!(got["x"], vec![Name("N".into()), Variadic]);
+
+        let got = declared_shapes(
+            "x: Input RGB tensor in :math:`[0, 255]` with shape :math:`(*, 3, H, W)`.",
+            &names(&["x"]),
+        );
+        assert_eq!(got["x"].len(), 4);
+    }
+
+    #[test]
+    fn prose_declares_nothing() {
+        let params = names(&["x", "mask", "k"]);
+        for doc in [
+            "Compute the output (see the paper).",
+            "x: the input (optional)",
+            "Returns x (a tensor).",
+            "k: number of neighbours [default: 5]",
+            "x -> (B, T)",
+            "x: Input RGB tensor in :math:`[0, 255]` with values only",
+            "x: (x, y, z) coordinates in the camera frame. Shape must be BxHxWx3.",
+            "x (Tensor): The target Tensor of dimension `[batch, frame, final_dim]`.",
+        ] {
+            let got = declared_shapes(doc, &params);
+            assert!(got.is_empty(), "{doc}: {got:?}");
+        }
+    }
+}
