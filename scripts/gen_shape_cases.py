@@ -1897,11 +1897,182 @@ def gen_queries():
     add("torch.Tensor.numel", [t(2, 3), 1])
 
 
+
+# ------------------------------------------------------------------------------- more pointwise math
+
+UNARY_XS = [t(2, 3), t(), t(0, 4), t(1, 2, 3, 4, 5), ti(3), tb(2, 2), t(7), t(4, 1)]
+
+
+def gen_pointwise_more():
+    for name in ["cos", "tan", "sinh", "cosh", "asin", "acos", "atan", "log1p", "log2", "log10", "expm1", "exp2",
+                 "rsqrt", "reciprocal", "erf", "erfinv", "sinc", "lgamma", "digamma", "rad2deg", "deg2rad", "ceil",
+                 "round", "trunc", "square", "absolute", "clone", "isnan", "isinf", "isfinite", "isposinf",
+                 "isneginf", "signbit", "logical_not", "nan_to_num"]:
+        for x in UNARY_XS:
+            add("torch." + name, [x])
+    for name in ["cos", "sin", "tan", "log", "log1p", "log2", "log10", "expm1", "rsqrt", "reciprocal", "erf", "atan",
+                 "ceil", "floor", "round", "trunc", "square", "sign", "absolute", "isnan", "isinf", "isfinite",
+                 "logical_not", "nan_to_num"]:
+        for x in UNARY_XS[:6]:
+            add("torch.Tensor." + name, [x])
+    for name in ["neg_", "abs_", "floor_", "ceil_", "round_", "relu_", "exp_", "sqrt_", "sigmoid_", "tanh_"]:
+        for x in [t(2, 3), t(), t(0, 4), ti(3), tb(2)]:
+            add("torch.Tensor." + name, [x], {}, ["inplace"])
+    add("torch.cos", [t(2, 3), t(2, 3)])
+    # NumPy argument names accepted by PyTorch's parser (axis for dim, keepdims for keepdim)
+    add("torch.repeat_interleave", [t(2, 3), 2], {"axis": 1})
+    add("torch.repeat_interleave", [t(2, 1, 3), 3], {"axis": -2})
+    add("torch.sum", [t(2, 3, 4)], {"axis": 1})
+    add("torch.sum", [t(2, 3, 4)], {"axis": 1, "keepdims": True})
+    add("torch.mean", [t(2, 3)], {"axis": -1, "keepdims": True})
+    add("torch.Tensor.sum", [t(2, 3)], {"axis": 0})
+    add("torch.cat", [[t(2, 3), t(2, 3)]], {"axis": 1})
+    add("torch.arange", [1, 5], {"out": t(4)})
+    add("torch.round", [t(2, 3)], {"decimals": 2})
+    add("torch.clone", [t(2, 3)], {"memory_format": torch.contiguous_format})
+    add("torch.isnan", [3.0])
+    add("torch.nan_to_num", [t(2, 3), 0.0, 1.0, -1.0])
+    add("torch.nan_to_num", [t(2, 3)], {"nan": 0.0, "posinf": 1e4})
+    add("torch.nan_to_num", [t(2, 3), "a"])
+    add("torch.Tensor.nan_to_num_", [t(2, 3)], {"nan": 0.0}, ["inplace"])
+    for x, k in [(t(2, 3), {"min": 0.0}), (t(2, 3), {"min": t(3)}), (t(2, 3), {"min": t(2, 1), "max": t(3)}),
+                 (t(3), {"min": t(2, 3)}), (t(2, 3), {}), (t(0, 3), {"max": 1.0}), (ti(2, 3), {"min": 0.5})]:
+        add("torch.Tensor.clamp_", [x], k, ["inplace"])
+        add("torch.Tensor.clip", [x], k)
+    # binary aliases and logical / bitwise functions
+    for fn in ["torch.greater", "torch.greater_equal", "torch.less", "torch.less_equal", "torch.not_equal",
+               "torch.Tensor.greater", "torch.fmin", "torch.fmax", "torch.Tensor.maximum", "torch.Tensor.minimum",
+               "torch.Tensor.atan2", "torch.Tensor.remainder", "torch.logical_and", "torch.logical_or",
+               "torch.logical_xor", "torch.Tensor.logical_and", "torch.Tensor.logical_or"]:
+        for a, b in BIN_PAIRS[::2]:
+            add(fn, [T(a), T(b)], {}, ["broadcast"] if a != b else [])
+        add(fn, [t(2, 3), 2.0], {}, ["scalar-operand"])
+        add(fn, [tb(2, 3), tb(3)], {}, ["broadcast"])
+    for fn in ["torch.bitwise_and", "torch.bitwise_or", "torch.bitwise_xor"]:
+        for a, b in [(tb(2, 3), tb(2, 3)), (ti(2, 3), ti(3)), (ti(2, 3), ti(2)), (ti(4), 1), (t(2), t(2)),
+                     (tb(0, 3), tb(1)), (ti(2, 1), tb(1, 5))]:
+            add(fn, [a, b])
+    # addcmul / addcdiv / lerp
+    for a, b, c in [((2, 3), (2, 3), (2, 3)), ((2, 3), (3,), (2, 1)), ((3,), (2, 3), (1,)), ((2, 3), (4, 3), (3,)),
+                    ((), (2, 3), ()), ((0, 3), (1, 3), (3,)), ((2, 1, 4), (3, 1), (4,)), ((2, 3), (2, 3), (2,))]:
+        for fn in ["torch.addcmul", "torch.addcdiv", "torch.Tensor.addcmul", "torch.Tensor.addcmul_",
+                   "torch.Tensor.addcdiv_"]:
+            add(fn, [T(a), T(b), T(c)], {}, ["broadcast"] if not (a == b == c) else [])
+        for fn in ["torch.lerp", "torch.Tensor.lerp", "torch.Tensor.lerp_"]:
+            add(fn, [T(a), T(b), T(c)], {}, ["broadcast"] if not (a == b == c) else [])
+            add(fn, [T(a), T(b), 0.5], {}, ["broadcast"] if a != b else [])
+    add("torch.addcmul", [t(2, 3), t(2, 3), t(2, 3)], {"value": 0.5})
+    add("torch.addcdiv", [ti(2, 3), ti(2, 3), ti(2, 3)])
+    add("torch.addcdiv", [t(2, 3), ti(2, 3), ti(2, 3)])
+    add("torch.addcmul", [t(2, 3), t(2, 3)])
+    add("torch.lerp", [t(2, 3), ti(2, 3), 0.5])
+    add("torch.lerp", [t(2, 3), t(2, 3)])
+    # activations
+    for fn in ["logsigmoid", "hardtanh", "relu6", "hardswish", "hardsigmoid", "mish", "selu", "celu", "softsign",
+               "tanhshrink", "softshrink", "hardshrink"]:
+        for x in UNARY_XS:
+            add(F + fn, [x])
+    add(F + "hardtanh", [t(2, 3), -2.0, 2.0])
+    add(F + "hardtanh", [t(2, 3)], {"min_val": 1.0, "max_val": 0.0})
+    add(F + "hardtanh", [t(2, 3), 2.0])
+    add(F + "celu", [t(2, 3)], {"alpha": 0.5})
+    add(F + "softshrink", [t(2, 3), 0.1])
+    for name in ["Hardsigmoid", "SELU", "CELU", "LogSigmoid", "Softsign", "Tanhshrink", "Softshrink", "Hardshrink"]:
+        for x in [t(2, 3), t(), t(2, 3, 4, 5, 6), t(0, 4), t(3)]:
+            mod("torch.nn." + name, [], {}, [x], tags=["module"])
+        mod("torch.nn." + name, [], {}, [t(2, 3), t(2, 3)])
+
+
+# -------------------------------------------------------------------------- initialisers (in place)
+
+def gen_init():
+    xs = [t(4, 3), t(3), t(), t(0, 3), t(0, 0), t(2, 3, 4), t(8, 4, 3, 3), t(3, 0, 2), t(5, 1), ti(3, 3), t(0)]
+    for name in ["constant_", "zeros_", "ones_", "normal_", "uniform_", "trunc_normal_", "xavier_uniform_",
+                 "xavier_normal_", "kaiming_uniform_", "kaiming_normal_", "orthogonal_", "eye_"]:
+        for x in xs:
+            a = [x, 0.5] if name == "constant_" else [x]
+            add("torch.nn.init." + name, a)
+    add("torch.nn.init.constant_", [t(2, 3)])
+    add("torch.nn.init.constant_", [t(2, 3)], {"val": 1.0})
+    add("torch.nn.init.xavier_uniform_", [t(4, 3)], {"gain": 2.0})
+    add("torch.nn.init.kaiming_normal_", [t(4, 3)], {"mode": "fan_out", "nonlinearity": "relu"})
+    add("torch.nn.init.kaiming_normal_", [t(4, 3)], {"mode": "fan_sideways"})
+    add("torch.nn.init.normal_", [t(4, 3)], {"mean": 0.0, "std": 0.02})
+    add("torch.nn.init.trunc_normal_", [t(4, 3)], {"std": 0.02})
+    for name in ["normal_", "uniform_", "zero_"]:
+        for x in [t(2, 3), t(), t(0, 4), t(1, 2, 3, 4, 5)]:
+            add("torch.Tensor." + name, [x], {}, ["inplace"])
+    for x, v in [(t(2, 3), 1.0), (t(), 0), (t(2, 3), t()), (t(2, 3), t(1)), (t(0, 2), 1.5), (ti(2), 3)]:
+        add("torch.Tensor.fill_", [x, v], {}, ["inplace"])
+    add("torch.Tensor.fill_", [t(2, 3)])
+    for a, b in [((2, 3), (2, 3)), ((2, 3), (3,)), ((2, 3), (2, 1)), ((2, 3), (2,)), ((3,), (2, 3)), ((), ()),
+                 ((0, 3), (3,)), ((2, 3), ()), ((2, 3, 4), (3, 4)), ((2, 3), (4, 3))]:
+        add("torch.Tensor.copy_", [T(a), T(b)], {}, ["inplace", "broadcast"] if a != b else ["inplace"])
+    add("torch.Tensor.copy_", [t(2, 3), ti(2, 3)], {}, ["inplace"])
+
+
+# --------------------------------------------------------------------------- creation and structure
+
+def gen_structure():
+    for a, k in [([t(2, 3)], {}), ([ti(3)], {}), ([[1, 2, 3]], {}), ([[[1.0, 2.0]]], {}), ([3], {}), ([t()], {}),
+                 ([t(2, 3), torch.int64], {}), ([t(2, 3)], {"dtype": torch.int64}), ([[]], {}), ([[[1, 2], [3]]], {}),
+                 ([t(0, 4)], {}), ([(1, 2)], {}), ([None], {}), (["a"], {})]:
+        add("torch.as_tensor", a, k)
+    for a, k in [([1.0], {}), ([3], {}), ([True], {}), ([1.0], {"dtype": torch.int64}), ([t()], {}), (["a"], {})]:
+        add("torch.scalar_tensor", a, k)
+    for a, k in [([5], {}), ([0], {}), ([1], {}), ([-1], {}), ([4], {"dtype": torch.float32}), ([2.5], {}), ([], {})]:
+        add("torch.randperm", a, k)
+    for fn in ["torch.tril", "torch.triu", "torch.Tensor.tril", "torch.Tensor.triu", "torch.Tensor.tril_",
+               "torch.Tensor.triu_"]:
+        for x in [t(3, 3), t(2, 4), t(3), t(), t(2, 3, 4), t(0, 3), tb(4, 4), t(1, 2, 3, 4, 5)]:
+            add(fn, [x])
+        add(fn, [t(3, 4), 1])
+        add(fn, [t(3, 4)], {"diagonal": -2})
+    for fn in ["torch.diag", "torch.Tensor.diag"]:
+        for x in [t(3), t(0), t(3, 3), t(2, 4), t(4, 2), t(), t(2, 3, 4), t(0, 3), t(1, 1)]:
+            for k in [0, 1, -1, 3, -5]:
+                add(fn, [x, k] if k else [x])
+    for fn in ["torch.diagonal", "torch.Tensor.diagonal"]:
+        for x in [t(3, 3), t(2, 4), t(2, 3, 4), t(3), t(), t(0, 3), t(2, 3, 4, 5)]:
+            for a, k in [([], {}), ([1], {}), ([-1], {}), ([0, 1, 2], {}), ([0, -1, -2], {}), ([0, 0, 0], {}),
+                         ([], {"offset": 2, "dim1": 1, "dim2": 0}), ([0, 0, 3], {}), ([5], {})]:
+                add(fn, [x] + a, k)
+    for fn in ["torch.trace", "torch.Tensor.trace"]:
+        for x in [t(3, 3), t(2, 4), t(3), t(), t(2, 3, 4), t(0, 0), ti(2, 2)]:
+            add(fn, [x])
+    for fn in ["torch.roll", "torch.Tensor.roll"]:
+        for x in [t(2, 3), t(4), t(), t(2, 3, 4), t(0, 3)]:
+            for a, k in [([1], {}), ([1, 0], {}), ([(1, 2), (0, 1)], {}), ([(1, 2), 0], {}), ([1, 2], {}),
+                         ([(1, 2)], {}), ([-1, -1], {}), ([1, 3], {}), ([1], {"dims": (1,)}), ([(1,), (0,)], {})]:
+                add(fn, [x] + a, k)
+    for x in [t(2, 3), t(4), t(), t(2, 3, 4), t(0, 3)]:
+        for a in [(0,), (0, 1), (-1,), (1, 1), (2,), (), (0, -2)]:
+            add("torch.flip", [x, a])
+        for a in [[0], [0, 1], [-1], [(0, 1)], [3], []]:
+            add("torch.Tensor.flip", [x] + a)
+    for fn in ["torch.broadcast_to", "torch.Tensor.broadcast_to"]:
+        for s, tg in [((3, 1), (3, 4)), ((3, 1), (2, 3, 4)), ((3, 2), (3, 4)), ((), (2, 3)), ((3,), (2, 3)),
+                      ((1,), (0,)), ((3, 1), (-1, 4)), ((2, 3), (3,)), ((2, 1), [2, 5])]:
+            add(fn, [T(s), tg])
+    for a, k in [([t(3), t(4)], {}), ([t(3), t(4)], {"indexing": "xy"}), ([t(3), t(4)], {"indexing": "ij"}),
+                 ([[t(3), t(4), t(2)]], {"indexing": "ij"}), ([(t(2), t(5))], {"indexing": "xy"}),
+                 ([t(3)], {"indexing": "ij"}), ([t(3), t(2, 2)], {"indexing": "ij"}), ([t(), t(3)], {"indexing": "ij"}),
+                 ([t(0), t(3)], {"indexing": "ij"}), ([t(3), ti(4)], {"indexing": "ij"}),
+                 ([t(3), t(4)], {"indexing": "yx"}), ([t(3), t(4), t(5)], {"indexing": "xy"})]:
+        add("torch.meshgrid", a, k)
+    for fn in ["torch.cross", "torch.linalg.cross", "torch.Tensor.cross"]:
+        for a, b, k in [((4, 3), (4, 3), {}), ((3,), (3,), {}), ((4, 3), (1, 3), {}), ((3, 4), (3, 4), {}),
+                        ((3, 4), (3, 4), {"dim": 0}), ((4, 3), (3,), {}), ((4, 2), (4, 2), {}), ((2, 3, 5), (2, 3, 5), {}),
+                        ((4, 3), (4, 3), {"dim": 1}), ((4, 3), (4, 3), {"dim": 2}), ((4, 1), (4, 3), {}),
+                        ((5, 3), (2, 3), {}), ((0, 3), (0, 3), {}), ((), (), {})]:
+            add(fn, [T(a), T(b)], k)
+
+
 # ---------------------------------------------------------------------------------------------- driver
 
 GENERATORS = [gen_creation, gen_views, gen_getitem, gen_joins, gen_math, gen_products, gen_reductions, gen_nn_conv,
               gen_nn_pool, gen_nn_norm, gen_nn_embedding, gen_nn_misc, gen_nn_rnn, gen_nn_attention, gen_losses,
-              gen_queries]
+              gen_queries, gen_pointwise_more, gen_init, gen_structure]
 
 
 def build_cases():

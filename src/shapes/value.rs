@@ -118,6 +118,15 @@ impl Value {
         Value::Int(DimExpr::constant(c))
     }
 
+    /// The same value with a tensor's known uniform content forgotten (an operation that
+    /// changes the values but not the shape).
+    pub fn without_content(self) -> Value {
+        match self {
+            Value::Tensor(t) => Value::Tensor(TensorValue { uniform: None, ..t }),
+            other => other,
+        }
+    }
+
     pub fn as_tensor(&self) -> Option<&TensorValue> {
         match self {
             Value::Tensor(t) => Some(t),

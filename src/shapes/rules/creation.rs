@@ -1,6 +1,7 @@
 //! Operator rules: tensor creation (zeros, ones, full, rand*, arange, linspace, eye, tensor,
-//! *_like, new_*).
+//! as_tensor, scalar_tensor, randperm, *_like, new_*).
 
+use super::common::size_hyper;
 use super::{invalid, tensor_out, unsupported, Ctx, Rule, RuleError, RuleResult};
 use crate::shapes::dim::DimExpr;
 use crate::shapes::requirement::Pred;
@@ -21,6 +22,9 @@ pub const RULES: &[Rule] = &[
     Rule::function("torch.linspace", linspace),
     Rule::function("torch.eye", eye),
     Rule::function("torch.tensor", tensor_literal),
+    Rule::function("torch.as_tensor", as_tensor),
+    Rule::function("torch.scalar_tensor", scalar_tensor),
+    Rule::function("torch.randperm", randperm),
     Rule::function("torch.zeros_like", like),
     Rule::function("torch.ones_like", like),
     Rule::function("torch.empty_like", like),
@@ -34,8 +38,10 @@ pub const RULES: &[Rule] = &[
 ];
 
 fn dtype_kw(ctx: &Ctx, default: Option<DType>) -> Option<DType> {
-    match ctx.kwarg("dtype") {
-        Some(Value::DType(d)) => Some(*d),
+    match (ctx.kwarg("dtype"), ctx.kwarg("out")) {
+        (Some(Value::DType(d)), _) => Some(*d),
+        // `torch.arange(n, out=t)` writes into `t` and returns it: `t`'s dtype.
+        (_, Some(Value::Tensor(t))) => t.dtype,
         _ => default,
     }
 }
@@ -395,6 +401,53 @@ fn tensor_literal(ctx: &mut Ctx) -> RuleResult {
     }
     let (dims, dtype) = literal_shape(&ctx.op, &data)?;
     Ok(tensor_out(dims, dtype_kw(ctx, dtype)))
+}
+
+/// `torch.as_tensor(data, *, dtype=None, device=None)`: `torch.tensor`'s shapes (a tensor
+/// keeps its shape, a nested literal gives its nesting).
+fn as_tensor(ctx: &mut Ctx) -> RuleResult {
+    if ctx.args.len() > 1 {
+        return invalid(format!(
+            "{}() takes 1 positional argument but {} were given",
+            ctx.op,
+            ctx.args.len()
+        ));
+    }
+    if let Some(Value::Tensor(t)) = ctx.arg(0, "data") {
+        let dtype = dtype_kw(ctx, t.dtype);
+        return Ok(Value::Tensor(t.clone().converted(dtype)));
+    }
+    tensor_literal(ctx)
+}
+
+/// `torch.scalar_tensor(s, dtype=float32)`: a 0-d tensor of the number `s`.
+fn scalar_tensor(ctx: &mut Ctx) -> RuleResult {
+    match ctx.arg(0, "s") {
+        Some(Value::Int(_) | Value::IntUnknown | Value::Float(_) | Value::Bool(_)) => {}
+        // A 0-d tensor is read as its number.
+        Some(Value::Tensor(t)) if t.shape.rank() == Some(0) => {}
+        Some(Value::Unknown | Value::Tensor(_)) => {
+            return unsupported(format!("{}: `s` is unknown", ctx.op))
+        }
+        other => {
+            return invalid(format!(
+                "{}: argument 's' must be Number, not {}",
+                ctx.op,
+                other.map_or("nothing".to_string(), |v| v.to_string())
+            ))
+        }
+    }
+    Ok(tensor_out(Vec::new(), dtype_kw(ctx, Some(DType::Float))))
+}
+
+/// `torch.randperm(n)`: a permutation of `0..n`, an int64 vector `[n]` ("n must be
+/// non-negative").
+fn randperm(ctx: &mut Ctx) -> RuleResult {
+    let n = size_hyper(ctx, 0, "n", None)?;
+    Ok(tensor_out(
+        vec![Dim::Known(n)],
+        dtype_kw(ctx, Some(DType::Int)),
+    ))
 }
 
 /// `torch.zeros_like(x)` (and ones/empty/rand/randn/full `_like`): `x`'s shape.

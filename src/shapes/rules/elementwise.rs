@@ -126,7 +126,7 @@ fn operand_shape(ctx: &Ctx, v: Option<&Value>, name: &str) -> Result<Option<Shap
     }
 }
 
-fn dtype_of(v: Option<&Value>) -> Option<DType> {
+pub(super) fn dtype_of(v: Option<&Value>) -> Option<DType> {
     match v {
         Some(Value::Tensor(t)) => t.dtype,
         Some(Value::Int(_) | Value::IntUnknown) => Some(DType::Int),
@@ -224,7 +224,7 @@ fn sequence_op(ctx: &Ctx) -> Option<Result<Value, RuleError>> {
     })
 }
 
-fn broadcast_operands(ctx: &mut Ctx) -> Result<(Shape, Option<DType>), RuleError> {
+pub(super) fn broadcast_operands(ctx: &mut Ctx) -> Result<(Shape, Option<DType>), RuleError> {
     let a = operand_shape(ctx, ctx.arg(0, "input"), "input")?;
     let b = operand_shape(ctx, ctx.arg(1, "other"), "other")?;
     let dtype = [ctx.arg(0, "input"), ctx.arg(1, "other")]
@@ -250,7 +250,7 @@ fn broadcast_operands(ctx: &mut Ctx) -> Result<(Shape, Option<DType>), RuleError
 /// `a + b`, `a * b`, `torch.add(a, b)`, ...: PyTorch broadcasting (right-aligned; a dim of 1
 /// stretches; otherwise sizes must match: "The size of tensor a (x) must match the size of
 /// tensor b (y) at non-singleton dimension i"). A Python number acts as a 0-d tensor.
-fn binary_arith(ctx: &mut Ctx) -> RuleResult {
+pub(super) fn binary_arith(ctx: &mut Ctx) -> RuleResult {
     if let Some(result) = sequence_op(ctx) {
         return result;
     }
@@ -267,14 +267,18 @@ fn binary_arith(ctx: &mut Ctx) -> RuleResult {
             }
         }
         "operator.floordiv" => reject_bool(ctx, "div_floor_cpu")?,
-        "operator.mod" | "torch.fmod" | "torch.remainder" => reject_bool(ctx, "remainder_cpu")?,
+        "operator.mod" | "torch.fmod" | "torch.remainder" | "torch.Tensor.remainder" => {
+            reject_bool(ctx, "remainder_cpu")?
+        }
         "operator.pow" | "torch.pow" | "torch.Tensor.pow" => reject_bool(ctx, "pow")?,
         _ => {}
     }
-    let tensor_only = matches!(
-        ctx.op.as_str(),
-        "torch.atan2" | "torch.hypot" | "torch.maximum" | "torch.minimum"
-    );
+    let leaf = ctx.op.rsplit('.').next().unwrap_or_default();
+    let tensor_only = ctx.op.starts_with("torch.")
+        && matches!(
+            leaf,
+            "atan2" | "hypot" | "maximum" | "minimum" | "fmin" | "fmax"
+        );
     if tensor_only && !matches!(ctx.arg(1, "other"), Some(Value::Tensor(_))) {
         return invalid(format!(
             "{}(): argument 'other' (position 2) must be Tensor",
@@ -297,7 +301,7 @@ fn binary_true_div(ctx: &mut Ctx) -> RuleResult {
 }
 
 /// `a == b`, `a < b`, ...: broadcasting; the result is a bool tensor.
-fn binary_compare(ctx: &mut Ctx) -> RuleResult {
+pub(super) fn binary_compare(ctx: &mut Ctx) -> RuleResult {
     if let Some(result) = sequence_op(ctx) {
         return result;
     }
@@ -332,30 +336,37 @@ fn binary_inplace(ctx: &mut Ctx) -> RuleResult {
         ));
     }
     let (shape, _) = broadcast_operands(ctx)?;
-    if let (Some(out), Some(mine)) = (shape.dims(), a.shape.dims()) {
-        if out.len() != mine.len() {
+    require_fits(ctx, &a.shape, &shape)?;
+    Ok(Value::Tensor(a).without_content())
+}
+
+/// An in-place result: the broadcast shape `out` of the operands must be the receiver's own
+/// shape `mine` ("output with shape [..] doesn't match the broadcast shape [..]").
+pub(super) fn require_fits(ctx: &mut Ctx, mine: &Shape, out: &Shape) -> Result<(), RuleError> {
+    if let (Some(o), Some(m)) = (out.dims(), mine.dims()) {
+        if o.len() != m.len() {
             return invalid(format!(
-                "{}: output with shape {} doesn't match the broadcast shape {}",
-                ctx.op, a.shape, shape
+                "{}: output with shape {mine} doesn't match the broadcast shape {out}",
+                ctx.op
             ));
         }
-        for (o, m) in out.iter().zip(mine) {
-            if let (Some(o), Some(m)) = (o.expr(), m.expr()) {
-                ctx.require_with(Pred::Eq(o.clone(), m.clone()), |cx| {
+        for (x, y) in o.iter().zip(m) {
+            if let (Some(x), Some(y)) = (x.expr(), y.expr()) {
+                ctx.require_with(Pred::Eq(x.clone(), y.clone()), |cx| {
                     format!(
-                        "{}: output with shape {} doesn't match the broadcast shape {}",
-                        cx.op, a.shape, shape
+                        "{}: output with shape {mine} doesn't match the broadcast shape {out}",
+                        cx.op
                     )
                 })?;
             }
         }
     }
-    Ok(Value::Tensor(a))
+    Ok(())
 }
 
 /// Unary elementwise functions and activations (`relu`, `exp`, `-x`, `F.gelu`, ...): same
 /// shape and dtype.
-fn unary(ctx: &mut Ctx) -> RuleResult {
+pub(super) fn unary(ctx: &mut Ctx) -> RuleResult {
     let t = ctx.tensor(0, "input")?;
     let op = ctx.op.as_str();
     if op.starts_with("torch.") && !op.starts_with("torch.nn.functional.") && ctx.args.len() > 1 {
@@ -364,16 +375,45 @@ fn unary(ctx: &mut Ctx) -> RuleResult {
             ctx.args.len()
         ));
     }
-    let leaf = op.rsplit('.').next().unwrap_or(op);
+    // In-place forms (`x.neg_()`) share the out-of-place checks.
+    let leaf = op.rsplit('.').next().unwrap_or(op).trim_end_matches('_');
     if t.dtype == Some(DType::Bool)
         && matches!(
             leaf,
-            "neg" | "pos" | "abs" | "relu" | "floor" | "ceil" | "round" | "trunc"
+            "neg"
+                | "pos"
+                | "abs"
+                | "absolute"
+                | "relu"
+                | "floor"
+                | "ceil"
+                | "round"
+                | "trunc"
+                | "hardtanh"
+                | "relu6"
+                | "softsign"
+                | "tanhshrink"
         )
     {
         return invalid(format!("{op}: not implemented for 'Bool'"));
     }
-    let float_only = matches!(leaf, "gelu" | "silu" | "softplus" | "elu" | "leaky_relu");
+    let float_only = matches!(
+        leaf,
+        "gelu"
+            | "silu"
+            | "softplus"
+            | "elu"
+            | "leaky_relu"
+            | "logsigmoid"
+            | "hardswish"
+            | "hardsigmoid"
+            | "mish"
+            | "selu"
+            | "celu"
+            | "softshrink"
+            | "hardshrink"
+            | "rrelu"
+    );
     if float_only && t.dtype.is_some_and(|d| !d.is_floating()) {
         return invalid(format!("{op}: not implemented for integer or bool tensors"));
     }
@@ -386,12 +426,21 @@ fn unary(ctx: &mut Ctx) -> RuleResult {
             }
         }
     }
-    Ok(Value::Tensor(t))
+    // The values change (`exp` of zeros is ones): only copies keep a known content.
+    let copy = matches!(
+        leaf,
+        "detach" | "clone" | "cpu" | "cuda" | "pos" | "positive"
+    );
+    Ok(if copy {
+        Value::Tensor(t)
+    } else {
+        Value::Tensor(t).without_content()
+    })
 }
 
 /// `a & b`, `a | b`, `a ^ b`, `a << b`, `a >> b`: broadcasting; integer or bool tensors only
 /// (shifts: integers only).
-fn bitwise(ctx: &mut Ctx) -> RuleResult {
+pub(super) fn bitwise(ctx: &mut Ctx) -> RuleResult {
     let dtypes = [dtype_of(ctx.arg(0, "input")), dtype_of(ctx.arg(1, "other"))];
     if dtypes
         .iter()
@@ -450,7 +499,7 @@ fn to_bool(ctx: &mut Ctx) -> RuleResult {
 }
 
 /// Broadcast of several operands, in order.
-fn broadcast_all(ctx: &mut Ctx, operands: &[(usize, &str)]) -> Result<Shape, RuleError> {
+pub(super) fn broadcast_all(ctx: &mut Ctx, operands: &[(usize, &str)]) -> Result<Shape, RuleError> {
     let mut acc: Option<Shape> = None;
     for (i, (pos, name)) in operands.iter().enumerate() {
         let v = ctx.arg(*pos, name).cloned();
@@ -518,7 +567,7 @@ fn tensor_where(ctx: &mut Ctx) -> RuleResult {
 
 /// `torch.clamp(x, min, max)`: `min`/`max` tensors broadcast with `x`; at least one bound
 /// ("At least one of 'min' or 'max' must not be None").
-fn clamp(ctx: &mut Ctx) -> RuleResult {
+pub(super) fn clamp(ctx: &mut Ctx) -> RuleResult {
     let lo = ctx.arg(1, "min").filter(|v| !v.is_none()).is_some();
     let hi = ctx.arg(2, "max").filter(|v| !v.is_none()).is_some();
     if !lo && !hi {

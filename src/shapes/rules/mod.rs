@@ -27,16 +27,19 @@ pub mod einsum;
 pub mod elementwise;
 pub mod embedding;
 pub mod indexing;
+pub mod init;
 pub mod joins;
 pub mod losses;
 pub mod modules;
 pub mod norms;
+pub mod pointwise;
 pub mod pooling;
 pub mod products;
 pub mod queries;
 pub mod recurrent;
 pub mod reductions;
 pub mod resample;
+pub mod structure;
 pub mod views;
 
 /// Why a rule produced no outcome.
@@ -107,6 +110,9 @@ fn families() -> Vec<&'static [Rule]> {
         indexing::RULES,
         joins::RULES,
         elementwise::RULES,
+        pointwise::RULES,
+        init::RULES,
+        structure::RULES,
         products::RULES,
         einsum::RULES,
         reductions::RULES,
@@ -188,13 +194,23 @@ pub fn unsupported<T>(msg: impl Into<String>) -> Result<T, RuleError> {
 impl Ctx {
     /// The argument at `pos`, or the keyword `name` (Python's binding of one parameter).
     pub fn arg(&self, pos: usize, name: &str) -> Option<&Value> {
-        self.args
-            .get(pos)
-            .or_else(|| self.kwargs.iter().find(|(k, _)| k == name).map(|(_, v)| v))
+        self.args.get(pos).or_else(|| self.kwarg(name))
     }
 
+    /// A keyword argument. PyTorch's argument parser also accepts NumPy's names for some
+    /// parameters (`axis` for `dim`, `keepdims` for `keepdim`), so `sum(x, axis=1)` and
+    /// `repeat_interleave(x, 2, axis=-1)` bind `dim`.
     pub fn kwarg(&self, name: &str) -> Option<&Value> {
-        self.kwargs.iter().find(|(k, _)| k == name).map(|(_, v)| v)
+        let alias = match name {
+            "dim" => Some("axis"),
+            "keepdim" => Some("keepdims"),
+            _ => None,
+        };
+        self.kwargs
+            .iter()
+            .find(|(k, _)| k == name)
+            .or_else(|| alias.and_then(|a| self.kwargs.iter().find(|(k, _)| k == a)))
+            .map(|(_, v)| v)
     }
 
     /// Positional arguments from `pos` on (varargs).

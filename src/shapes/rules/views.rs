@@ -274,7 +274,12 @@ fn unsqueeze(ctx: &mut Ctx) -> RuleResult {
 }
 
 /// Normalised, distinct dims from an int list argument (permute, movedim).
-fn dim_list(ctx: &Ctx, items: &[Dim], rank: usize, what: &str) -> Result<Vec<usize>, RuleError> {
+pub(super) fn dim_list(
+    ctx: &Ctx,
+    items: &[Dim],
+    rank: usize,
+    what: &str,
+) -> Result<Vec<usize>, RuleError> {
     let mut out = Vec::new();
     for d in items {
         let c = d
@@ -455,7 +460,7 @@ fn expand_to(ctx: &mut Ctx, dims: &[Dim], target: &[Dim]) -> Result<Vec<Dim>, Ru
 }
 
 /// `x.expand(*sizes)`: broadcasts to `sizes` without copying (see [`expand_to`]).
-fn expand(ctx: &mut Ctx) -> RuleResult {
+pub(super) fn expand(ctx: &mut Ctx) -> RuleResult {
     let (dims, dtype) = ctx.ranked(0, "self")?;
     let target = ctx.int_list(1, "size")?;
     let out = expand_to(ctx, &dims, &target)?;
