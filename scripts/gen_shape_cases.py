@@ -2068,11 +2068,29 @@ def gen_structure():
             add(fn, [T(a), T(b)], k)
 
 
+def gen_spectral():
+    for x in [t(2, 10), t(10), t(3, 4, 5), t(), t(2, 0), ti(8)]:
+        for a in [(0, 2, 1), (-1, 3, 2), (1, 4, 4), (-1, 11, 1), (0, 1, 1), (1, 0, 1), (-1, 2, 0), (-1, 2, -1),
+                  (3, 2, 1), (1, 5, 3)]:
+            add("torch.Tensor.unfold", [x, *a])
+    add("torch.Tensor.unfold", [t(2, 10)], {"dimension": 1, "size": 3, "step": 2})
+    for fn in ["torch.hann_window", "torch.hamming_window", "torch.blackman_window", "torch.bartlett_window",
+               "torch.kaiser_window"]:
+        for a, k in [([8], {}), ([0], {}), ([1], {}), ([-1], {}), ([16, False], {}), ([8], {"dtype": torch.float64}),
+                     ([8], {"dtype": torch.int64}), ([8], {"periodic": True})]:
+            add(fn, a, k)
+    for fn in ["torch.fft.fft", "torch.fft.ifft", "torch.fft.rfft", "torch.fft.irfft"]:
+        for x in [t(4, 10), t(10), t(3, 4, 5), t(), t(2, 0), ti(8), t(1), t(2, 1)]:
+            for a, k in [([], {}), ([16], {}), ([3], {}), ([None, 0], {}), ([], {"dim": 1}), ([], {"n": 0}),
+                         ([], {"dim": 3}), ([], {"n": 5, "dim": -2})]:
+                add(fn, [x] + a, k)
+
+
 # ---------------------------------------------------------------------------------------------- driver
 
 GENERATORS = [gen_creation, gen_views, gen_getitem, gen_joins, gen_math, gen_products, gen_reductions, gen_nn_conv,
               gen_nn_pool, gen_nn_norm, gen_nn_embedding, gen_nn_misc, gen_nn_rnn, gen_nn_attention, gen_losses,
-              gen_queries, gen_pointwise_more, gen_init, gen_structure]
+              gen_queries, gen_pointwise_more, gen_init, gen_structure, gen_spectral]
 
 
 def build_cases():

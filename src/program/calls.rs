@@ -78,13 +78,28 @@ impl<'a> Interp<'a> {
         // `xs.append(v)` on a name or attribute rebinds it (lists are values here).
         if let Expr::Attribute(a) = &*c.func {
             let method = a.attr.id.as_str();
-            if matches!(method, "append" | "extend" | "insert" | "add_module") {
+            if matches!(
+                method,
+                "append"
+                    | "extend"
+                    | "insert"
+                    | "add_module"
+                    | "register_buffer"
+                    | "register_parameter"
+            ) {
                 let recv = self.eval(&a.value);
                 let args: Vec<V<'a>> = c.arguments.args.iter().map(|e| self.eval(e)).collect();
                 if let V::Object(o) = &recv {
                     // An object is shared, not a value: it grows in place.
                     let container = o.borrow().attrs.get(CONTAINER_ATTR).cloned();
                     match (container, method, args.as_slice()) {
+                        (
+                            _,
+                            "register_buffer" | "register_parameter",
+                            [V::Data(Value::Str(Some(name))), t, ..],
+                        ) => {
+                            self.set_attr(&recv, name, t.clone());
+                        }
                         (Some(c), _, _) => {
                             let updated = grown(&c, method, args).unwrap_or(V::Unknown);
                             self.set_attr(&recv, CONTAINER_ATTR, updated);
@@ -176,7 +191,10 @@ impl<'a> Interp<'a> {
                     _ => V::Unknown,
                 }
             }
-            V::Module(m) => self.apply_module(&m, args, kwargs, span),
+            V::Module(m) => match self.rnn_on_packed(&m, &args, &kwargs, span) {
+                Some(out) => out,
+                None => self.apply_module(&m, args, kwargs, span),
+            },
             V::Container(ContainerKind::Sequential, items, _) => {
                 let mut x = args.into_iter().next().unwrap_or(V::Unknown);
                 for (_, layer) in items.iter() {
@@ -338,6 +356,12 @@ impl<'a> Interp<'a> {
         };
         let canonical = canonical.to_string();
         match canonical.as_str() {
+            "torch.nn.utils.rnn.pack_padded_sequence" => {
+                return self.pack_padded(&args, &kwargs, span)
+            }
+            "torch.nn.utils.rnn.pad_packed_sequence" => {
+                return self.pad_packed(&args, &kwargs, span)
+            }
             "torch.nn.Sequential" => {
                 let items = match args.as_slice() {
                     [V::Container(ContainerKind::ModuleDict, items, _)] => (**items).clone(),
@@ -436,7 +460,7 @@ impl<'a> Interp<'a> {
         }
     }
 
-    fn apply_module(
+    pub(super) fn apply_module(
         &mut self,
         m: &TorchModule,
         args: Vec<V<'a>>,

@@ -76,6 +76,23 @@ impl Uses<'_> {
             f(self.ev.entry(p).or_default());
         }
     }
+
+    /// A size position: the parameters of an integer expression there (`d_in + d_pos`,
+    /// `2 * hidden`) are sizes too.
+    fn mark_sizes(&mut self, e: &Expr) {
+        match e {
+            Expr::BinOp(b)
+                if matches!(
+                    b.op,
+                    Operator::Add | Operator::Sub | Operator::Mult | Operator::FloorDiv
+                ) =>
+            {
+                self.mark_sizes(&b.left);
+                self.mark_sizes(&b.right);
+            }
+            _ => self.mark(e, |ev| ev.size = true),
+        }
+    }
 }
 
 /// Receivers of these attributes are tensors (names no builtin type or `nn.Module` shares).
@@ -172,7 +189,7 @@ impl<'b> Visitor<'b> for Uses<'_> {
                             .is_some_and(|l| l.starts_with(|ch: char| ch.is_ascii_uppercase())) =>
                     {
                         for a in c.arguments.args.iter().take(3) {
-                            self.mark(a, |ev| ev.size = true);
+                            self.mark_sizes(a);
                         }
                         for k in c.arguments.keywords.iter() {
                             let size_kw = k
@@ -180,7 +197,7 @@ impl<'b> Visitor<'b> for Uses<'_> {
                                 .as_ref()
                                 .is_some_and(|a| SIZE_KEYWORDS.contains(&a.id.as_str()));
                             if size_kw {
-                                self.mark(&k.value, |ev| ev.size = true);
+                                self.mark_sizes(&k.value);
                             }
                         }
                     }

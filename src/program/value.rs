@@ -60,6 +60,9 @@ pub enum V<'a> {
     Cond(crate::shapes::Pred),
     /// `super()` inside a method of the class.
     Super(&'a StmtClassDef, Box<V<'a>>),
+    /// A `PackedSequence`: its padded data, time-major (`[T, B, *]`), whatever layout it was
+    /// packed from (see `packed.rs`).
+    Packed(Box<V<'a>>),
     Unknown,
 }
 

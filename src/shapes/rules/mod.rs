@@ -39,6 +39,7 @@ pub mod queries;
 pub mod recurrent;
 pub mod reductions;
 pub mod resample;
+pub mod spectral;
 pub mod structure;
 pub mod views;
 
@@ -113,6 +114,7 @@ fn families() -> Vec<&'static [Rule]> {
         pointwise::RULES,
         init::RULES,
         structure::RULES,
+        spectral::RULES,
         products::RULES,
         einsum::RULES,
         reductions::RULES,

@@ -1,0 +1,168 @@
+//! Operator rules: signal framing and spectra — sliding windows (`Tensor.unfold`), window
+//! functions (`hann_window`, ...), and the discrete Fourier transforms of `torch.fft`.
+
+use super::{invalid, tensor_out, Ctx, Rule, RuleResult};
+use crate::shapes::dim::DimExpr;
+use crate::shapes::requirement::Pred;
+use crate::shapes::shape::Dim;
+use crate::shapes::value::{DType, Value};
+
+pub const RULES: &[Rule] = &[
+    Rule::function("torch.Tensor.unfold", unfold),
+    Rule::function("torch.hann_window", window),
+    Rule::function("torch.hamming_window", window),
+    Rule::function("torch.blackman_window", window),
+    Rule::function("torch.bartlett_window", window),
+    Rule::function("torch.kaiser_window", window),
+    Rule::function("torch.fft.fft", fft),
+    Rule::function("torch.fft.ifft", fft),
+    Rule::function("torch.fft.rfft", rfft),
+    Rule::function("torch.fft.irfft", irfft),
+];
+
+/// `x.unfold(dimension, size, step)`: every window of `size` elements along `dimension`,
+/// `step` apart, as a new last dim: that dim becomes `(n - size) // step + 1`. PyTorch needs
+/// `size <= n` ("maximum size for tensor at dimension d is n but size is size") and
+/// `step > 0` ("step is 0 but must be > 0").
+fn unfold(ctx: &mut Ctx) -> RuleResult {
+    let (mut dims, dtype) = ctx.ranked(0, "input")?;
+    let (Some(d), Some(size), Some(step)) = (
+        ctx.const_int(1, "dimension")?,
+        ctx.opt_int(2, "size")?,
+        ctx.opt_int(3, "step")?,
+    ) else {
+        return invalid(format!("{}: unfold() missing arguments", ctx.op));
+    };
+    // A 0-d tensor unfolds as one of length 1, and the result has only the window dim.
+    let scalar = dims.is_empty();
+    let d = ctx.dim_index(d, dims.len(), 0)?;
+    let n = if scalar {
+        Dim::constant(1)
+    } else {
+        dims[d].clone()
+    };
+    let windows = match &n {
+        Dim::Known(n) => {
+            ctx.require(
+                Pred::Le(size.clone(), n.clone()),
+                format!(
+                    "{}: maximum size for tensor at dimension {d} is {n} but size is {size}",
+                    ctx.op
+                ),
+            )?;
+            Dim::Known(n.sub(&size).floordiv(&step).add_const(1))
+        }
+        Dim::Dyn => Dim::Dyn,
+    };
+    match step.as_const() {
+        Some(s) if s <= 0 => {
+            return invalid(format!("{}: step is {s} but must be > 0", ctx.op));
+        }
+        Some(_) => {}
+        None => ctx.require(
+            Pred::Lt(DimExpr::zero(), step.clone()),
+            format!("{}: step is {step} but must be > 0", ctx.op),
+        )?,
+    }
+    if let Some(c) = size.as_const().filter(|c| *c < 0) {
+        return invalid(format!("{}: size is {c} but must be >= 0", ctx.op));
+    }
+    if scalar {
+        return Ok(tensor_out(vec![Dim::Known(size)], dtype));
+    }
+    dims[d] = windows;
+    dims.push(Dim::Known(size));
+    Ok(tensor_out(dims, dtype))
+}
+
+/// `torch.hann_window(window_length, periodic=True, *, dtype=None)` and the other window
+/// functions: a `[window_length]` float vector; a negative length raises.
+fn window(ctx: &mut Ctx) -> RuleResult {
+    let Some(n) = ctx.opt_int(0, "window_length")? else {
+        return invalid(format!("{}: missing argument `window_length`", ctx.op));
+    };
+    ctx.require_with(Pred::Le(DimExpr::zero(), n.clone()), |cx| {
+        format!(
+            "{}: requires non-negative window length, got window_length={n}",
+            cx.op
+        )
+    })?;
+    let dtype = match ctx.kwarg("dtype") {
+        Some(Value::DType(d)) => Some(*d),
+        _ => Some(DType::Float),
+    };
+    if matches!(dtype, Some(DType::Int | DType::Bool)) {
+        return invalid(format!(
+            "{}: expected a floating point or complex dtype",
+            ctx.op
+        ));
+    }
+    Ok(tensor_out(vec![Dim::Known(n)], dtype))
+}
+
+/// The transform length along `dim` (`n`, or the input's size there), checked positive
+/// ("Invalid number of data points (0) specified"), and the dims with `dim` resolved.
+fn transform_len(ctx: &mut Ctx) -> Result<(Vec<Dim>, usize, Dim), super::RuleError> {
+    let (dims, _) = ctx.ranked(0, "input")?;
+    if dims.is_empty() {
+        return invalid(format!(
+            "{}: Dimension specified as -1 but tensor has no dimensions",
+            ctx.op
+        ));
+    }
+    let d = ctx.dim_index(ctx.const_int(2, "dim")?.unwrap_or(-1), dims.len(), 0)?;
+    let n = match ctx.opt_int(1, "n")? {
+        Some(n) => Dim::Known(n),
+        None => dims[d].clone(),
+    };
+    if let Dim::Known(n) = &n {
+        ctx.require_with(Pred::Lt(DimExpr::zero(), n.clone()), |cx| {
+            format!("{}: Invalid number of data points ({n}) specified", cx.op)
+        })?;
+    }
+    Ok((dims, d, n))
+}
+
+/// `torch.fft.fft(input, n=None, dim=-1)` / `ifft`: complex, `n` points along `dim` (the
+/// input is cropped or zero-padded to `n`).
+fn fft(ctx: &mut Ctx) -> RuleResult {
+    let (mut dims, d, n) = transform_len(ctx)?;
+    dims[d] = n;
+    Ok(tensor_out(dims, Some(DType::Complex)))
+}
+
+/// `torch.fft.rfft(input, n=None, dim=-1)`: the one-sided spectrum of a real signal,
+/// `n // 2 + 1` complex points along `dim`; complex input raises.
+fn rfft(ctx: &mut Ctx) -> RuleResult {
+    if matches!(ctx.arg(0, "input"), Some(Value::Tensor(t)) if t.dtype == Some(DType::Complex)) {
+        return invalid(format!("{}: rfft expects a real input tensor", ctx.op));
+    }
+    let (mut dims, d, n) = transform_len(ctx)?;
+    dims[d] = n.map(|n| n.floordiv(&DimExpr::constant(2)).add_const(1));
+    Ok(tensor_out(dims, Some(DType::Complex)))
+}
+
+/// `torch.fft.irfft(input, n=None, dim=-1)`: a real signal of `n` points, by default
+/// `2 * (m - 1)` for `m` input points (which must then be at least 2 for a positive length).
+fn irfft(ctx: &mut Ctx) -> RuleResult {
+    let (dims, _) = ctx.ranked(0, "input")?;
+    if dims.is_empty() {
+        return invalid(format!(
+            "{}: Dimension specified as -1 but tensor has no dimensions",
+            ctx.op
+        ));
+    }
+    let d = ctx.dim_index(ctx.const_int(2, "dim")?.unwrap_or(-1), dims.len(), 0)?;
+    let n = match ctx.opt_int(1, "n")? {
+        Some(n) => Dim::Known(n),
+        None => dims[d].map(|m| m.add_const(-1).mul_const(2)),
+    };
+    if let Dim::Known(n) = &n {
+        ctx.require_with(Pred::Lt(DimExpr::zero(), n.clone()), |cx| {
+            format!("{}: Invalid number of data points ({n}) specified", cx.op)
+        })?;
+    }
+    let mut dims = dims;
+    dims[d] = n;
+    Ok(tensor_out(dims, Some(DType::Float)))
+}
