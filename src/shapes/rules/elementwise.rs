@@ -431,6 +431,11 @@ pub(super) fn unary(ctx: &mut Ctx) -> RuleResult {
         leaf,
         "detach" | "clone" | "cpu" | "cuda" | "pos" | "positive"
     );
+    let mut t = t;
+    // The magnitude of a complex tensor is real (`torch.abs(spectrum)` is float).
+    if matches!(leaf, "abs" | "absolute") && t.dtype == Some(DType::Complex) && !op.ends_with('_') {
+        t.dtype = Some(DType::Float);
+    }
     Ok(if copy {
         Value::Tensor(t)
     } else {
