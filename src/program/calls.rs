@@ -9,6 +9,7 @@ use ruff_python_ast::{Expr, ExprCall, StmtClassDef, StmtFunctionDef};
 use ruff_text_size::{Ranged, TextRange};
 
 use super::interp::{Interp, MAX_DEPTH};
+use super::methods::{grown, mapping_method, str_method};
 use super::value::{ContainerKind, Object, TorchModule, CONTAINER_ATTR, V};
 use crate::operators::api::{torch_api, ApiKind};
 use crate::shapes::rules::{apply, lookup, RuleError, RuleKind};
@@ -244,52 +245,10 @@ impl<'a> Interp<'a> {
             },
             V::Container(_, items, _) => match method {
                 "forward" => self.call(recv.clone(), args, kwargs, span),
-                "children" | "values" | "modules" => {
-                    V::List(items.iter().map(|(_, v)| v.clone()).collect())
-                }
-                "items" => V::List(
-                    items
-                        .iter()
-                        .map(|(k, v)| {
-                            V::Tuple(vec![V::Data(Value::Str(Some(k.clone()))), v.clone()])
-                        })
-                        .collect(),
-                ),
-                "keys" => V::List(
-                    items
-                        .iter()
-                        .map(|(k, _)| V::Data(Value::Str(Some(k.clone()))))
-                        .collect(),
-                ),
-                _ => V::Unknown,
+                _ => mapping_method(items, method, &args),
             },
             V::Data(Value::Str(Some(text))) => str_method(text, method, &args),
-            V::Dict(items) => match method {
-                "items" => V::List(
-                    items
-                        .iter()
-                        .map(|(k, v)| {
-                            V::Tuple(vec![V::Data(Value::Str(Some(k.clone()))), v.clone()])
-                        })
-                        .collect(),
-                ),
-                "values" => V::List(items.iter().map(|(_, v)| v.clone()).collect()),
-                "keys" => V::List(
-                    items
-                        .iter()
-                        .map(|(k, _)| V::Data(Value::Str(Some(k.clone()))))
-                        .collect(),
-                ),
-                "get" => match args.first() {
-                    Some(V::Data(Value::Str(Some(k)))) => items
-                        .iter()
-                        .find(|(key, _)| key == k)
-                        .map(|(_, v)| v.clone())
-                        .unwrap_or_else(|| args.get(1).cloned().unwrap_or_else(V::none)),
-                    _ => V::Unknown,
-                },
-                _ => V::Unknown,
-            },
+            V::Dict(items) => mapping_method(items, method, &args),
             _ => V::Unknown,
         }
     }
@@ -774,61 +733,6 @@ impl<'a> Interp<'a> {
             self.call_user_in(init, owner, Some(obj.clone()), args, kwargs, span);
         }
         obj
-    }
-}
-
-/// A method of a known string: `"a b".split()` is a list of known strings (vocabularies and
-/// example inputs written inline).
-fn str_method<'a>(text: &str, method: &str, args: &[V<'a>]) -> V<'a> {
-    let known = |s: &str| V::Data(Value::Str(Some(s.to_string())));
-    match (method, args) {
-        ("split", []) => V::List(text.split_whitespace().map(known).collect()),
-        ("split", [V::Data(Value::Str(Some(sep)))]) if !sep.is_empty() => {
-            V::List(text.split(sep.as_str()).map(known).collect())
-        }
-        ("lower", []) => known(&text.to_lowercase()),
-        ("upper", []) => known(&text.to_uppercase()),
-        ("strip", []) => known(text.trim()),
-        _ => V::Unknown,
-    }
-}
-
-/// `xs.append(v)` and friends on a list or a module container: the grown value.
-fn grown<'a>(recv: &V<'a>, method: &str, args: Vec<V<'a>>) -> Option<V<'a>> {
-    match (recv, method) {
-        (V::List(items), "append") => {
-            let mut items = items.clone();
-            items.push(args.into_iter().next()?);
-            Some(V::List(items))
-        }
-        (V::List(items), "extend") => {
-            let mut items = items.clone();
-            items.extend(iterate(args.first()?)?);
-            Some(V::List(items))
-        }
-        (V::Container(kind, items, span), "append") => {
-            let mut items = (**items).clone();
-            items.push((items.len().to_string(), args.into_iter().next()?));
-            Some(V::Container(*kind, Rc::new(items), *span))
-        }
-        (V::Container(kind, items, span), "extend") => {
-            let mut items = (**items).clone();
-            for v in iterate(args.first()?)? {
-                items.push((items.len().to_string(), v));
-            }
-            Some(V::Container(*kind, Rc::new(items), *span))
-        }
-        (V::Container(kind, items, span), "add_module") => {
-            let mut items = (**items).clone();
-            let mut args = args.into_iter();
-            let name = match args.next()? {
-                V::Data(Value::Str(Some(s))) => s,
-                _ => return Some(V::Unknown),
-            };
-            items.push((name, args.next()?));
-            Some(V::Container(*kind, Rc::new(items), *span))
-        }
-        (_, _) => Some(V::Unknown),
     }
 }
 

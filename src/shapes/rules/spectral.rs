@@ -100,9 +100,8 @@ fn window(ctx: &mut Ctx) -> RuleResult {
     Ok(tensor_out(vec![Dim::Known(n)], dtype))
 }
 
-/// The transform length along `dim` (`n`, or the input's size there), checked positive
-/// ("Invalid number of data points (0) specified"), and the dims with `dim` resolved.
-fn transform_len(ctx: &mut Ctx) -> Result<(Vec<Dim>, usize, Dim), super::RuleError> {
+/// A transform's input dims, the resolved `dim`, and the requested length `n`, if any.
+fn transform_input(ctx: &mut Ctx) -> Result<(Vec<Dim>, usize, Option<Dim>), super::RuleError> {
     let (dims, _) = ctx.ranked(0, "input")?;
     if dims.is_empty() {
         return invalid(format!(
@@ -111,15 +110,26 @@ fn transform_len(ctx: &mut Ctx) -> Result<(Vec<Dim>, usize, Dim), super::RuleErr
         ));
     }
     let d = ctx.dim_index(ctx.const_int(2, "dim")?.unwrap_or(-1), dims.len(), 0)?;
-    let n = match ctx.opt_int(1, "n")? {
-        Some(n) => Dim::Known(n),
-        None => dims[d].clone(),
-    };
-    if let Dim::Known(n) = &n {
+    let n = ctx.opt_int(1, "n")?.map(Dim::Known);
+    Ok((dims, d, n))
+}
+
+/// A transform needs a positive number of points ("Invalid number of data points (0)
+/// specified").
+fn require_points(ctx: &mut Ctx, n: &Dim) -> Result<(), super::RuleError> {
+    if let Dim::Known(n) = n {
         ctx.require_with(Pred::Lt(DimExpr::zero(), n.clone()), |cx| {
             format!("{}: Invalid number of data points ({n}) specified", cx.op)
         })?;
     }
+    Ok(())
+}
+
+/// The transform length along `dim`: `n`, or the input's size there.
+fn transform_len(ctx: &mut Ctx) -> Result<(Vec<Dim>, usize, Dim), super::RuleError> {
+    let (dims, d, n) = transform_input(ctx)?;
+    let n = n.unwrap_or_else(|| dims[d].clone());
+    require_points(ctx, &n)?;
     Ok((dims, d, n))
 }
 
@@ -145,24 +155,9 @@ fn rfft(ctx: &mut Ctx) -> RuleResult {
 /// `torch.fft.irfft(input, n=None, dim=-1)`: a real signal of `n` points, by default
 /// `2 * (m - 1)` for `m` input points (which must then be at least 2 for a positive length).
 fn irfft(ctx: &mut Ctx) -> RuleResult {
-    let (dims, _) = ctx.ranked(0, "input")?;
-    if dims.is_empty() {
-        return invalid(format!(
-            "{}: Dimension specified as -1 but tensor has no dimensions",
-            ctx.op
-        ));
-    }
-    let d = ctx.dim_index(ctx.const_int(2, "dim")?.unwrap_or(-1), dims.len(), 0)?;
-    let n = match ctx.opt_int(1, "n")? {
-        Some(n) => Dim::Known(n),
-        None => dims[d].map(|m| m.add_const(-1).mul_const(2)),
-    };
-    if let Dim::Known(n) = &n {
-        ctx.require_with(Pred::Lt(DimExpr::zero(), n.clone()), |cx| {
-            format!("{}: Invalid number of data points ({n}) specified", cx.op)
-        })?;
-    }
-    let mut dims = dims;
+    let (mut dims, d, n) = transform_input(ctx)?;
+    let n = n.unwrap_or_else(|| dims[d].map(|m| m.add_const(-1).mul_const(2)));
+    require_points(ctx, &n)?;
     dims[d] = n;
     Ok(tensor_out(dims, Some(DType::Float)))
 }
