@@ -104,9 +104,8 @@ pub fn unit_finding(runs: &[UnitRun], solved: &[Solved]) -> Option<Finding> {
             return None;
         };
         let key = |k: usize, f: usize| {
-            let ob = &runs[k].trace.obligations[f];
-            let rank_pin = ob.operator == "unpack" && ob.message.contains("torch.Size");
-            (!rank_pin, f, usize::MAX - plausibility(&runs[k].variant))
+            let declared = runs[k].trace.obligations[f].is_rank_declaration();
+            (!declared, f, usize::MAX - plausibility(&runs[k].variant))
         };
         if best.is_none_or(|(b, f)| key(k, *failing) > key(b, f)) {
             best = Some((k, *failing));

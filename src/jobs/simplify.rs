@@ -55,36 +55,8 @@ pub fn simplify(p: &Pred, positive: &HashSet<Arc<str>>) -> Pred {
                 None => q,
             }
         }
-        Pred::And(ps) => {
-            let parts: Vec<Pred> = ps.iter().map(|q| simplify(q, positive)).collect();
-            if parts.iter().any(|q| q.decide() == Some(false)) {
-                return never();
-            }
-            let open: Vec<Pred> = parts
-                .into_iter()
-                .filter(|q| q.decide() != Some(true))
-                .collect();
-            match open.len() {
-                0 => always(),
-                1 => open.into_iter().next().unwrap_or_else(always),
-                _ => Pred::And(open),
-            }
-        }
-        Pred::Or(ps) => {
-            let parts: Vec<Pred> = ps.iter().map(|q| simplify(q, positive)).collect();
-            if parts.iter().any(|q| q.decide() == Some(true)) {
-                return always();
-            }
-            let open: Vec<Pred> = parts
-                .into_iter()
-                .filter(|q| q.decide() != Some(false))
-                .collect();
-            match open.len() {
-                0 => never(),
-                1 => open.into_iter().next().unwrap_or_else(never),
-                _ => Pred::Or(open),
-            }
-        }
+        Pred::And(ps) => junction(ps, positive, true),
+        Pred::Or(ps) => junction(ps, positive, false),
         Pred::Not(q) => match simplify(q, positive) {
             q if q.decide() == Some(true) => never(),
             q if q.decide() == Some(false) => always(),
@@ -243,6 +215,30 @@ pub fn sample_model(preds: &[&Pred]) -> bool {
         }
     }
     false
+}
+
+/// A conjunction (`and = true`) or disjunction of simplified parts: a part decided to the
+/// absorbing value decides the whole, parts decided to the neutral value drop out.
+fn junction(ps: &[Pred], positive: &HashSet<Arc<str>>, and: bool) -> Pred {
+    let (neutral, absorbing) = if and {
+        (always(), never())
+    } else {
+        (never(), always())
+    };
+    let parts: Vec<Pred> = ps.iter().map(|q| simplify(q, positive)).collect();
+    if parts.iter().any(|q| q.decide() == Some(!and)) {
+        return absorbing;
+    }
+    let mut open: Vec<Pred> = parts
+        .into_iter()
+        .filter(|q| q.decide() != Some(and))
+        .collect();
+    match open.len() {
+        0 => neutral,
+        1 => open.remove(0),
+        _ if and => Pred::And(open),
+        _ => Pred::Or(open),
+    }
 }
 
 #[cfg(test)]

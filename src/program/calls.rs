@@ -90,10 +90,9 @@ impl<'a> Interp<'a> {
             ) {
                 let recv = self.eval(&a.value);
                 let args: Vec<V<'a>> = c.arguments.args.iter().map(|e| self.eval(e)).collect();
-                if let V::Object(o) = &recv {
+                if let V::Object(_) = &recv {
                     // An object is shared, not a value: it grows in place.
-                    let container = o.borrow().attrs.get(CONTAINER_ATTR).cloned();
-                    match (container, method, args.as_slice()) {
+                    match (recv.container(), method, args.as_slice()) {
                         (
                             _,
                             "register_buffer" | "register_parameter",
@@ -182,8 +181,8 @@ impl<'a> Interp<'a> {
             V::Builtin(name) => self.call_builtin(name, args, kwargs, span),
             V::Func(def) => self.call_user(def, None, args, kwargs, span),
             V::Class(class) => self.instantiate(class, args, kwargs, span),
-            V::Object(ref o) => {
-                let container = o.borrow().attrs.get(CONTAINER_ATTR).cloned();
+            V::Object(_) => {
+                let container = func.container();
                 let forward = self.attribute(func, "forward", span);
                 match (forward, container) {
                     (forward @ V::Bound(..), _) => self.call(forward, args, kwargs, span),
@@ -470,16 +469,8 @@ impl<'a> Interp<'a> {
             || kwargs.iter().any(|(k, _)| k == "**");
         let shapes = describe(&arg_values);
         self.trace.ops += 1;
-        // `out=t`: the result is written into `t`, so it has `t`'s dtype.
-        let out_dtype = kw_values.iter().find_map(|(k, v)| match (k.as_str(), v) {
-            ("out", Value::Tensor(t)) => Some(t.dtype),
-            _ => None,
-        });
         match apply(rule, name, arg_values, kw_values, module) {
-            Ok(mut outcome) => {
-                if let (Some(dtype), Value::Tensor(t)) = (out_dtype, &mut outcome.value) {
-                    t.dtype = dtype;
-                }
+            Ok(outcome) => {
                 for r in outcome.requirements {
                     self.require(r.pred, r.message, name, span, related, &shapes);
                 }

@@ -45,6 +45,13 @@ pub fn declared_shapes(doc: &str, params: &[String]) -> HashMap<String, Vec<Anno
     out
 }
 
+fn is_identifier(s: &str) -> bool {
+    s.chars()
+        .next()
+        .is_some_and(|c| c.is_alphabetic() || c == '_')
+        && s.chars().all(|c| c.is_alphanumeric() || c == '_')
+}
+
 /// `a, b: ...` or `a (type ...)`: the names, and the text after them.
 fn leading_names(part: &str) -> Option<(Vec<String>, &str)> {
     let end = part.find([':', '('])?;
@@ -52,13 +59,10 @@ fn leading_names(part: &str) -> Option<(Vec<String>, &str)> {
         .split(',')
         .map(|n| n.trim().trim_matches('`').to_string())
         .collect();
-    let identifier = |n: &String| {
-        n.chars()
-            .next()
-            .is_some_and(|c| c.is_alphabetic() || c == '_')
-            && n.chars().all(|c| c.is_alphanumeric() || c == '_')
-    };
-    names.iter().all(identifier).then(|| (names, &part[end..]))
+    names
+        .iter()
+        .all(|n| is_identifier(n))
+        .then(|| (names, &part[end..]))
 }
 
 /// The declared dims in the text after the names: a bracketed group that follows the word
@@ -126,12 +130,7 @@ fn parse_list(inner: &str) -> Option<Vec<AnnotatedDim>> {
                 Some(AnnotatedDim::Variadic)
             } else if let Ok(c) = t.parse::<i64>() {
                 Some(AnnotatedDim::Const(c))
-            } else if !t.is_empty()
-                && t.chars()
-                    .next()
-                    .is_some_and(|c| c.is_alphabetic() || c == '_')
-                && t.chars().all(|c| c.is_alphanumeric() || c == '_')
-            {
+            } else if is_identifier(t) {
                 Some(AnnotatedDim::Name(t.to_string()))
             } else {
                 None

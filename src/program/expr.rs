@@ -5,7 +5,7 @@ use ruff_python_ast::{BoolOp, CmpOp, Expr, Number, Operator, UnaryOp};
 use ruff_text_size::TextRange;
 
 use super::interp::Interp;
-use super::value::{ContainerKind, CONTAINER_ATTR, V};
+use super::value::{ContainerKind, V};
 use crate::shapes::dim::DimExpr;
 use crate::shapes::{Pred, Value};
 
@@ -581,11 +581,8 @@ impl<'a> Interp<'a> {
             self.violate(|| "a tensor subscripted with a string".to_string());
             return V::Unknown;
         }
-        if let V::Object(o) = &obj {
-            let container = o.borrow().attrs.get(CONTAINER_ATTR).cloned();
-            if let Some(c) = container {
-                return self.subscript(c, idx, span);
-            }
+        if let Some(c) = obj.container() {
+            return self.subscript(c, idx, span);
         }
         match (&obj, &idx) {
             (V::Data(Value::Tensor(_) | Value::Size(_)), _) => {

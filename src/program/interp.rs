@@ -652,7 +652,8 @@ impl<'a> Interp<'a> {
                 if items.len() != targets.len() && matches!(v, V::Data(Value::Size(_))) =>
             {
                 let msg = format!(
-                    "cannot unpack a torch.Size of {} dims into {} names",
+                    "{} of {} dims into {} names",
+                    super::trace::SIZE_UNPACK,
                     items.len(),
                     targets.len()
                 );

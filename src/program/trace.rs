@@ -92,6 +92,16 @@ pub struct Trace {
     pub ops: usize,
 }
 
+/// How a failed `b, c, h, w = x.shape` reads: the code declared another rank.
+pub const SIZE_UNPACK: &str = "cannot unpack a torch.Size";
+
+impl Obligation {
+    /// Whether this is the unpacking of a shape into names, which declares its rank.
+    pub fn is_rank_declaration(&self) -> bool {
+        self.operator == "unpack" && self.message.starts_with(SIZE_UNPACK)
+    }
+}
+
 impl Trace {
     /// Records that the run's assumptions were wrong (keeps the first reason).
     pub fn violate(&mut self, reason: impl FnOnce() -> String) {

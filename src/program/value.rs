@@ -71,6 +71,15 @@ pub enum V<'a> {
 pub const CONTAINER_ATTR: &str = "__container__";
 
 impl<'a> V<'a> {
+    /// The container an instance of an `nn.Sequential`/`ModuleList`/`ModuleDict` subclass
+    /// stands for.
+    pub fn container(&self) -> Option<V<'a>> {
+        match self {
+            V::Object(o) => o.borrow().attrs.get(CONTAINER_ATTR).cloned(),
+            _ => None,
+        }
+    }
+
     pub fn data(v: Value) -> V<'a> {
         match v {
             Value::Tuple(items) => V::Tuple(items.into_iter().map(V::data).collect()),
@@ -135,7 +144,7 @@ impl<'a> V<'a> {
                     .collect(),
             ),
             V::Container(_, items, _) => Some(items.iter().map(|(_, v)| v.clone()).collect()),
-            V::Object(o) => o.borrow().attrs.get(CONTAINER_ATTR)?.elements(),
+            V::Object(_) => self.container()?.elements(),
             V::Dict(items) => Some(
                 items
                     .iter()

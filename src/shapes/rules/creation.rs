@@ -38,10 +38,8 @@ pub const RULES: &[Rule] = &[
 ];
 
 fn dtype_kw(ctx: &Ctx, default: Option<DType>) -> Option<DType> {
-    match (ctx.kwarg("dtype"), ctx.kwarg("out")) {
-        (Some(Value::DType(d)), _) => Some(*d),
-        // `torch.arange(n, out=t)` writes into `t` and returns it: `t`'s dtype.
-        (_, Some(Value::Tensor(t))) => t.dtype,
+    match ctx.kwarg("dtype") {
+        Some(Value::DType(d)) => Some(*d),
         _ => default,
     }
 }

@@ -165,7 +165,11 @@ pub fn apply(
         requirements: Vec::new(),
         assumptions: Vec::new(),
     };
-    let value = rule(&mut ctx)?;
+    let mut value = rule(&mut ctx)?;
+    // `out=t`: the result is written into `t` and returned, so it has `t`'s dtype.
+    if let (Some(Value::Tensor(out)), Value::Tensor(t)) = (ctx.kwarg("out"), &mut value) {
+        t.dtype = out.dtype;
+    }
     Ok(Outcome {
         value,
         requirements: ctx.requirements,
