@@ -161,8 +161,13 @@ impl<'a> Interp<'a> {
         if name.starts_with("math.") {
             return call_math(name, &args);
         }
+        if let Some(v) = self.call_library(name, &args, &kwargs, span) {
+            return v;
+        }
         let first = args.first().cloned().unwrap_or(V::Unknown);
         match name {
+            // `typing.cast(T, v)` is `v` at run time.
+            "typing.cast" => args.get(1).cloned().unwrap_or(V::Unknown),
             "len" => match &first {
                 V::Data(Value::Tensor(_)) => {
                     self.apply_function("builtins.len", args, kwargs, span, &[])
@@ -213,7 +218,19 @@ impl<'a> Interp<'a> {
                 _ if args.is_empty() && name == "list" => V::List(Vec::new()),
                 _ => V::Unknown,
             },
-            "dict" => V::Dict(kwargs),
+            // `dict(mapping, **kw)`: the mapping's items, then the keywords over them.
+            "dict" => {
+                let mut items = match args.as_slice() {
+                    [] => Vec::new(),
+                    [V::Dict(items)] => items.clone(),
+                    _ => return V::Unknown,
+                };
+                for (k, v) in kwargs {
+                    items.retain(|(old, _)| *old != k || k == "**");
+                    items.push((k, v));
+                }
+                V::Dict(items)
+            }
             "zip" => {
                 let seqs: Option<Vec<Vec<V<'a>>>> = args.iter().map(iterate).collect();
                 match seqs {
@@ -311,4 +328,30 @@ fn int_range<'a>(start: i64, stop: i64, step: i64) -> V<'a> {
             .map(|i| V::Data(Value::int(start + i * step)))
             .collect(),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::program::units::tests::findings;
+
+    #[test]
+    fn dict_merges_a_mapping_with_keywords_and_typing_cast_is_identity() {
+        let src = r#"
+from typing import cast
+import torch
+from torch import nn
+
+def run():
+    cfg = dict(dict(width=8, depth=2), width=WIDTH)
+    w = cast(int, cfg["width"])
+    layer = nn.Linear(w, 4)
+    return layer(torch.randn(2, 16))
+
+run()
+"#;
+        let found = findings(&src.replace("WIDTH", "12"));
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].span.line, 10);
+        assert!(findings(&src.replace("WIDTH", "16")).is_empty());
+    }
 }

@@ -479,7 +479,10 @@ impl<'a> Interp<'a> {
                     None => V::Unknown,
                 }
             }
-            V::Class(c) => self.class_member(c, attr).unwrap_or(V::Unknown),
+            V::Class(c) => self
+                .class_member(c, attr)
+                .or_else(|| self.library_class_member(c, attr))
+                .unwrap_or(V::Unknown),
             V::Super(..) => V::Bound(Box::new(obj.clone()), attr.into()),
             V::Data(Value::Tensor(_)) => match attr {
                 "shape" | "T" | "mT" | "H" | "mH" | "ndim" => {

@@ -130,6 +130,16 @@ impl<'a> Interp<'a> {
         d
     }
 
+    /// A positive integer input of the unit (a size hyperparameter), recorded for witnesses.
+    pub fn fresh_size_input(&mut self, name: &str) -> V<'a> {
+        let s = self.fresh_input_dim(name);
+        self.trace.inputs.push(super::trace::Input::Int {
+            name: name.to_string(),
+            value: s.clone(),
+        });
+        V::Data(Value::Int(s))
+    }
+
     /// A symbolic input tensor of the given rank, its dims fresh positive symbols.
     pub fn fresh_tensor(&mut self, name: &str, rank: usize) -> (V<'a>, Vec<DimExpr>) {
         let dims: Vec<DimExpr> = (0..rank)
@@ -335,7 +345,11 @@ impl<'a> Interp<'a> {
                 for alias in &from.names {
                     let name = alias.name.id.as_str();
                     let bound = alias.asname.as_ref().unwrap_or(&alias.name);
-                    let v = if from.level == 0 && name != "*" {
+                    let v = if let Some(v) =
+                        super::libraries::library_import(module, from.level, name)
+                    {
+                        v
+                    } else if from.level == 0 && name != "*" {
                         torch_module(&format!("{module}.{name}"))
                     } else {
                         V::Unknown
@@ -734,6 +748,8 @@ fn torch_module<'a>(path: &str) -> V<'a> {
         V::Builtin("math")
     } else if let Some(attr) = path.strip_prefix("math.") {
         super::builtins::math_attr(attr)
+    } else if path == "typing.cast" {
+        V::Builtin("typing.cast")
     } else {
         V::Unknown
     }

@@ -9,6 +9,7 @@ pub mod docstring;
 pub mod env;
 pub mod expr;
 pub mod interp;
+pub mod libraries;
 pub mod methods;
 pub mod packed;
 pub mod params;

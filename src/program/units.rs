@@ -12,7 +12,7 @@ use super::params::{classify, AnnotatedDim, Default, ParamKind};
 use super::trace::{Input, Trace};
 use super::value::V;
 use crate::shapes::shape::{Dim, Shape};
-use crate::shapes::{DimExpr, Pred, Value};
+use crate::shapes::{DimExpr, Value};
 
 /// What kind of unit produced a trace.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -23,6 +23,9 @@ pub enum UnitKind {
     Class,
     /// A function run on its own (a test function, or one with annotated tensor inputs).
     Function,
+    /// A builder: a function callable without arguments that returns a model of a module
+    /// class of the file (`resnet18()`), whose `forward` then runs on symbolic inputs.
+    Builder,
 }
 
 impl UnitKind {
@@ -31,6 +34,7 @@ impl UnitKind {
             UnitKind::Module => "module",
             UnitKind::Class => "class",
             UnitKind::Function => "function",
+            UnitKind::Builder => "builder",
         }
     }
 }
@@ -72,7 +76,10 @@ pub fn run_units(module: &ModModule, text: &str) -> Vec<UnitRun> {
             Stmt::ClassDef(class) if is_module_class(&interp, class) => {
                 runs.extend(run_class(&mut interp, &globals, class));
             }
-            Stmt::FunctionDef(def) => runs.extend(run_function(&mut interp, &globals, def)),
+            Stmt::FunctionDef(def) => {
+                runs.extend(run_function(&mut interp, &globals, def));
+                runs.extend(run_builder(&mut interp, &globals, def));
+            }
             _ => {}
         }
     }
@@ -264,15 +271,7 @@ fn bind_inputs<'a>(
                 let shape = Shape::Ranked(dims.into_iter().map(Dim::Known).collect());
                 V::Data(Value::tensor(shape, None))
             }
-            Choice::Size => {
-                let s = interp.fresh_sym(name);
-                interp.trace.fact(Pred::Le(DimExpr::one(), s.clone()), None);
-                interp.trace.inputs.push(Input::Int {
-                    name: name.clone(),
-                    value: s.clone(),
-                });
-                V::Data(Value::Int(s))
-            }
+            Choice::Size => interp.fresh_size_input(name),
             Choice::Unknown => V::Unknown,
         };
         kwargs.push((name.clone(), v));
@@ -364,4 +363,132 @@ fn run_function<'a>(
         });
     }
     runs
+}
+
+/// Whether `def` can be called without arguments (every parameter has a default).
+fn callable_bare(def: &StmtFunctionDef) -> bool {
+    let p = &def.parameters;
+    p.posonlyargs
+        .iter()
+        .chain(p.args.iter())
+        .chain(p.kwonlyargs.iter())
+        .all(|a| a.default.is_some())
+}
+
+/// A builder function (`def resnet18(*, weights=None, **kwargs)`) run as its callers would:
+/// with its defaults, then the model it returns run on symbolic inputs, one run per rank
+/// variant of its `forward` (each variant builds the model afresh, so no state leaks between
+/// runs). Functions that return anything but an instance of a module class of the file are
+/// not builders and yield nothing.
+fn run_builder<'a>(
+    interp: &mut Interp<'a>,
+    globals: &HashMap<String, V<'a>>,
+    def: &'a StmtFunctionDef,
+) -> Vec<UnitRun> {
+    if !callable_bare(def) || def.is_async || def.name.id.starts_with("test") {
+        return Vec::new();
+    }
+    reset(interp, globals);
+    let built = interp.call_user(def, None, Vec::new(), Vec::new(), TextRange::default());
+    let V::Object(obj) = &built else {
+        return Vec::new();
+    };
+    let class = obj.borrow().class;
+    if interp.dead || !is_module_class(interp, class) {
+        return Vec::new();
+    }
+    let Some(forward) = forward_of(interp, class) else {
+        return Vec::new();
+    };
+    let mut model = Some(built);
+    let mut runs = Vec::new();
+    for choices in variants(&classify(forward, true, true)) {
+        let model = match model.take() {
+            Some(m) => m,
+            None => {
+                reset(interp, globals);
+                interp.call_user(def, None, Vec::new(), Vec::new(), TextRange::default())
+            }
+        };
+        let (args, variant) = bind_inputs(interp, &choices);
+        if !interp.dead {
+            interp.call_user(forward, Some(model), Vec::new(), args, TextRange::default());
+        }
+        runs.push(UnitRun {
+            unit: def.name.id.to_string(),
+            kind: UnitKind::Builder,
+            variant,
+            trace: std::mem::take(&mut interp.trace),
+        });
+    }
+    runs
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use crate::findings::{analyse_module, Finding};
+    use crate::jobs::{JobSolver, DEFAULT_TIMEOUT};
+
+    /// The findings of a source text, as (line, unit kind, unit).
+    pub(crate) fn findings(src: &str) -> Vec<Finding> {
+        let module = crate::frontend::parse_python(src).expect("parsable test source");
+        analyse_module(&module, src, &JobSolver::new(DEFAULT_TIMEOUT)).findings
+    }
+
+    const NET: &str = r#"
+import torch
+from torch import nn
+
+class Block(nn.Module):
+    def __init__(self, cin, cout):
+        super().__init__()
+        self.conv = nn.Conv2d(cin, cout, 3, padding=1)
+        self.bn = nn.BatchNorm2d(cout)
+
+    def forward(self, x):
+        return self.bn(self.conv(x))
+
+class Net(nn.Module):
+    def __init__(self, block, widths, num_classes=10):
+        super().__init__()
+        layers = []
+        cin = 3
+        for w in widths:
+            layers.append(block(cin, w))
+            cin = w
+        self.features = nn.Sequential(*layers)
+        self.pool = nn.AdaptiveAvgPool2d(1)
+        self.fc = nn.Linear(HEAD, num_classes)
+
+    def forward(self, x):
+        x = self.pool(self.features(x))
+        return self.fc(torch.flatten(x, 1))
+
+def _net(block, widths, **kwargs):
+    return Net(block, widths, **kwargs)
+
+def small_net(*, weights=None, **kwargs):
+    return _net(Block, [16, 32], **kwargs)
+"#;
+
+    #[test]
+    fn a_builder_runs_the_model_it_returns() {
+        // Only the builder knows the block class and the widths: the head is wrong for them.
+        let found = findings(&NET.replace("HEAD", "64"));
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].unit, "small_net");
+        assert_eq!(found[0].unit_kind.name(), "builder");
+        assert_eq!(found[0].span.line, 28, "the fc call in forward");
+        assert!(findings(&NET.replace("HEAD", "32")).is_empty());
+    }
+
+    #[test]
+    fn functions_that_need_arguments_or_return_no_model_are_not_builders() {
+        let src = NET.replace("HEAD", "64")
+            + "\ndef not_a_builder(widths):\n    return _net(Block, widths)\n"
+            + "\ndef config():\n    return {'widths': [16, 32]}\n";
+        let found = findings(&src);
+        assert_eq!(found.len(), 1, "only small_net: {found:?}");
+        assert_eq!(found[0].unit, "small_net");
+    }
 }

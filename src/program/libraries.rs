@@ -1,0 +1,233 @@
+//! Well-known model-building entry points of libraries other than torch, modelled by what
+//! they construct, so that a library's builder functions (`resnet18()`) can be run as their
+//! callers run them. Only effects that matter to shapes are modelled; anything else
+//! (loading weights, wrapping the model) leaves shapes alone or makes the result unknown.
+
+use ruff_python_ast::{Expr, StmtClassDef};
+use ruff_text_size::TextRange;
+
+use super::interp::Interp;
+use super::value::V;
+
+/// timm's `build_model_with_cfg(model_cls, variant, pretrained, **kwargs)`
+/// (`timm/models/_builder.py`, formerly `helpers.py`), which every timm model file's
+/// builders call: it builds `model_cls(**kwargs)` (with `cfg=model_cfg` when given) after
+/// removing its own parameters, then loads weights when `pretrained`. With
+/// `features_only=True` it wraps the model in a feature extractor (unknown here).
+const TIMM_BUILD: &str = "timm.build_model_with_cfg";
+
+/// `build_model_with_cfg`'s own parameters, never passed to the model.
+const TIMM_BUILD_PARAMS: [&str; 12] = [
+    "variant",
+    "pretrained",
+    "pretrained_cfg",
+    "pretrained_cfg_overlay",
+    "model_cfg",
+    "feature_cfg",
+    "pretrained_strict",
+    "pretrained_filter_fn",
+    "cache_dir",
+    "kwargs_filter",
+    "pretrained_model_args",
+    "pruned",
+];
+
+/// Size arguments timm fills from the variant's pretrained config when the caller did not
+/// pass them (`_update_default_model_kwargs`): their values come from a registry outside the
+/// file, so they are size symbols (any positive value) rather than the class defaults.
+/// `global_pool` and `img_size` (set from the config for fixed-size models only) keep the
+/// class defaults: a string or a tuple has no symbolic form, and the model is valid at its
+/// defaults.
+const TIMM_CFG_SIZES: [&str; 2] = ["num_classes", "in_chans"];
+
+/// torchvision's `WeightsEnum` (`torchvision/models/_api.py`), the base of every
+/// `*_Weights` enum. Its class method `verify(obj)` returns `None` for `None` (and a weights
+/// member otherwise); builders start with `weights = ResNet18_Weights.verify(weights)`.
+const TORCHVISION_WEIGHTS: &str = "torchvision.WeightsEnum";
+const TORCHVISION_VERIFY: &str = "torchvision.WeightsEnum.verify";
+
+/// The value `from MODULE import NAME` binds when it is a modelled library object.
+/// `level` counts the leading dots of a relative import (timm's own files import the
+/// builder as `from ._builder import build_model_with_cfg`).
+pub fn library_import<'a>(module: &str, level: u32, name: &str) -> Option<V<'a>> {
+    let relative = |modules: &[&str]| level > 0 && modules.contains(&module);
+    match name {
+        "build_model_with_cfg"
+            if module.starts_with("timm")
+                || relative(&["_builder", "helpers", "models._builder", ""]) =>
+        {
+            Some(V::Builtin(TIMM_BUILD))
+        }
+        "WeightsEnum"
+            if module.starts_with("torchvision") || relative(&["_api", "models._api"]) =>
+        {
+            Some(V::Builtin(TORCHVISION_WEIGHTS))
+        }
+        _ => None,
+    }
+}
+
+impl<'a> Interp<'a> {
+    /// Calls a library function bound by [`library_import`]; `None` for other builtins.
+    pub fn call_library(
+        &mut self,
+        name: &str,
+        args: &[V<'a>],
+        kwargs: &[(String, V<'a>)],
+        span: TextRange,
+    ) -> Option<V<'a>> {
+        match name {
+            TIMM_BUILD => Some(self.timm_build(args, kwargs, span)),
+            TORCHVISION_VERIFY => Some(match args.first() {
+                Some(none @ V::Data(crate::shapes::Value::None)) => none.clone(),
+                _ => V::Unknown,
+            }),
+            _ => None,
+        }
+    }
+
+    /// A member that a class of the file inherits from a modelled library base.
+    pub fn library_class_member(&self, class: &'a StmtClassDef, name: &str) -> Option<V<'a>> {
+        let bases = class.arguments.as_ref()?;
+        let from_weights = bases.args.iter().any(|base| match base {
+            Expr::Name(n) => matches!(
+                self.globals.get(n.id.as_str()),
+                Some(V::Builtin(TORCHVISION_WEIGHTS))
+            ),
+            _ => false,
+        });
+        (from_weights && name == "verify").then_some(V::Builtin(TORCHVISION_VERIFY))
+    }
+
+    fn timm_build(&mut self, args: &[V<'a>], kwargs: &[(String, V<'a>)], span: TextRange) -> V<'a> {
+        let kwarg = |name: &str| kwargs.iter().find(|(k, _)| k == name).map(|(_, v)| v);
+        let Some(model_cls) = args.first().or_else(|| kwarg("model_cls")).cloned() else {
+            return V::Unknown;
+        };
+        // A feature extractor wraps the model; filtered kwargs are a list we may not know.
+        if kwarg("features_only").is_some_and(|v| v.truth() != Some(false))
+            || kwarg("kwargs_filter").is_some_and(|v| v.truth() != Some(false))
+        {
+            return V::Unknown;
+        }
+        let mut model_kwargs: Vec<(String, V<'a>)> = kwargs
+            .iter()
+            .filter(|(k, _)| {
+                !TIMM_BUILD_PARAMS.contains(&k.as_str()) && k != "model_cls" && k != "features_only"
+            })
+            .cloned()
+            .collect();
+        if let Some(cfg) = kwarg("model_cfg").filter(|v| v.truth() != Some(false)) {
+            model_kwargs.push(("cfg".to_string(), cfg.clone()));
+        }
+        if let V::Class(class) = &model_cls {
+            let accepted = match self.class_member(class, "__init__") {
+                Some(V::Func(init)) => init
+                    .parameters
+                    .iter_non_variadic_params()
+                    .map(|p| p.parameter.name.id.to_string())
+                    .collect(),
+                _ => Vec::new(),
+            };
+            for name in TIMM_CFG_SIZES {
+                if accepted.iter().any(|p| p == name) && kwarg(name).is_none() {
+                    let size = self.fresh_size_input(name);
+                    model_kwargs.push((name.to_string(), size));
+                }
+            }
+        }
+        self.call(model_cls, Vec::new(), model_kwargs, span)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::program::units::tests::findings;
+
+    const TIMM: &str = r#"
+import torch
+from torch import nn
+from ._builder import build_model_with_cfg
+
+class Tiny(nn.Module):
+    def __init__(self, width, depth=2, in_chans=3, num_classes=1000, global_pool='avg'):
+        super().__init__()
+        self.stem = nn.Conv2d(in_chans, width, 3)
+        self.blocks = nn.Sequential(*[nn.Conv2d(width, width, 3, padding=1) for _ in range(depth)])
+        self.head = nn.Linear(HEAD, num_classes)
+
+    def forward(self, x):
+        x = self.blocks(self.stem(x))
+        return self.head(x.mean((2, 3)))
+
+def _create_tiny(variant, pretrained=False, **kwargs):
+    return build_model_with_cfg(Tiny, variant, pretrained, feature_cfg=dict(out_indices=(1,)), **kwargs)
+
+def tiny_wide(pretrained=False, **kwargs):
+    model_args = dict(width=48)
+    return _create_tiny('tiny_wide', pretrained=pretrained, **dict(model_args, **kwargs))
+"#;
+
+    #[test]
+    fn timm_builders_construct_the_class_with_the_merged_arguments() {
+        // `width=48` reaches the model through `dict(model_args, **kwargs)` and the builder.
+        let found = findings(&TIMM.replace("HEAD", "32"));
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].unit, "tiny_wide");
+        assert_eq!(found[0].span.line, 15);
+        // num_classes and in_chans come from timm's config registry: symbols, in the witness.
+        let witness = found[0].witness.as_deref().unwrap_or_default();
+        assert!(witness.contains("num_classes = "), "{witness}");
+        assert!(findings(&TIMM.replace("HEAD", "48")).is_empty());
+    }
+
+    #[test]
+    fn features_only_models_are_unknown() {
+        let src = TIMM
+            .replace("HEAD", "32")
+            .replace("**dict(model_args, **kwargs))", "features_only=True, **model_args)");
+        assert!(findings(&src).is_empty());
+    }
+
+    const TORCHVISION: &str = r#"
+from typing import Optional
+import torch
+from torch import nn
+from ._api import WeightsEnum
+from ._utils import _ovewrite_named_param
+
+class Small_Weights(WeightsEnum):
+    pass
+
+class Small(nn.Module):
+    def __init__(self, width, num_classes=1000, norm_layer=None):
+        super().__init__()
+        if norm_layer is None:
+            norm_layer = nn.BatchNorm2d
+        self.conv = nn.Conv2d(3, width, 3)
+        self.bn = norm_layer(BN)
+
+    def forward(self, x):
+        return self.bn(self.conv(x))
+
+def small(*, weights: Optional[Small_Weights] = None, progress: bool = True, **kwargs):
+    weights = Small_Weights.verify(weights)
+    if weights is not None:
+        _ovewrite_named_param(kwargs, "num_classes", len(weights.meta["categories"]))
+    model = Small(16, **kwargs)
+    if weights is not None:
+        model.load_state_dict(weights.get_state_dict(progress=progress))
+    return model
+"#;
+
+    #[test]
+    fn torchvision_builders_run_without_weights() {
+        // `verify(None)` is None, so the weights branches (which an unknown helper could use
+        // to change the keyword arguments) are not taken.
+        let found = findings(&TORCHVISION.replace("BN", "8"));
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].unit, "small");
+        assert_eq!(found[0].span.line, 20);
+        assert!(findings(&TORCHVISION.replace("BN", "width")).is_empty());
+    }
+}
