@@ -11,7 +11,11 @@ fn main() {
     let module = parse_python(&text).expect("parsable Python");
     let solver = JobSolver::new(DEFAULT_TIMEOUT);
     let started = std::time::Instant::now();
-    let shapes = analyse_module(&module, &text, &solver);
+    let imports = shapehound::program::imports::ImportSearch::for_file(
+        std::path::Path::new(&path),
+        std::path::Path::new("/"),
+    );
+    let shapes = analyse_module(&module, &text, imports, &solver);
     eprintln!("total {} ms", started.elapsed().as_millis());
     for (run, solved) in shapes.runs.iter().zip(&shapes.solved) {
         println!(

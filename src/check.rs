@@ -12,6 +12,7 @@ use crate::findings::render::{self, FileFindings};
 use crate::findings::{analyse_module, Finding};
 use crate::frontend::parse_python;
 use crate::jobs::JobSolver;
+use crate::program::imports::ImportSearch;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
@@ -67,7 +68,14 @@ fn display_path(root: &Path, abs: &Path) -> String {
     }
 }
 
-pub fn check(paths: &[PathBuf], format: Format, timeout: Duration) -> std::io::Result<CheckReport> {
+/// Checks files and folders; with `follow_imports`, imports resolve within each file's whole
+/// project (the packages above it are read).
+pub fn check(
+    paths: &[PathBuf],
+    format: Format,
+    timeout: Duration,
+    follow_imports: bool,
+) -> std::io::Result<CheckReport> {
     let files = collect_files(paths)?;
     let solver = JobSolver::new(timeout);
     let mut analysed = Vec::new();
@@ -82,7 +90,12 @@ pub fn check(paths: &[PathBuf], format: Format, timeout: Duration) -> std::io::R
             }
         };
         let started = std::time::Instant::now();
-        let outcome = analyse_bytes(&bytes, *kind, &solver);
+        let imports = if follow_imports {
+            ImportSearch::for_file(abs, Path::new("/"))
+        } else {
+            None
+        };
+        let outcome = analyse_bytes(&bytes, *kind, imports, &solver);
         if timing {
             eprintln!("timing {} ms {path}", started.elapsed().as_millis());
         }
@@ -132,6 +145,7 @@ pub fn check(paths: &[PathBuf], format: Format, timeout: Duration) -> std::io::R
 fn analyse_bytes(
     bytes: &[u8],
     kind: FileKind,
+    imports: Option<ImportSearch>,
     solver: &JobSolver,
 ) -> Result<(String, Vec<Finding>), String> {
     let source = decode(bytes, kind, NotebookMode::Precise).map_err(|f| f.message)?;
@@ -140,7 +154,7 @@ fn analyse_bytes(
         stacker::maybe_grow(32 * 1024 * 1024, 256 * 1024 * 1024, || {
             let module = parse_python(&text)
                 .map_err(|e| format!("syntax error at {}:{}: {}", e.line, e.column, e.message))?;
-            Ok(analyse_module(&module, &text, solver).findings)
+            Ok(analyse_module(&module, &text, imports, solver).findings)
         })
     });
     match result {

@@ -36,6 +36,10 @@ pub struct CheckArgs {
     /// Z3 timeout per check, in milliseconds (a timeout is never a finding).
     #[arg(long = "timeout-ms", default_value_t = 2000)]
     pub timeout_ms: u64,
+    /// Also run classes and functions imported from other files of the checked file's
+    /// project (experimental: slow on large libraries; see docs/findings.md).
+    #[arg(long = "follow-imports")]
+    pub follow_imports: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

@@ -88,7 +88,7 @@ fn check(args: shapehound::cli::CheckArgs) -> ExitCode {
         return ExitCode::from(2);
     }
     let timeout = std::time::Duration::from_millis(args.timeout_ms);
-    match shapehound::check::check(&args.paths, args.format, timeout) {
+    match shapehound::check::check(&args.paths, args.format, timeout, args.follow_imports) {
         Ok(report) => {
             for p in &report.problems {
                 eprintln!("warning: {p}");

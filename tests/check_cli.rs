@@ -176,3 +176,38 @@ fn a_file_that_does_not_parse_is_a_warning_not_a_crash() {
         "{stderr}"
     );
 }
+
+#[test]
+fn follow_imports_runs_classes_from_other_files_of_the_package() {
+    let dir = tempfile::tempdir().unwrap();
+    let pkg = dir.path().join("pkg");
+    std::fs::create_dir_all(pkg.join("layers")).unwrap();
+    write(&pkg, "__init__.py", "");
+    write(&pkg.join("layers"), "__init__.py", "from .mlp import Mlp\n");
+    write(
+        &pkg.join("layers"),
+        "mlp.py",
+        "import torch.nn as nn\n\n\nclass Mlp(nn.Module):\n    def __init__(self, d, hidden):\n        \
+         super().__init__()\n        self.fc1 = nn.Linear(d, hidden)\n        self.fc2 = nn.Linear(hidden, d)\n\n    \
+         def forward(self, x):\n        return self.fc2(self.fc1(x))\n",
+    );
+    let model = write(
+        &pkg,
+        "model.py",
+        "import torch.nn as nn\nfrom .layers import Mlp\n\n\nclass Net(nn.Module):\n    def __init__(self):\n        \
+         super().__init__()\n        self.mlp = Mlp(32, 64)\n        self.head = nn.Linear(64, 10)\n\n    \
+         def forward(self, x):\n        return self.head(self.mlp(x))\n",
+    );
+    // Without the flag `Mlp` is unknown: no finding.
+    let (code, json) = check_json(&model);
+    assert_eq!((code, json["findings"].as_array().unwrap().len()), (0, 0), "{json}");
+    // With it, Mlp returns width 32 and the head expects 64: the finding is in model.py, at
+    // the head's call, whatever runs inside mlp.py.
+    let out = common::run(&["check", "--format", "json", "--follow-imports", &model]);
+    assert_eq!(out.status.code(), Some(1));
+    let json: Json = serde_json::from_slice(&out.stdout).unwrap();
+    let findings = json["findings"].as_array().unwrap();
+    assert_eq!(findings.len(), 1, "{json}");
+    assert_eq!(findings[0]["line"], 12, "{json}");
+    assert!(findings[0]["path"].as_str().unwrap().ends_with("model.py"));
+}

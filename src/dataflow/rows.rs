@@ -125,7 +125,8 @@ pub fn analyse_group(
         return out;
     };
     let mut analysis = match std::fs::read(&first.abs_path) {
-        Ok(bytes) => analyse_file(&first.path, &bytes, kind, mode),
+        // Imports from other files are not followed in a scan (see `check --follow-imports`).
+        Ok(bytes) => analyse_file(&first.path, &bytes, kind, mode, None),
         Err(e) => FileAnalysis::failure(
             FileStatus::Unreadable,
             format!("cannot read: {e}"),

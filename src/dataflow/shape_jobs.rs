@@ -313,7 +313,7 @@ class Encoder(nn.Module):
 
     fn jobs_for(text: &str) -> Vec<Job> {
         let module = parse_python(text).expect("parses");
-        jobs_of(&content(), "repo", "a.py", run_units(&module, text))
+        jobs_of(&content(), "repo", "a.py", run_units(&module, text, None))
     }
 
     /// Through JSON and back, as a job or a result crosses to another process.
@@ -345,6 +345,7 @@ class Encoder(nn.Module):
         let expected = analyse_module(
             &module,
             SYMBOLIC_BUG,
+            None,
             &JobSolver::new(jobs::DEFAULT_TIMEOUT),
         );
         assert_eq!(expected.findings.len(), 1);

@@ -164,13 +164,15 @@ pub struct FileShapes {
     pub findings: Vec<Finding>,
 }
 
-/// Runs the units of a parsed file, solves their jobs with `solver`, and collects findings.
+/// Runs the units of a parsed file, solves their jobs with `solver`, and collects findings;
+/// `imports` finds the other files of its project.
 pub fn analyse_module(
     module: &ruff_python_ast::ModModule,
     text: &str,
+    imports: Option<crate::program::imports::ImportSearch>,
     solver: &crate::jobs::JobSolver,
 ) -> FileShapes {
-    let runs = crate::program::run_units(module, text);
+    let runs = crate::program::run_units(module, text, imports);
     let solved: Vec<Solved> = runs.iter().map(|r| crate::jobs::solve(r, solver)).collect();
     let findings = findings_of(&runs, &solved);
     FileShapes {

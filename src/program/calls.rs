@@ -329,7 +329,7 @@ impl<'a> Interp<'a> {
                         .map(|(i, v)| (i.to_string(), v))
                         .collect(),
                 };
-                return V::Container(ContainerKind::Sequential, Rc::new(items), span);
+                return V::Container(ContainerKind::Sequential, Rc::new(items), self.here(span));
             }
             "torch.nn.ModuleList" => {
                 let items = match args.first() {
@@ -344,7 +344,7 @@ impl<'a> Interp<'a> {
                     .enumerate()
                     .map(|(i, v)| (i.to_string(), v))
                     .collect();
-                return V::Container(ContainerKind::ModuleList, Rc::new(items), span);
+                return V::Container(ContainerKind::ModuleList, Rc::new(items), self.here(span));
             }
             "torch.nn.ModuleDict" => {
                 let items = match args.first() {
@@ -352,7 +352,7 @@ impl<'a> Interp<'a> {
                     None => Vec::new(),
                     _ => return V::Unknown,
                 };
-                return V::Container(ContainerKind::ModuleDict, Rc::new(items), span);
+                return V::Container(ContainerKind::ModuleDict, Rc::new(items), self.here(span));
             }
             "torch.nn.Parameter" | "torch.nn.parameter.Parameter" => {
                 return args.into_iter().next().unwrap_or(V::Unknown)
@@ -380,7 +380,10 @@ impl<'a> Interp<'a> {
         match (kind, rule) {
             (ApiKind::Module, Some(RuleKind::Module { init, .. })) => {
                 match self.run_rule(init, &canonical, &args, &kwargs, span, &[], None) {
-                    Some(Value::Module(m)) => V::Module(Rc::new(TorchModule { value: *m, span })),
+                    Some(Value::Module(m)) => V::Module(Rc::new(TorchModule {
+                        value: *m,
+                        span: self.here(span),
+                    })),
                     _ => V::Unknown,
                 }
             }
@@ -580,6 +583,8 @@ impl<'a> Interp<'a> {
         if is_property {
             return V::Unknown;
         }
+        let module = self.module_of(def);
+        let switch = self.enter_module(module, span);
         let frame = self.bind_params(
             def,
             if is_static { None } else { this.clone() },
@@ -608,6 +613,7 @@ impl<'a> Interp<'a> {
         let returns = self.returns.pop().unwrap_or_default();
         self.locals.pop();
         self.depth -= 1;
+        self.leave_module(switch);
         if self.dead {
             // The call raised: it has no result.
             return V::Unknown;
@@ -700,7 +706,7 @@ impl<'a> Interp<'a> {
         let obj = V::Object(Rc::new(RefCell::new(Object {
             class,
             attrs: BTreeMap::new(),
-            span,
+            span: self.here(span),
         })));
         let mut owner = Some(class);
         let mut init = None;

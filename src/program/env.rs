@@ -36,26 +36,37 @@ impl<'a> Interp<'a> {
 
     /// The attributes of every object reachable from the current names.
     pub fn object_states(&self) -> Vec<super::value::ObjectState<'a>> {
-        let mut out: Vec<super::value::ObjectState<'a>> = Vec::new();
-        let mut todo: Vec<V<'a>> = Vec::new();
+        let mut roots: Vec<V<'a>> = Vec::new();
         if let Some(f) = self.locals.last() {
-            todo.extend(f.values().cloned());
+            roots.extend(f.values().cloned());
         }
-        todo.extend(self.class_ctx.iter().map(|(_, s)| s.clone()));
+        roots.extend(self.class_ctx.iter().map(|(_, s)| s.clone()));
         if self.locals.is_empty() {
-            todo.extend(self.globals.values().cloned());
+            roots.extend(self.globals.values().cloned());
         }
-        while let Some(v) = todo.pop() {
-            if let V::Object(o) = &v {
-                if out.iter().any(|(p, _)| std::rc::Rc::ptr_eq(p, o)) {
-                    continue;
-                }
-                let attrs = o.borrow().attrs.clone();
-                todo.extend(attrs.values().cloned());
-                out.push((o.clone(), attrs));
-            }
+        reachable_objects(roots, false)
+    }
+
+    /// The state a unit's runs share after building a model: the trace so far, the symbol
+    /// names handed out, and the attributes of every object reachable from `root`.
+    pub fn checkpoint(&self, root: &V<'a>) -> Checkpoint<'a> {
+        Checkpoint {
+            trace: self.trace.clone(),
+            hints: self.hints.clone(),
+            objects: reachable_objects(vec![root.clone()], true),
         }
-        out
+    }
+
+    /// Back to a checkpoint, as if what ran since had not.
+    pub fn rewind(&mut self, c: &Checkpoint<'a>) {
+        self.trace = c.trace.clone();
+        self.hints = c.hints.clone();
+        for (o, attrs) in &c.objects {
+            o.borrow_mut().attrs = attrs.clone();
+        }
+        self.locals.clear();
+        self.guards.clear();
+        self.dead = false;
     }
 
     /// Joins the state `b` into the current state, which must equal `a`.
@@ -154,6 +165,45 @@ impl<'a> Interp<'a> {
         out.objects = joined.objects;
         out
     }
+}
+
+/// Every object reachable from `roots` through attributes (and, when `deep`, through
+/// containers and sequences too), with a copy of its attributes. Branch snapshots stay
+/// shallow: they are taken at every `if`, and a model's blocks in an `nn.Sequential` are
+/// rarely reassigned by a branch.
+fn reachable_objects<'a>(mut todo: Vec<V<'a>>, deep: bool) -> Vec<super::value::ObjectState<'a>> {
+    let mut out: Vec<super::value::ObjectState<'a>> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    while let Some(v) = todo.pop() {
+        match &v {
+            V::Object(o) => {
+                if !seen.insert(std::rc::Rc::as_ptr(o) as usize) {
+                    continue;
+                }
+                let attrs = o.borrow().attrs.clone();
+                todo.extend(attrs.values().cloned());
+                out.push((o.clone(), attrs));
+            }
+            _ if !deep => {}
+            V::Container(_, items, _)
+                if seen.insert(std::rc::Rc::as_ptr(items) as *const u8 as usize) =>
+            {
+                todo.extend(items.iter().map(|(_, v)| v.clone()));
+            }
+            V::List(items) | V::Tuple(items) => todo.extend(items.iter().cloned()),
+            V::Dict(items) => todo.extend(items.iter().map(|(_, v)| v.clone())),
+            V::Bound(recv, _) => todo.push((**recv).clone()),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// See [`Interp::checkpoint`].
+pub struct Checkpoint<'a> {
+    trace: super::trace::Trace,
+    hints: HashMap<String, usize>,
+    objects: Vec<super::value::ObjectState<'a>>,
 }
 
 /// A saved environment: the innermost frame (or the globals at module level) and the

@@ -563,16 +563,12 @@ impl<'a> Interp<'a> {
         &self,
         class: &'a ruff_python_ast::StmtClassDef,
     ) -> Vec<&'a ruff_python_ast::StmtClassDef> {
-        let Some(args) = &class.arguments else {
-            return Vec::new();
-        };
-        args.args
-            .iter()
+        self.class_bases
+            .get(&(class as *const _))
+            .into_iter()
+            .flatten()
             .filter_map(|b| match b {
-                Expr::Name(n) => match self.globals.get(n.id.as_str()) {
-                    Some(V::Class(c)) => Some(*c),
-                    _ => None,
-                },
+                V::Class(c) => Some(*c),
                 _ => None,
             })
             .collect()

@@ -28,7 +28,8 @@ pub enum Flow {
     Stop,
 }
 
-/// Statements executed per unit before giving up (keeps pathological files bounded).
+/// Statements executed per file, over all its unit runs, before giving up (keeps
+/// pathological files bounded).
 const STEP_BUDGET: usize = 20_000;
 /// User-function call depth.
 pub const MAX_DEPTH: usize = 8;
@@ -43,8 +44,8 @@ pub struct Interp<'a> {
     pub guards: Vec<Pred>,
     pub trace: Trace,
     pub depth: usize,
-    hints: HashMap<String, usize>,
-    steps: usize,
+    pub(super) hints: HashMap<String, usize>,
+    pub(super) steps: usize,
     /// Return values of the functions being run (innermost last).
     pub returns: Vec<Vec<V<'a>>>,
     /// Classes whose methods are running (for `super()`), with their `self`.
@@ -55,6 +56,26 @@ pub struct Interp<'a> {
     pub class_attrs: HashMap<*const StmtClassDef, HashMap<String, V<'a>>>,
     /// Set by a definite failure on an unguarded path: the rest of the unit never runs.
     pub dead: bool,
+    /// The evaluated bases of every class defined so far.
+    pub class_bases: HashMap<*const StmtClassDef, Vec<V<'a>>>,
+    /// Other files of the project whose code runs here (see `project.rs`).
+    pub project: Option<super::project::Project<'a>>,
+    /// While another module's code runs: the call site in the analysed file that every
+    /// recorded span becomes.
+    pub anchor: Option<TextRange>,
+}
+
+/// The state a module load sets aside (see [`Interp::isolate`]).
+pub struct Isolated<'a> {
+    locals: Vec<HashMap<String, V<'a>>>,
+    guards: Vec<Pred>,
+    trace: Trace,
+    depth: usize,
+    steps: usize,
+    returns: Vec<Vec<V<'a>>>,
+    class_ctx: Vec<(&'a StmtClassDef, V<'a>)>,
+    call_sites: Vec<TextRange>,
+    dead: bool,
 }
 
 impl<'a> Interp<'a> {
@@ -74,7 +95,37 @@ impl<'a> Interp<'a> {
             call_sites: Vec::new(),
             class_attrs: HashMap::new(),
             dead: false,
+            class_bases: HashMap::new(),
+            project: None,
+            anchor: None,
         }
+    }
+
+    /// Sets the running unit's state aside, for running a module's top level on its own.
+    pub fn isolate(&mut self) -> Isolated<'a> {
+        Isolated {
+            locals: std::mem::take(&mut self.locals),
+            guards: std::mem::take(&mut self.guards),
+            trace: std::mem::take(&mut self.trace),
+            depth: std::mem::take(&mut self.depth),
+            steps: std::mem::take(&mut self.steps),
+            returns: std::mem::take(&mut self.returns),
+            class_ctx: std::mem::take(&mut self.class_ctx),
+            call_sites: std::mem::take(&mut self.call_sites),
+            dead: std::mem::take(&mut self.dead),
+        }
+    }
+
+    pub fn restore_isolated(&mut self, saved: Isolated<'a>) {
+        self.locals = saved.locals;
+        self.guards = saved.guards;
+        self.trace = saved.trace;
+        self.depth = saved.depth;
+        self.steps = saved.steps;
+        self.returns = saved.returns;
+        self.class_ctx = saved.class_ctx;
+        self.call_sites = saved.call_sites;
+        self.dead = saved.dead;
     }
 
     // ---- names -----------------------------------------------------------------------
@@ -86,11 +137,17 @@ impl<'a> Interp<'a> {
         };
     }
 
-    pub fn lookup(&self, name: &str) -> V<'a> {
+    pub fn lookup(&mut self, name: &str) -> V<'a> {
         if let Some(v) = self.locals.last().and_then(|f| f.get(name)) {
             return v.clone();
         }
         if let Some(v) = self.globals.get(name) {
+            if let V::Lazy(target) = v {
+                let target = target.clone();
+                let resolved = self.resolve_lazy(&target.0, &target.1);
+                self.globals.insert(name.to_string(), resolved.clone());
+                return resolved;
+            }
             return v.clone();
         }
         super::builtins::builtin(name).map_or(V::Unknown, V::Builtin)
@@ -345,9 +402,12 @@ impl<'a> Interp<'a> {
                 for alias in &from.names {
                     let name = alias.name.id.as_str();
                     let bound = alias.asname.as_ref().unwrap_or(&alias.name);
+                    // A modelled library function wins over its source in the project.
                     let v = if let Some(v) =
                         super::libraries::library_import(module, from.level, name)
                     {
+                        v
+                    } else if let Some(v) = self.project_import(from.level, module, name) {
                         v
                     } else if from.level == 0 && name != "*" {
                         torch_module(&format!("{module}.{name}"))
@@ -391,6 +451,13 @@ impl<'a> Interp<'a> {
     }
 
     fn define_class(&mut self, class: &'a StmtClassDef) {
+        let bases = class
+            .arguments
+            .iter()
+            .flat_map(|a| a.args.iter())
+            .map(|b| self.eval(b))
+            .collect();
+        self.class_bases.insert(class as *const _, bases);
         // Class-body assignments are class attributes (`expansion = 4`, `act = nn.GELU`).
         let mut attrs = HashMap::new();
         self.locals.push(HashMap::new());
@@ -438,10 +505,11 @@ impl<'a> Interp<'a> {
 
     /// Line and column of a range.
     pub fn position(&self, range: TextRange) -> Span {
-        Span::of(range, self.text, &self.lines)
+        Span::of(self.here(range), self.text, &self.lines)
     }
 
     pub fn source(&self, span: TextRange) -> &'a str {
+        let span = self.here(span);
         self.text
             .get(span.start().to_usize()..span.end().to_usize())
             .unwrap_or("")
@@ -741,7 +809,7 @@ fn is_shape_text(text: &str) -> bool {
 
 /// What an import binds: torch paths and Python's `math` are tracked, anything else is
 /// unknown.
-fn torch_module<'a>(path: &str) -> V<'a> {
+pub fn torch_module<'a>(path: &str) -> V<'a> {
     if path == "torch" || path.starts_with("torch.") {
         V::Torch(path.into())
     } else if path == "math" {

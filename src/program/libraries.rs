@@ -3,7 +3,7 @@
 //! callers run them. Only effects that matter to shapes are modelled; anything else
 //! (loading weights, wrapping the model) leaves shapes alone or makes the result unknown.
 
-use ruff_python_ast::{Expr, StmtClassDef};
+use ruff_python_ast::StmtClassDef;
 use ruff_text_size::TextRange;
 
 use super::interp::Interp;
@@ -88,14 +88,10 @@ impl<'a> Interp<'a> {
 
     /// A member that a class of the file inherits from a modelled library base.
     pub fn library_class_member(&self, class: &'a StmtClassDef, name: &str) -> Option<V<'a>> {
-        let bases = class.arguments.as_ref()?;
-        let from_weights = bases.args.iter().any(|base| match base {
-            Expr::Name(n) => matches!(
-                self.globals.get(n.id.as_str()),
-                Some(V::Builtin(TORCHVISION_WEIGHTS))
-            ),
-            _ => false,
-        });
+        let bases = self.class_bases.get(&(class as *const _))?;
+        let from_weights = bases
+            .iter()
+            .any(|b| matches!(b, V::Builtin(TORCHVISION_WEIGHTS)));
         (from_weights && name == "verify").then_some(V::Builtin(TORCHVISION_VERIFY))
     }
 
@@ -183,9 +179,10 @@ def tiny_wide(pretrained=False, **kwargs):
 
     #[test]
     fn features_only_models_are_unknown() {
-        let src = TIMM
-            .replace("HEAD", "32")
-            .replace("**dict(model_args, **kwargs))", "features_only=True, **model_args)");
+        let src = TIMM.replace("HEAD", "32").replace(
+            "**dict(model_args, **kwargs))",
+            "features_only=True, **model_args)",
+        );
         assert!(findings(&src).is_empty());
     }
 

@@ -4,11 +4,13 @@
 
 use std::collections::HashMap;
 
-use ruff_python_ast::{Expr, ModModule, Stmt, StmtClassDef, StmtFunctionDef};
+use ruff_python_ast::{ModModule, Stmt, StmtClassDef, StmtFunctionDef};
 use ruff_text_size::TextRange;
 
+use super::imports::ImportSearch;
 use super::interp::Interp;
 use super::params::{classify, AnnotatedDim, Default, ParamKind};
+use super::project::{ModuleArena, Project};
 use super::trace::{Input, Trace};
 use super::value::V;
 use crate::shapes::shape::{Dim, Shape};
@@ -53,12 +55,18 @@ pub struct UnitRun {
 const RANKS: [usize; 6] = [1, 2, 3, 4, 5, 6];
 /// Lengths tried for the `...` part of an annotated shape.
 const VARIADIC: [usize; 3] = [0, 1, 2];
+/// Builder functions run per file, at most (the first in the file: a library file with a
+/// hundred variants of one model mostly repeats itself).
+const MAX_BUILDERS: usize = 8;
 /// At most this many rank variants per unit.
 const MAX_VARIANTS: usize = 36;
 
-/// Runs every unit of a parsed file.
-pub fn run_units(module: &ModModule, text: &str) -> Vec<UnitRun> {
+/// Runs every unit of a parsed file; `imports` finds the other files of its project (none:
+/// every import from outside torch is unknown).
+pub fn run_units(module: &ModModule, text: &str, imports: Option<ImportSearch>) -> Vec<UnitRun> {
+    let arena = ModuleArena::new();
     let mut interp = Interp::new(text);
+    interp.project = imports.map(|search| Project::new(search, &arena));
     interp.globals.insert(
         "__name__".to_string(),
         V::Data(Value::Str(Some("__main__".into()))),
@@ -71,6 +79,7 @@ pub fn run_units(module: &ModModule, text: &str) -> Vec<UnitRun> {
         trace: std::mem::take(&mut interp.trace),
     }];
     let globals = interp.globals.clone();
+    let mut builders = 0;
     for stmt in &module.body {
         match stmt {
             Stmt::ClassDef(class) if is_module_class(&interp, class) => {
@@ -78,7 +87,11 @@ pub fn run_units(module: &ModModule, text: &str) -> Vec<UnitRun> {
             }
             Stmt::FunctionDef(def) => {
                 runs.extend(run_function(&mut interp, &globals, def));
-                runs.extend(run_builder(&mut interp, &globals, def));
+                if builders < MAX_BUILDERS {
+                    let built = run_builder(&mut interp, &globals, def);
+                    builders += usize::from(!built.is_empty());
+                    runs.extend(built);
+                }
             }
             _ => {}
         }
@@ -104,32 +117,17 @@ fn is_module_class<'a>(interp: &Interp<'a>, class: &'a StmtClassDef) -> bool {
         if seen > 16 {
             return false;
         }
-        let Some(args) = &c.arguments else { continue };
-        for base in args.args.iter() {
-            if let Some(path) = torch_path_of(interp, base) {
-                if path.starts_with("torch.nn") {
-                    return true;
-                }
-            }
+        let bases = interp.class_bases.get(&(c as *const _));
+        if bases
+            .into_iter()
+            .flatten()
+            .any(|b| matches!(b, V::Torch(path) if path.starts_with("torch.nn")))
+        {
+            return true;
         }
         todo.extend(interp.user_bases(c));
     }
     false
-}
-
-fn torch_path_of<'a>(interp: &Interp<'a>, e: &Expr) -> Option<String> {
-    match e {
-        Expr::Name(n) => match interp.globals.get(n.id.as_str()) {
-            Some(V::Torch(p)) => Some(p.to_string()),
-            _ => None,
-        },
-        Expr::Attribute(a) => Some(format!(
-            "{}.{}",
-            torch_path_of(interp, &a.value)?,
-            a.attr.id
-        )),
-        _ => None,
-    }
 }
 
 /// The class's `forward` (its own or a base's in the file).
@@ -391,6 +389,12 @@ fn run_builder<'a>(
     reset(interp, globals);
     let built = interp.call_user(def, None, Vec::new(), Vec::new(), TextRange::default());
     let V::Object(obj) = &built else {
+        if std::env::var_os("SHAPEHOUND_DEBUG").is_some() {
+            eprintln!(
+                "builder {}: returned {built:?} dead={}",
+                def.name.id, interp.dead
+            );
+        }
         return Vec::new();
     };
     let class = obj.borrow().class;
@@ -400,19 +404,20 @@ fn run_builder<'a>(
     let Some(forward) = forward_of(interp, class) else {
         return Vec::new();
     };
-    let mut model = Some(built);
+    // The model is built once; every variant starts from the state right after.
+    let built_state = interp.checkpoint(&built);
     let mut runs = Vec::new();
     for choices in variants(&classify(forward, true, true)) {
-        let model = match model.take() {
-            Some(m) => m,
-            None => {
-                reset(interp, globals);
-                interp.call_user(def, None, Vec::new(), Vec::new(), TextRange::default())
-            }
-        };
+        interp.rewind(&built_state);
         let (args, variant) = bind_inputs(interp, &choices);
         if !interp.dead {
-            interp.call_user(forward, Some(model), Vec::new(), args, TextRange::default());
+            interp.call_user(
+                forward,
+                Some(built.clone()),
+                Vec::new(),
+                args,
+                TextRange::default(),
+            );
         }
         runs.push(UnitRun {
             unit: def.name.id.to_string(),
@@ -432,7 +437,7 @@ pub(crate) mod tests {
     /// The findings of a source text, as (line, unit kind, unit).
     pub(crate) fn findings(src: &str) -> Vec<Finding> {
         let module = crate::frontend::parse_python(src).expect("parsable test source");
-        analyse_module(&module, src, &JobSolver::new(DEFAULT_TIMEOUT)).findings
+        analyse_module(&module, src, None, &JobSolver::new(DEFAULT_TIMEOUT)).findings
     }
 
     const NET: &str = r#"

@@ -63,6 +63,9 @@ pub enum V<'a> {
     /// A `PackedSequence`: its padded data, time-major (`[T, B, *]`), whatever layout it was
     /// packed from (see `packed.rs`).
     Packed(Box<V<'a>>),
+    /// A name another module of the project imports, resolved when first read
+    /// (module, name); see `project.rs`.
+    Lazy(Rc<(String, String)>),
     Unknown,
 }
 

@@ -1,0 +1,233 @@
+//! Finding and parsing the modules a file imports from its own project, so that classes and
+//! functions defined in another file of the same package (`from .layers import ConvNormAct`,
+//! `from timm.layers import Mlp` inside timm, `from model import Net` next to a script) are
+//! run like the file's own instead of being unknown.
+//!
+//! Search rules, as Python's import system would for the file run in place: the directory
+//! above the file's top package (the chain of parent folders holding `__init__.py`), then the
+//! file's own folder. `torch*` modules are never looked up (the operator catalogue models
+//! them). A module is read only below its search root and inside the boundary the caller
+//! gives (the corpus root or the checked folder), after resolving symlinks.
+//!
+//! Parsed modules are cached per thread (bounded by source size), so a library's helper
+//! modules are parsed once per worker, not once per importing file.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+use ruff_python_ast::ModModule;
+
+/// A parsed module of the project.
+pub struct SourceModule {
+    /// Dotted name (`timm.layers.mlp`).
+    pub name: String,
+    /// The package relative imports start from: the module's own name for a package's
+    /// `__init__.py`, its parent otherwise.
+    pub package: String,
+    pub path: PathBuf,
+    pub text: String,
+    pub ast: ModModule,
+}
+
+/// Where a file's imports are looked up.
+#[derive(Clone, Debug)]
+pub struct ImportSearch {
+    roots: Vec<PathBuf>,
+    /// The analysed file's package (for its relative imports); empty outside packages.
+    pub package: String,
+    boundary: PathBuf,
+}
+
+/// Larger modules are not parsed for imports (generated tables, vendored bundles).
+const MAX_MODULE_BYTES: u64 = 512 * 1024;
+/// The per-thread cache is emptied when it holds more source than this.
+const CACHE_BYTES: usize = 64 * 1024 * 1024;
+
+impl ImportSearch {
+    /// The search for the file at `path`; `boundary` is a folder nothing is read above.
+    pub fn for_file(path: &Path, boundary: &Path) -> Option<ImportSearch> {
+        let boundary = boundary.canonicalize().ok()?;
+        let path = path.canonicalize().ok()?;
+        let dir = path.parent()?.to_path_buf();
+        let mut top = dir.clone();
+        let mut package: Vec<String> = Vec::new();
+        while top.join("__init__.py").is_file() && top.starts_with(&boundary) {
+            let Some(name) = top.file_name().and_then(|n| n.to_str()) else {
+                break;
+            };
+            package.insert(0, name.to_string());
+            match top.parent() {
+                Some(parent) if parent.starts_with(&boundary) => top = parent.to_path_buf(),
+                _ => break,
+            }
+        }
+        if !package.is_empty() && top.join("__init__.py").is_file() {
+            // Stopped by the boundary inside a package: relative names are not reliable.
+            package.clear();
+            top = dir.clone();
+        }
+        let mut roots = vec![top];
+        if !roots.contains(&dir) {
+            roots.push(dir);
+        }
+        Some(ImportSearch {
+            roots,
+            package: package.join("."),
+            boundary,
+        })
+    }
+
+    /// The absolute name of `from <dots><module> import ...` written in `package`.
+    pub fn absolute(package: &str, level: u32, module: &str) -> Option<String> {
+        if level == 0 {
+            return Some(module.to_string());
+        }
+        let mut parts: Vec<&str> = if package.is_empty() {
+            Vec::new()
+        } else {
+            package.split('.').collect()
+        };
+        for _ in 1..level {
+            parts.pop()?;
+        }
+        if parts.is_empty() && module.is_empty() {
+            return None;
+        }
+        if !module.is_empty() {
+            parts.push(module);
+        }
+        Some(parts.join("."))
+    }
+
+    /// The parsed module `name`, if it is a file of the project.
+    pub fn load(&self, name: &str) -> Option<Rc<SourceModule>> {
+        if name.is_empty() || name == "torch" || name.starts_with("torch.") {
+            return None;
+        }
+        let rel: PathBuf = name.split('.').collect();
+        for root in &self.roots {
+            for (candidate, is_package) in [
+                (root.join(&rel).with_extension("py"), false),
+                (root.join(&rel).join("__init__.py"), true),
+            ] {
+                if let Some(m) = self.parse_cached(&candidate, root, name, is_package) {
+                    return Some(m);
+                }
+            }
+        }
+        None
+    }
+
+    fn parse_cached(
+        &self,
+        path: &Path,
+        root: &Path,
+        name: &str,
+        is_package: bool,
+    ) -> Option<Rc<SourceModule>> {
+        let key = (path.to_path_buf(), name.to_string());
+        if let Some(hit) = CACHE.with(|c| c.borrow().modules.get(&key).cloned()) {
+            return hit;
+        }
+        let parsed = self.parse(path, root, name, is_package);
+        CACHE.with(|c| {
+            let mut c = c.borrow_mut();
+            if c.bytes > CACHE_BYTES {
+                c.modules.clear();
+                c.bytes = 0;
+            }
+            c.bytes += parsed.as_ref().map_or(0, |m| m.text.len());
+            c.modules.insert(key, parsed.clone());
+        });
+        parsed
+    }
+
+    fn parse(
+        &self,
+        path: &Path,
+        root: &Path,
+        name: &str,
+        is_package: bool,
+    ) -> Option<Rc<SourceModule>> {
+        let meta = std::fs::metadata(path).ok()?;
+        if !meta.is_file() || meta.len() > MAX_MODULE_BYTES {
+            return None;
+        }
+        let real = path.canonicalize().ok()?;
+        if !real.starts_with(root) || !real.starts_with(&self.boundary) {
+            return None;
+        }
+        let text = String::from_utf8(std::fs::read(&real).ok()?).ok()?;
+        let ast = crate::frontend::parse_python(&text).ok()?;
+        let package = if is_package {
+            name.to_string()
+        } else {
+            name.rsplit_once('.').map_or("", |(p, _)| p).to_string()
+        };
+        Some(Rc::new(SourceModule {
+            name: name.to_string(),
+            package,
+            path: real,
+            text,
+            ast,
+        }))
+    }
+}
+
+#[derive(Default)]
+struct Cache {
+    modules: HashMap<(PathBuf, String), Option<Rc<SourceModule>>>,
+    bytes: usize,
+}
+
+thread_local! {
+    static CACHE: RefCell<Cache> = RefCell::new(Cache::default());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn relative_names_resolve_against_the_package() {
+        assert_eq!(
+            ImportSearch::absolute("a.b", 1, "c").as_deref(),
+            Some("a.b.c")
+        );
+        assert_eq!(
+            ImportSearch::absolute("a.b", 2, "c").as_deref(),
+            Some("a.c")
+        );
+        assert_eq!(ImportSearch::absolute("a.b", 2, "").as_deref(), Some("a"));
+        assert_eq!(ImportSearch::absolute("a", 3, "c"), None);
+        assert_eq!(ImportSearch::absolute("", 0, "x.y").as_deref(), Some("x.y"));
+    }
+
+    #[test]
+    fn modules_are_found_in_the_package_and_next_to_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let pkg = dir.path().join("proj/pkg");
+        std::fs::create_dir_all(pkg.join("sub")).unwrap();
+        std::fs::write(pkg.join("__init__.py"), "").unwrap();
+        std::fs::write(pkg.join("sub/__init__.py"), "from .layers import Mlp\n").unwrap();
+        std::fs::write(pkg.join("sub/layers.py"), "class Mlp: pass\n").unwrap();
+        std::fs::write(pkg.join("model.py"), "from .sub import Mlp\n").unwrap();
+        std::fs::write(pkg.join("big.py"), "x = 1\n".repeat(100_000)).unwrap();
+        let search = ImportSearch::for_file(&pkg.join("model.py"), dir.path()).unwrap();
+        assert_eq!(search.package, "pkg");
+        let sub = search.load("pkg.sub").expect("a package's __init__");
+        assert_eq!(sub.package, "pkg.sub");
+        let layers = search.load("pkg.sub.layers").expect("a module");
+        assert_eq!(layers.package, "pkg.sub");
+        assert!(search.load("pkg.missing").is_none());
+        assert!(search.load("pkg.big").is_none(), "too large");
+        assert!(search.load("torch.nn").is_none());
+        // The boundary: nothing above it is read, and the package above it is not used.
+        let inner = ImportSearch::for_file(&pkg.join("model.py"), &pkg).unwrap();
+        assert_eq!(inner.package, "");
+        assert!(inner.load("sub.layers").is_some(), "next to the file");
+        assert!(inner.load("pkg.sub").is_none());
+    }
+}

@@ -1,0 +1,255 @@
+//! Running code defined in other files of the project: modules found by `imports.rs` are
+//! loaded (their top level run once, in isolation, with their own globals) and their classes
+//! and functions called like the file's own. Each call into another module runs with that
+//! module's globals; everything it records is placed at the call site in the analysed file
+//! (the *anchor*), so findings and spans always point into the file being analysed.
+//!
+//! Imports inside a loaded module are bound lazily ([`V::Lazy`]) and resolved when a name
+//! is first read, so loading a package's `__init__.py` does not load everything it
+//! re-exports. The number of loaded modules per analysed file is bounded.
+
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use ruff_python_ast::Stmt;
+use ruff_text_size::TextRange;
+
+use super::imports::{ImportSearch, SourceModule};
+use super::interp::Interp;
+use super::value::V;
+use crate::shapes::Value;
+
+/// Modules loaded per analysed file, at most.
+const MAX_MODULES: usize = 48;
+/// Re-export chains (`a/__init__.py` importing from `a/b.py` ...) followed, at most.
+const MAX_REEXPORTS: usize = 8;
+
+/// The parsed modules of one analysed file's project, kept alive for its analysis.
+pub type ModuleArena = typed_arena::Arena<Rc<SourceModule>>;
+
+struct Loaded<'a> {
+    source: &'a SourceModule,
+    globals: HashMap<String, V<'a>>,
+}
+
+/// The other modules of the project an analysis has loaded.
+pub struct Project<'a> {
+    search: ImportSearch,
+    arena: &'a ModuleArena,
+    loaded: Vec<Loaded<'a>>,
+    ids: HashMap<String, Option<usize>>,
+    /// The module each loaded function and class is defined in (by address).
+    owner: HashMap<usize, usize>,
+    /// The module whose code runs now (`None`: the analysed file).
+    current: Option<usize>,
+    /// The analysed file's globals while another module runs.
+    home_globals: HashMap<String, V<'a>>,
+}
+
+impl<'a> Project<'a> {
+    pub fn new(search: ImportSearch, arena: &'a ModuleArena) -> Self {
+        Project {
+            search,
+            arena,
+            loaded: Vec::new(),
+            ids: HashMap::new(),
+            owner: HashMap::new(),
+            current: None,
+            home_globals: HashMap::new(),
+        }
+    }
+
+    fn package(&self) -> &str {
+        match self.current {
+            Some(id) => &self.loaded[id].source.package,
+            None => &self.search.package,
+        }
+    }
+}
+
+/// What [`Interp::enter_module`] changed, for [`Interp::leave_module`].
+pub struct Switch {
+    to: Option<usize>,
+    from: Option<usize>,
+    anchor: Option<TextRange>,
+}
+
+impl<'a> Interp<'a> {
+    /// The value `from <dots><module> import name` binds when `module` is a file of the
+    /// project: in the analysed file the definition itself, in a loaded module a lazy
+    /// reference. `None` when the module is not part of the project.
+    pub fn project_import(&mut self, level: u32, module: &str, name: &str) -> Option<V<'a>> {
+        let project = self.project.as_ref()?;
+        let absolute = ImportSearch::absolute(project.package(), level, module)?;
+        if absolute == "torch" || absolute.starts_with("torch.") {
+            return None;
+        }
+        if project.current.is_some() {
+            return Some(V::Lazy(Rc::new((absolute, name.to_string()))));
+        }
+        self.import_name(&absolute, name, 0)
+    }
+
+    /// Resolves a lazy import; names of modules outside the project keep the meaning a
+    /// direct import gives them (torch paths, modelled libraries, unknown).
+    pub fn resolve_lazy(&mut self, module: &str, name: &str) -> V<'a> {
+        self.resolve_import(module, name, 0)
+    }
+
+    /// A modelled library object, else the project's definition, else what a direct import
+    /// of a module outside the project gives.
+    fn resolve_import(&mut self, module: &str, name: &str, hops: usize) -> V<'a> {
+        super::libraries::library_import(module, 0, name)
+            .or_else(|| self.import_name(module, name, hops))
+            .unwrap_or_else(|| super::interp::torch_module(&format!("{module}.{name}")))
+    }
+
+    fn import_name(&mut self, module: &str, name: &str, hops: usize) -> Option<V<'a>> {
+        if hops > MAX_REEXPORTS {
+            return Some(V::Unknown);
+        }
+        let id = self.load_module(module)?;
+        let project = self.project.as_mut()?;
+        let found = if project.current == Some(id) {
+            self.globals.get(name).cloned()
+        } else {
+            project.loaded[id].globals.get(name).cloned()
+        };
+        match found {
+            Some(V::Lazy(target)) => {
+                let v = self.resolve_import(&target.0, &target.1, hops + 1);
+                if let Some(p) = self.project.as_mut() {
+                    if p.current != Some(id) {
+                        p.loaded[id].globals.insert(name.to_string(), v.clone());
+                    }
+                }
+                Some(v)
+            }
+            Some(v) => Some(v),
+            // `from pkg import submodule`: module objects are not modelled.
+            None => Some(V::Unknown),
+        }
+    }
+
+    /// Loads `module` once: parsed, its definitions registered, its top level run with
+    /// its own globals and a throwaway trace.
+    fn load_module(&mut self, module: &str) -> Option<usize> {
+        let project = self.project.as_mut()?;
+        if let Some(id) = project.ids.get(module) {
+            return *id;
+        }
+        if project.loaded.len() >= MAX_MODULES {
+            return None;
+        }
+        let Some(source) = project.search.load(module) else {
+            project.ids.insert(module.to_string(), None);
+            return None;
+        };
+        let source: &'a SourceModule = project.arena.alloc(source);
+        let id = project.loaded.len();
+        let mut globals = HashMap::new();
+        globals.insert(
+            "__name__".to_string(),
+            V::Data(Value::Str(Some(module.to_string()))),
+        );
+        project.loaded.push(Loaded { source, globals });
+        project.ids.insert(module.to_string(), Some(id));
+        register_definitions(&mut project.owner, &source.ast.body, id);
+        let saved = self.isolate();
+        let switch = self.enter_module(Some(id), TextRange::default());
+        self.exec_block(&source.ast.body);
+        self.leave_module(switch);
+        self.restore_isolated(saved);
+        Some(id)
+    }
+
+    /// The module a function or class is defined in (`None`: the analysed file).
+    pub fn module_of<T>(&self, def: &T) -> Option<usize> {
+        let project = self.project.as_ref()?;
+        project.owner.get(&(def as *const T as usize)).copied()
+    }
+
+    /// Makes `to`'s globals current before running its code; `span` is the call site, which
+    /// becomes the anchor when code of another module starts running from the analysed file.
+    pub fn enter_module(&mut self, to: Option<usize>, span: TextRange) -> Option<Switch> {
+        let project = self.project.as_mut()?;
+        let from = project.current;
+        if from == to {
+            return None;
+        }
+        let outgoing = std::mem::take(&mut self.globals);
+        match from {
+            Some(id) => project.loaded[id].globals = outgoing,
+            None => project.home_globals = outgoing,
+        }
+        self.globals = match to {
+            Some(id) => std::mem::take(&mut project.loaded[id].globals),
+            None => std::mem::take(&mut project.home_globals),
+        };
+        project.current = to;
+        let anchor = self.anchor;
+        self.anchor = match (from, to) {
+            (_, None) => None,
+            (None, Some(_)) => Some(span),
+            (Some(_), Some(_)) => anchor,
+        };
+        Some(Switch { to, from, anchor })
+    }
+
+    pub fn leave_module(&mut self, switch: Option<Switch>) {
+        let (Some(s), Some(project)) = (switch, self.project.as_mut()) else {
+            return;
+        };
+        let outgoing = std::mem::take(&mut self.globals);
+        match s.to {
+            Some(id) => project.loaded[id].globals = outgoing,
+            None => project.home_globals = outgoing,
+        }
+        self.globals = match s.from {
+            Some(id) => std::mem::take(&mut project.loaded[id].globals),
+            None => std::mem::take(&mut project.home_globals),
+        };
+        project.current = s.from;
+        self.anchor = s.anchor;
+    }
+
+    /// A span to store in a value created now: the anchor while another module's code runs.
+    pub fn here(&self, span: TextRange) -> TextRange {
+        self.anchor.unwrap_or(span)
+    }
+}
+
+/// Records the module of every function and class defined in `body` (nested ones too).
+fn register_definitions(owner: &mut HashMap<usize, usize>, body: &[Stmt], id: usize) {
+    for stmt in body {
+        match stmt {
+            Stmt::FunctionDef(f) => {
+                owner.insert(f as *const _ as usize, id);
+                register_definitions(owner, &f.body, id);
+            }
+            Stmt::ClassDef(c) => {
+                owner.insert(c as *const _ as usize, id);
+                register_definitions(owner, &c.body, id);
+            }
+            Stmt::If(s) => {
+                register_definitions(owner, &s.body, id);
+                for clause in &s.elif_else_clauses {
+                    register_definitions(owner, &clause.body, id);
+                }
+            }
+            Stmt::Try(s) => {
+                register_definitions(owner, &s.body, id);
+                for h in &s.handlers {
+                    let ruff_python_ast::ExceptHandler::ExceptHandler(h) = h;
+                    register_definitions(owner, &h.body, id);
+                }
+                register_definitions(owner, &s.orelse, id);
+                register_definitions(owner, &s.finalbody, id);
+            }
+            Stmt::With(s) => register_definitions(owner, &s.body, id),
+            Stmt::For(s) => register_definitions(owner, &s.body, id),
+            Stmt::While(s) => register_definitions(owner, &s.body, id),
+            _ => {}
+        }
+    }
+}
