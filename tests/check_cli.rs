@@ -200,7 +200,11 @@ fn follow_imports_runs_classes_from_other_files_of_the_package() {
     );
     // Without the flag `Mlp` is unknown: no finding.
     let (code, json) = check_json(&model);
-    assert_eq!((code, json["findings"].as_array().unwrap().len()), (0, 0), "{json}");
+    assert_eq!(
+        (code, json["findings"].as_array().unwrap().len()),
+        (0, 0),
+        "{json}"
+    );
     // With it, Mlp returns width 32 and the head expects 64: the finding is in model.py, at
     // the head's call, whatever runs inside mlp.py.
     let out = common::run(&["check", "--format", "json", "--follow-imports", &model]);
