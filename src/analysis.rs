@@ -11,7 +11,6 @@ use crate::corpus::{FileKind, FileStatus};
 use crate::frontend::parse_python;
 use crate::operators::teosc::TeoscOpList;
 use crate::operators::{precise, teosc, CallSite};
-use crate::program::imports::ImportSearch;
 use crate::program::{run_units, UnitRun};
 
 /// How operators are counted.
@@ -104,18 +103,13 @@ pub fn inject_panic(stage: &str, path: &str) {
     }
 }
 
-/// Analyses one file's bytes; `imports` finds the other files of its project. Never panics.
-pub fn analyse_file(
-    path: &str,
-    bytes: &[u8],
-    kind: FileKind,
-    mode: &CountMode,
-    imports: Option<ImportSearch>,
-) -> FileAnalysis {
+/// Analyses one file's bytes. Never panics. Imports from other files are not followed here
+/// (only `check --follow-imports` does).
+pub fn analyse_file(path: &str, bytes: &[u8], kind: FileKind, mode: &CountMode) -> FileAnalysis {
     let start = Instant::now();
     let mut result = guarded(|| {
         inject_panic("", path);
-        analyse_unguarded(path, bytes, kind, mode, imports)
+        analyse_unguarded(path, bytes, kind, mode)
     });
     result.micros = start.elapsed().as_micros() as u64;
     result
@@ -158,13 +152,7 @@ pub fn guarded(f: impl FnOnce() -> FileAnalysis) -> FileAnalysis {
     }
 }
 
-fn analyse_unguarded(
-    path: &str,
-    bytes: &[u8],
-    kind: FileKind,
-    mode: &CountMode,
-    imports: Option<ImportSearch>,
-) -> FileAnalysis {
+fn analyse_unguarded(path: &str, bytes: &[u8], kind: FileKind, mode: &CountMode) -> FileAnalysis {
     let notebook_mode = match mode {
         CountMode::Precise => NotebookMode::Precise,
         CountMode::Teosc(_) => NotebookMode::Teosc,
@@ -197,7 +185,7 @@ fn analyse_unguarded(
             CountMode::Precise => {
                 let found = precise::find_calls(&module, &source.text);
                 inject_panic("units", path);
-                (found, run_units(&module, &source.text, imports))
+                (found, run_units(&module, &source.text, None))
             }
             CountMode::Teosc(list) => (teosc::find_calls(&module, &source.text, list), Vec::new()),
         };
@@ -237,7 +225,7 @@ mod tests {
     fn parse_errors_in_notebooks_name_the_cell() {
         let nb = br#"{"cells": [{"cell_type": "code", "source": ["x = 1\n"]},
                       {"cell_type": "code", "source": ["y = (\n"]}]}"#;
-        let r = analyse_file("nb.ipynb", nb, FileKind::Ipynb, &CountMode::Precise, None);
+        let r = analyse_file("nb.ipynb", nb, FileKind::Ipynb, &CountMode::Precise);
         assert_eq!(r.status, FileStatus::ParseError);
         assert!(
             r.message.as_ref().unwrap().contains("(cell 1, line"),
@@ -248,21 +236,15 @@ mod tests {
     #[test]
     fn precise_mode_runs_the_shape_units_and_teosc_mode_does_not() {
         let src = b"import torch\nx = torch.zeros(2, 3)\ny = x.view(6)\n";
-        let r = analyse_file("a.py", src, FileKind::Py, &CountMode::Precise, None);
+        let r = analyse_file("a.py", src, FileKind::Py, &CountMode::Precise);
         assert_eq!(r.status, FileStatus::Ok);
         assert_eq!(r.runs.len(), 1, "the module unit");
         assert_eq!(r.runs[0].unit, "<module>");
         let list = Arc::new(TeoscOpList::parse("zeros\n"));
-        let r = analyse_file("a.py", src, FileKind::Py, &CountMode::Teosc(list), None);
+        let r = analyse_file("a.py", src, FileKind::Py, &CountMode::Teosc(list));
         assert_eq!(r.status, FileStatus::Ok);
         assert!(r.runs.is_empty());
-        let r = analyse_file(
-            "a.py",
-            b"def f(:\n",
-            FileKind::Py,
-            &CountMode::Precise,
-            None,
-        );
+        let r = analyse_file("a.py", b"def f(:\n", FileKind::Py, &CountMode::Precise);
         assert_eq!(r.status, FileStatus::ParseError);
         assert!(r.runs.is_empty());
     }
@@ -271,31 +253,13 @@ mod tests {
     fn deep_nesting_does_not_overflow() {
         let depth = 10_000;
         let src = format!("x = {}1{}\n", "(".repeat(depth), ")".repeat(depth));
-        let r = analyse_file(
-            "deep.py",
-            src.as_bytes(),
-            FileKind::Py,
-            &CountMode::Precise,
-            None,
-        );
+        let r = analyse_file("deep.py", src.as_bytes(), FileKind::Py, &CountMode::Precise);
         assert_eq!(r.status, FileStatus::Ok, "{r:?}");
         let src = format!("x = {}1{}\n", "[".repeat(depth), "]".repeat(depth));
-        let r = analyse_file(
-            "deep.py",
-            src.as_bytes(),
-            FileKind::Py,
-            &CountMode::Precise,
-            None,
-        );
+        let r = analyse_file("deep.py", src.as_bytes(), FileKind::Py, &CountMode::Precise);
         assert_eq!(r.status, FileStatus::Ok, "{r:?}");
         let src = format!("y = torch.zeros(1){}\n", ".view(1)".repeat(depth));
-        let r = analyse_file(
-            "deep.py",
-            src.as_bytes(),
-            FileKind::Py,
-            &CountMode::Precise,
-            None,
-        );
+        let r = analyse_file("deep.py", src.as_bytes(), FileKind::Py, &CountMode::Precise);
         assert_eq!(r.status, FileStatus::Ok, "{r:?}");
     }
 }

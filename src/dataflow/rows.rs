@@ -125,8 +125,7 @@ pub fn analyse_group(
         return out;
     };
     let mut analysis = match std::fs::read(&first.abs_path) {
-        // Imports from other files are not followed in a scan (see `check --follow-imports`).
-        Ok(bytes) => analyse_file(&first.path, &bytes, kind, mode, None),
+        Ok(bytes) => analyse_file(&first.path, &bytes, kind, mode),
         Err(e) => FileAnalysis::failure(
             FileStatus::Unreadable,
             format!("cannot read: {e}"),

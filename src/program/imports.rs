@@ -21,13 +21,9 @@ use ruff_python_ast::ModModule;
 
 /// A parsed module of the project.
 pub struct SourceModule {
-    /// Dotted name (`timm.layers.mlp`).
-    pub name: String,
     /// The package relative imports start from: the module's own name for a package's
     /// `__init__.py`, its parent otherwise.
     pub package: String,
-    pub path: PathBuf,
-    pub text: String,
     pub ast: ModModule,
 }
 
@@ -120,6 +116,7 @@ impl ImportSearch {
         None
     }
 
+    /// The module at `path` (under `root`) imported as `name`, parsed once per thread.
     fn parse_cached(
         &self,
         path: &Path,
@@ -131,26 +128,34 @@ impl ImportSearch {
         if let Some(hit) = CACHE.with(|c| c.borrow().modules.get(&key).cloned()) {
             return hit;
         }
-        let parsed = self.parse(path, root, name, is_package);
+        let read = self.read(path, root);
+        let bytes = read.as_ref().map_or(0, |(_, bytes)| *bytes);
+        let parsed = read.map(|(ast, _)| {
+            let package = if is_package {
+                name
+            } else {
+                name.rsplit_once('.').map_or("", |(p, _)| p)
+            };
+            Rc::new(SourceModule {
+                package: package.to_string(),
+                ast,
+            })
+        });
         CACHE.with(|c| {
             let mut c = c.borrow_mut();
             if c.bytes > CACHE_BYTES {
                 c.modules.clear();
                 c.bytes = 0;
             }
-            c.bytes += parsed.as_ref().map_or(0, |m| m.text.len());
+            c.bytes += bytes;
             c.modules.insert(key, parsed.clone());
         });
         parsed
     }
 
-    fn parse(
-        &self,
-        path: &Path,
-        root: &Path,
-        name: &str,
-        is_package: bool,
-    ) -> Option<Rc<SourceModule>> {
+    /// The parsed file and its size, when it is a readable Python file of bounded size that
+    /// stays under `root` and the boundary once symlinks are resolved.
+    fn read(&self, path: &Path, root: &Path) -> Option<(ModModule, usize)> {
         let meta = std::fs::metadata(path).ok()?;
         if !meta.is_file() || meta.len() > MAX_MODULE_BYTES {
             return None;
@@ -161,18 +166,7 @@ impl ImportSearch {
         }
         let text = String::from_utf8(std::fs::read(&real).ok()?).ok()?;
         let ast = crate::frontend::parse_python(&text).ok()?;
-        let package = if is_package {
-            name.to_string()
-        } else {
-            name.rsplit_once('.').map_or("", |(p, _)| p).to_string()
-        };
-        Some(Rc::new(SourceModule {
-            name: name.to_string(),
-            package,
-            path: real,
-            text,
-            ast,
-        }))
+        Some((ast, text.len()))
     }
 }
 

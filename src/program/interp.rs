@@ -45,7 +45,7 @@ pub struct Interp<'a> {
     pub trace: Trace,
     pub depth: usize,
     pub(super) hints: HashMap<String, usize>,
-    pub(super) steps: usize,
+    steps: usize,
     /// Return values of the functions being run (innermost last).
     pub returns: Vec<Vec<V<'a>>>,
     /// Classes whose methods are running (for `super()`), with their `self`.
@@ -144,7 +144,7 @@ impl<'a> Interp<'a> {
         if let Some(v) = self.globals.get(name) {
             if let V::Lazy(target) = v {
                 let target = target.clone();
-                let resolved = self.resolve_lazy(&target.0, &target.1);
+                let resolved = self.resolve_import(&target.0, &target.1, 0);
                 self.globals.insert(name.to_string(), resolved.clone());
                 return resolved;
             }

@@ -16,8 +16,10 @@ use super::value::V;
 /// `features_only=True` it wraps the model in a feature extractor (unknown here).
 const TIMM_BUILD: &str = "timm.build_model_with_cfg";
 
-/// `build_model_with_cfg`'s own parameters, never passed to the model.
-const TIMM_BUILD_PARAMS: [&str; 12] = [
+/// `build_model_with_cfg`'s own parameters (and the ones it pops), never passed to the model.
+const TIMM_BUILD_PARAMS: [&str; 14] = [
+    "model_cls",
+    "features_only",
     "variant",
     "pretrained",
     "pretrained_cfg",
@@ -108,27 +110,23 @@ impl<'a> Interp<'a> {
         }
         let mut model_kwargs: Vec<(String, V<'a>)> = kwargs
             .iter()
-            .filter(|(k, _)| {
-                !TIMM_BUILD_PARAMS.contains(&k.as_str()) && k != "model_cls" && k != "features_only"
-            })
+            .filter(|(k, _)| !TIMM_BUILD_PARAMS.contains(&k.as_str()))
             .cloned()
             .collect();
         if let Some(cfg) = kwarg("model_cfg").filter(|v| v.truth() != Some(false)) {
             model_kwargs.push(("cfg".to_string(), cfg.clone()));
         }
         if let V::Class(class) = &model_cls {
-            let accepted = match self.class_member(class, "__init__") {
-                Some(V::Func(init)) => init
-                    .parameters
-                    .iter_non_variadic_params()
-                    .map(|p| p.parameter.name.id.to_string())
-                    .collect(),
-                _ => Vec::new(),
-            };
-            for name in TIMM_CFG_SIZES {
-                if accepted.iter().any(|p| p == name) && kwarg(name).is_none() {
-                    let size = self.fresh_size_input(name);
-                    model_kwargs.push((name.to_string(), size));
+            if let Some(V::Func(init)) = self.class_member(class, "__init__") {
+                for name in TIMM_CFG_SIZES {
+                    let accepted = init
+                        .parameters
+                        .iter_non_variadic_params()
+                        .any(|p| p.parameter.name.id.as_str() == name);
+                    if accepted && kwarg(name).is_none() {
+                        let size = self.fresh_size_input(name);
+                        model_kwargs.push((name.to_string(), size));
+                    }
                 }
             }
         }

@@ -90,15 +90,10 @@ impl<'a> Interp<'a> {
         self.import_name(&absolute, name, 0)
     }
 
-    /// Resolves a lazy import; names of modules outside the project keep the meaning a
-    /// direct import gives them (torch paths, modelled libraries, unknown).
-    pub fn resolve_lazy(&mut self, module: &str, name: &str) -> V<'a> {
-        self.resolve_import(module, name, 0)
-    }
-
-    /// A modelled library object, else the project's definition, else what a direct import
-    /// of a module outside the project gives.
-    fn resolve_import(&mut self, module: &str, name: &str, hops: usize) -> V<'a> {
+    /// Resolves a lazy import (`hops`: re-exports followed so far): a modelled library
+    /// object, else the project's definition, else what a direct import of a module outside
+    /// the project gives (a torch path or unknown).
+    pub fn resolve_import(&mut self, module: &str, name: &str, hops: usize) -> V<'a> {
         super::libraries::library_import(module, 0, name)
             .or_else(|| self.import_name(module, name, hops))
             .unwrap_or_else(|| super::interp::torch_module(&format!("{module}.{name}")))

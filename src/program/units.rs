@@ -306,27 +306,42 @@ fn run_class<'a>(
         })
         .unwrap_or_default();
     let init_kwargs = init.is_some_and(|i| i.parameters.kwarg.is_some());
-    let mut runs = Vec::new();
-    for choices in variants(&forward_kinds) {
-        reset(interp, globals);
-        let (mut ctor, _) = bind_inputs(interp, &ctor_choices);
-        if init_kwargs {
-            // Whatever a caller might pass through `**kwargs` is unknown.
-            ctor.push(("**".to_string(), V::Unknown));
-        }
-        let obj = interp.instantiate(class, Vec::new(), ctor, class.range);
-        let (args, variant) = bind_inputs(interp, &choices);
-        if !interp.dead {
-            interp.call_user(forward, Some(obj), Vec::new(), args, TextRange::default());
-        }
-        runs.push(UnitRun {
-            unit: class.name.id.to_string(),
-            kind: UnitKind::Class,
-            variant,
-            trace: std::mem::take(&mut interp.trace),
-        });
+    let unit = class.name.id.as_str();
+    variants(&forward_kinds)
+        .iter()
+        .map(|choices| {
+            reset(interp, globals);
+            let (mut ctor, _) = bind_inputs(interp, &ctor_choices);
+            if init_kwargs {
+                // Whatever a caller might pass through `**kwargs` is unknown.
+                ctor.push(("**".to_string(), V::Unknown));
+            }
+            let obj = interp.instantiate(class, Vec::new(), ctor, class.range);
+            run_forward(interp, forward, obj, choices, unit, UnitKind::Class)
+        })
+        .collect()
+}
+
+/// One variant's run of a model's `forward`: its inputs bound to `choices` (unless building
+/// the model already failed), then the run's trace.
+fn run_forward<'a>(
+    interp: &mut Interp<'a>,
+    forward: &'a StmtFunctionDef,
+    model: V<'a>,
+    choices: &[(String, Choice)],
+    unit: &str,
+    kind: UnitKind,
+) -> UnitRun {
+    let (args, variant) = bind_inputs(interp, choices);
+    if !interp.dead {
+        interp.call_user(forward, Some(model), Vec::new(), args, TextRange::default());
     }
-    runs
+    UnitRun {
+        unit: unit.to_string(),
+        kind,
+        variant,
+        trace: std::mem::take(&mut interp.trace),
+    }
 }
 
 /// A top-level function with at least one tensor parameter (or none at all, for a test
@@ -375,8 +390,9 @@ fn callable_bare(def: &StmtFunctionDef) -> bool {
 
 /// A builder function (`def resnet18(*, weights=None, **kwargs)`) run as its callers would:
 /// with its defaults, then the model it returns run on symbolic inputs, one run per rank
-/// variant of its `forward` (each variant builds the model afresh, so no state leaks between
-/// runs). Functions that return anything but an instance of a module class of the file are
+/// variant of its `forward`. The model is built once; each variant starts from a checkpoint
+/// taken right after (trace, symbols and the model's attributes), so no state leaks between
+/// runs. Functions that return anything but an instance of a module class of the file are
 /// not builders and yield nothing.
 fn run_builder<'a>(
     interp: &mut Interp<'a>,
@@ -389,12 +405,6 @@ fn run_builder<'a>(
     reset(interp, globals);
     let built = interp.call_user(def, None, Vec::new(), Vec::new(), TextRange::default());
     let V::Object(obj) = &built else {
-        if std::env::var_os("SHAPEHOUND_DEBUG").is_some() {
-            eprintln!(
-                "builder {}: returned {built:?} dead={}",
-                def.name.id, interp.dead
-            );
-        }
         return Vec::new();
     };
     let class = obj.borrow().class;
@@ -404,29 +414,22 @@ fn run_builder<'a>(
     let Some(forward) = forward_of(interp, class) else {
         return Vec::new();
     };
-    // The model is built once; every variant starts from the state right after.
     let built_state = interp.checkpoint(&built);
-    let mut runs = Vec::new();
-    for choices in variants(&classify(forward, true, true)) {
-        interp.rewind(&built_state);
-        let (args, variant) = bind_inputs(interp, &choices);
-        if !interp.dead {
-            interp.call_user(
+    let unit = def.name.id.as_str();
+    variants(&classify(forward, true, true))
+        .iter()
+        .map(|choices| {
+            interp.rewind(&built_state);
+            run_forward(
+                interp,
                 forward,
-                Some(built.clone()),
-                Vec::new(),
-                args,
-                TextRange::default(),
-            );
-        }
-        runs.push(UnitRun {
-            unit: def.name.id.to_string(),
-            kind: UnitKind::Builder,
-            variant,
-            trace: std::mem::take(&mut interp.trace),
-        });
-    }
-    runs
+                built.clone(),
+                choices,
+                unit,
+                UnitKind::Builder,
+            )
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -434,7 +437,7 @@ pub(crate) mod tests {
     use crate::findings::{analyse_module, Finding};
     use crate::jobs::{JobSolver, DEFAULT_TIMEOUT};
 
-    /// The findings of a source text, as (line, unit kind, unit).
+    /// The findings of a source text (no imports followed).
     pub(crate) fn findings(src: &str) -> Vec<Finding> {
         let module = crate::frontend::parse_python(src).expect("parsable test source");
         analyse_module(&module, src, None, &JobSolver::new(DEFAULT_TIMEOUT)).findings
