@@ -11,7 +11,8 @@ a finding the original does not have (the detection rate).
     python3 scripts/mutation_bench.py measure --binary target/release/shapehound
 
 (generate: --limit N per file, default 15, 0 for all; --seed S; --only SUBSTR of the file path;
---timeout S; --out DIR. measure: --manifest FILE; --json OUT; --show-missed.)
+--timeout S; --out DIR. measure: --manifest FILE; --json OUT; --show-missed; --follow-imports checks every mutant
+and original in place, in a scratch copy of its package tree, with `check --follow-imports`.)
 
 `generate` needs the venv /root/torchenv (torch 2.15.0, CPU) with the corpus' package versions:
     /root/torchenv/bin/pip install torchvision==0.29.2 timm==1.0.31
@@ -63,6 +64,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import traceback
 from collections import Counter, defaultdict
@@ -702,10 +704,11 @@ def cmd_generate(args) -> int:
 
 # --- measure ----------------------------------------------------------------------------------
 
-def run_check(binary: str, path: Path, timeout: float):
+def run_check(binary: str, path: Path, timeout: float, follow_imports: bool = False):
     """({(kind, line)} of the findings, None), or (None, failure) when the tool failed."""
+    command = [binary, "check", "--format", "json"] + (["--follow-imports"] if follow_imports else [])
     try:
-        proc = subprocess.run([binary, "check", "--format", "json", str(path)],
+        proc = subprocess.run(command + [str(path)],
                               capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         return None, f"timeout after {timeout:.0f} s"
@@ -727,22 +730,60 @@ def rate(kept: int, detected: int) -> str:
     return f"{detected:>5}/{kept:<5} {100.0 * detected / kept:5.1f}%" if kept else "-"
 
 
+class InPlace:
+    """A scratch copy of the corpus packages the mutants come from, so that `check
+    --follow-imports` sees each mutant at its original path, next to the modules it imports."""
+
+    def __init__(self, originals):
+        self.root = Path(tempfile.mkdtemp(prefix="shapehound-mutants-"))
+        for top in sorted({Path(o).parts[0] for o in originals}):
+            shutil.copytree(CORPUS / top, self.root / top, symlinks=True)
+
+    def check(self, binary: str, original: str, text, timeout: float):
+        """Checks `original` in the copy, with its text replaced by `text` (None: unchanged)."""
+        target = self.root / original
+        saved = target.read_bytes()
+        try:
+            if text is not None:
+                target.write_text(text)
+            return run_check(binary, target, timeout, follow_imports=True)
+        finally:
+            target.write_bytes(saved)
+
+    def close(self):
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
 def cmd_measure(args) -> int:
     if not (shutil.which(args.binary) or Path(args.binary).is_file()):
         sys.exit(f"no such executable: {args.binary}")
     manifest_path = Path(args.manifest)
     manifest = json.loads(manifest_path.read_text())
     kept = [m for m in manifest["mutants"] if m["status"] == "kept"]
+    in_place = InPlace([e["original"] for e in manifest["files"]]) if args.follow_imports else None
+    try:
+        return measure(args, manifest_path, manifest, kept, in_place)
+    finally:
+        if in_place:
+            in_place.close()
+
+
+def measure(args, manifest_path: Path, manifest, kept, in_place) -> int:
+    def check(original: str, copy: str):
+        if in_place is None:
+            return run_check(args.binary, manifest_path.parent / copy, args.timeout)
+        text = None if copy.startswith("orig/") else (manifest_path.parent / copy).read_text()
+        return in_place.check(args.binary, original, text, args.timeout)
+
     failures, originals = [], {}
     for entry in manifest["files"]:
-        keys, failure = run_check(args.binary, manifest_path.parent / entry["original_copy"],
-                                  args.timeout)
+        keys, failure = check(entry["original"], entry["original_copy"])
         if failure:
             failures.append({"file": entry["original_copy"], "failure": failure})
         originals[entry["original"]] = keys  # None: no baseline, so its mutants count as missed
     tables, missed, detected, localised = defaultdict(Counter), [], 0, 0
     for mutant in kept:
-        keys, failure = run_check(args.binary, manifest_path.parent / mutant["file"], args.timeout)
+        keys, failure = check(mutant["original"], mutant["file"])
         if failure:
             failures.append({"file": mutant["file"], "failure": failure})
         baseline = originals[mutant["original"]]
@@ -776,7 +817,7 @@ def cmd_measure(args) -> int:
             print(f"  {m['id']}  {m['original']}:{m['line']}  {m['kind']}  "
                   f"{m['original_text']!r} -> {m['mutated_text']!r}  [{error}]")
     if args.json:
-        report = {"binary": args.binary, "kept": len(kept), "detected": detected,
+        report = {"binary": args.binary, "follow_imports": args.follow_imports, "kept": len(kept), "detected": detected,
                   "detection_rate": detected / len(kept) if kept else None, "localised": localised,
                   "by_kind": by["kind"], "by_file": by["file"], "tool_failures": failures,
                   "originals_with_findings": with_findings, "missed": [m["id"] for m in missed]}
@@ -799,6 +840,9 @@ def main() -> int:
     meas.add_argument("--timeout", type=float, default=60.0, help="seconds per check")
     meas.add_argument("--json", help="also write the figures to this file")
     meas.add_argument("--show-missed", action="store_true", help="list the undetected mutants")
+    meas.add_argument("--follow-imports", action="store_true",
+                      help="check each mutant in place in a scratch copy of its package tree, with "
+                           "check --follow-imports")
     args = parser.parse_args()
     return cmd_generate(args) if args.command == "generate" else cmd_measure(args)
 

@@ -297,6 +297,24 @@ impl<'a> Interp<'a> {
                     None => V::Unknown,
                 }
             }
+            "isinstance" => match self.isinstance(&first, args.get(1)) {
+                Some(b) => V::Data(Value::Bool(Some(b))),
+                None => V::Unknown,
+            },
+            "any" | "all" => match iterate(&first) {
+                Some(items) => {
+                    let want = name == "any";
+                    let truths: Vec<Option<bool>> = items.iter().map(V::truth).collect();
+                    if truths.contains(&Some(want)) {
+                        V::Data(Value::Bool(Some(want)))
+                    } else if truths.iter().all(Option::is_some) {
+                        V::Data(Value::Bool(Some(!want)))
+                    } else {
+                        V::Unknown
+                    }
+                }
+                None => V::Unknown,
+            },
             "print" | "setattr" => V::none(),
             "getattr" => match args.get(1) {
                 Some(V::Data(Value::Str(Some(attr)))) => {
@@ -330,6 +348,75 @@ fn int_range<'a>(start: i64, stop: i64, step: i64) -> V<'a> {
     )
 }
 
+/// The Python type of a plain value, as far as `isinstance` needs it (`None`: not known,
+/// or an instance of a user class, which may derive from anything).
+fn plain_type(v: &V) -> Option<&'static str> {
+    Some(match v {
+        V::Data(Value::Int(_) | Value::IntUnknown) => "int",
+        V::Data(Value::Float(_)) => "float",
+        V::Data(Value::Bool(_)) | V::Cond(_) => "bool",
+        V::Data(Value::Str(_)) => "str",
+        V::Data(Value::None) => "NoneType",
+        V::Data(Value::Tensor(_)) => "torch.Tensor",
+        V::Data(Value::Size(_)) => "torch.Size",
+        V::Tuple(_) => "tuple",
+        V::List(_) => "list",
+        V::Dict(_) => "dict",
+        V::Module(_) | V::Container(..) | V::Func(_) | V::Class(_) | V::Torch(_) => "other",
+        _ => return None,
+    })
+}
+
+impl<'a> Interp<'a> {
+    /// `isinstance(v, ty)` when it is decided: builtin types, `torch.Tensor` and
+    /// `torch.Size` against plain values, a class of the file against its instances.
+    fn isinstance(&self, v: &V<'a>, ty: Option<&V<'a>>) -> Option<bool> {
+        let ty = ty?;
+        if let V::Tuple(types) = ty {
+            let answers: Vec<Option<bool>> =
+                types.iter().map(|t| self.isinstance(v, Some(t))).collect();
+            return if answers.contains(&Some(true)) {
+                Some(true)
+            } else if answers.iter().all(Option::is_some) {
+                Some(false)
+            } else {
+                None
+            };
+        }
+        if let (V::Object(o), V::Class(c)) = (v, ty) {
+            let mut todo = vec![o.borrow().class];
+            for _ in 0..16 {
+                let Some(class) = todo.pop() else { break };
+                if std::ptr::eq(class, *c) {
+                    return Some(true);
+                }
+                todo.extend(self.user_bases(class));
+            }
+            return None;
+        }
+        let actual = plain_type(v)?;
+        let wanted = match ty {
+            V::Builtin(b @ ("int" | "float" | "bool" | "str" | "list" | "tuple" | "dict")) => *b,
+            V::Torch(path) if matches!(&**path, "torch.Tensor" | "torch.Size") => {
+                if &**path == "torch.Tensor" {
+                    "torch.Tensor"
+                } else {
+                    "torch.Size"
+                }
+            }
+            // A user class: none of the plain values is an instance of it.
+            V::Class(_) => return Some(false),
+            _ => return None,
+        };
+        // `bool` derives from `int`, `torch.Size` from `tuple`.
+        Some(
+            actual == wanted
+                || (wanted == "int" && actual == "bool")
+                || (wanted == "tuple" && actual == "torch.Size"),
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use crate::program::units::tests::findings;
@@ -353,5 +440,27 @@ run()
         assert_eq!(found.len(), 1, "{found:?}");
         assert_eq!(found[0].span.line, 10);
         assert!(findings(&src.replace("WIDTH", "16")).is_empty());
+    }
+
+    /// torchvision's Bottleneck: `int(planes * (base_width / 64.0)) * groups` is a known
+    /// width when its inputs are known.
+    #[test]
+    fn float_arithmetic_on_known_numbers_stays_known() {
+        let src = r#"
+import torch
+from torch import nn
+
+def run(planes=64, base_width=BASE, groups=1):
+    width = int(planes * (base_width / 64.0)) * groups
+    conv = nn.Conv2d(3, planes, 1)
+    bn = nn.BatchNorm2d(width)
+    return bn(conv(torch.randn(1, 3, 8, 8)))
+
+run()
+"#;
+        let found = findings(&src.replace("BASE", "128"));
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].span.line, 9);
+        assert!(findings(&src.replace("BASE", "64")).is_empty());
     }
 }

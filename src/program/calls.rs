@@ -9,7 +9,7 @@ use ruff_python_ast::{Expr, ExprCall, StmtClassDef, StmtFunctionDef};
 use ruff_text_size::{Ranged, TextRange};
 
 use super::interp::{Interp, MAX_DEPTH};
-use super::methods::{grown, mapping_method, str_method};
+use super::methods::{dict_mutation, grown, mapping_method, str_method};
 use super::value::{ContainerKind, Object, TorchModule, CONTAINER_ATTR, V};
 use crate::operators::api::{torch_api, ApiKind};
 use crate::shapes::rules::{apply, lookup, RuleError, RuleKind};
@@ -79,6 +79,17 @@ impl<'a> Interp<'a> {
         // `xs.append(v)` on a name or attribute rebinds it (lists are values here).
         if let Expr::Attribute(a) = &*c.func {
             let method = a.attr.id.as_str();
+            // Dicts are values too: `d.pop(k)` returns the item and rebinds `d`.
+            if matches!(method, "pop" | "setdefault" | "update")
+                && matches!(&*a.value, Expr::Name(_) | Expr::Attribute(_))
+            {
+                if let V::Dict(items) = self.eval(&a.value) {
+                    let (args, kwargs) = self.eval_args(c);
+                    let (result, updated) = dict_mutation(&items, method, args, kwargs);
+                    self.assign(&a.value, updated);
+                    return result;
+                }
+            }
             if matches!(
                 method,
                 "append"

@@ -5,6 +5,7 @@ use ruff_python_ast::{BoolOp, CmpOp, Expr, Number, Operator, UnaryOp};
 use ruff_text_size::TextRange;
 
 use super::interp::Interp;
+use super::methods::contains;
 use super::value::{ContainerKind, V};
 use crate::shapes::dim::DimExpr;
 use crate::shapes::{Pred, Value};
@@ -325,7 +326,7 @@ impl<'a> Interp<'a> {
             return V::Data(Value::IntUnknown);
         }
         if number(&l) && number(&r) {
-            return V::Data(Value::Float(None));
+            return V::Data(Value::Float(float_op(&l, op, &r)));
         }
         // Sequences.
         match (&l, op, &r) {
@@ -416,7 +417,10 @@ impl<'a> Interp<'a> {
                     None => V::Unknown,
                 }
             }
-            CmpOp::In | CmpOp::NotIn => V::Unknown,
+            CmpOp::In | CmpOp::NotIn => match contains(&l, &r) {
+                Some(found) => V::Data(Value::Bool(Some(found == (op == CmpOp::In)))),
+                None => V::Unknown,
+            },
             _ => {
                 // Sizes and tuples of ints compare elementwise.
                 if let (Some(a), Some(b)) = (int_list(&l), int_list(&r)) {
@@ -761,4 +765,29 @@ fn operator_name(op: Operator, inplace: bool) -> &'static str {
         (Operator::LShift, _) => "operator.lshift",
         (Operator::RShift, _) => "operator.rshift",
     }
+}
+
+/// Python arithmetic on known numbers where one side is a float (the other may be an int
+/// or a bool): `int(planes * (base_width / 64.0))` stays concrete.
+fn float_op(l: &V, op: Operator, r: &V) -> Option<f64> {
+    let num = |v: &V| -> Option<f64> {
+        match v {
+            V::Data(Value::Float(f)) => *f,
+            V::Data(Value::Bool(b)) => b.map(|b| b as i64 as f64),
+            other => int_of(other).and_then(|e| e.as_const()).map(|c| c as f64),
+        }
+    };
+    let (a, b) = (num(l)?, num(r)?);
+    let value = match op {
+        Operator::Add => a + b,
+        Operator::Sub => a - b,
+        Operator::Mult => a * b,
+        Operator::Div if b != 0.0 => a / b,
+        Operator::FloorDiv if b != 0.0 => (a / b).floor(),
+        // Python's modulo takes the sign of the divisor.
+        Operator::Mod if b != 0.0 => a - b * (a / b).floor(),
+        Operator::Pow => a.powf(b),
+        _ => return None,
+    };
+    value.is_finite().then_some(value)
 }

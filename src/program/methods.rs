@@ -88,3 +88,122 @@ pub fn grown<'a>(recv: &V<'a>, method: &str, args: Vec<V<'a>>) -> Option<V<'a>> 
         (_, _) => Some(V::Unknown),
     }
 }
+
+/// `d.pop(k[, default])`, `d.setdefault(k[, default])` and `d.update(other, **kw)` on a dict
+/// with string keys: (what the call returns, the dict afterwards). An unknown key or
+/// argument leaves both unknown.
+pub fn dict_mutation<'a>(
+    items: &[(String, V<'a>)],
+    method: &str,
+    args: Vec<V<'a>>,
+    kwargs: Vec<(String, V<'a>)>,
+) -> (V<'a>, V<'a>) {
+    let unknown = (V::Unknown, V::Unknown);
+    let mut items = items.to_vec();
+    let mut args = args.into_iter();
+    if method == "update" {
+        let mut add = match args.next() {
+            Some(V::Dict(other)) => other,
+            None => Vec::new(),
+            Some(_) => return unknown,
+        };
+        if kwargs.iter().any(|(k, _)| k == "**") {
+            return unknown;
+        }
+        add.extend(kwargs);
+        for (k, v) in add {
+            items.retain(|(key, _)| *key != k);
+            items.push((k, v));
+        }
+        return (V::none(), V::Dict(items));
+    }
+    let Some(V::Data(Value::Str(Some(key)))) = args.next() else {
+        return unknown;
+    };
+    let default = args.next();
+    let found = items.iter().position(|(k, _)| *k == key);
+    match (method, found) {
+        ("pop", Some(i)) => {
+            let (_, v) = items.remove(i);
+            (v, V::Dict(items))
+        }
+        // A KeyError without a default: nothing after it is known.
+        ("pop", None) => (default.unwrap_or(V::Unknown), V::Dict(items)),
+        ("setdefault", Some(i)) => (items[i].1.clone(), V::Dict(items)),
+        ("setdefault", None) => {
+            let v = default.unwrap_or_else(V::none);
+            items.push((key, v.clone()));
+            (v, V::Dict(items))
+        }
+        _ => unknown,
+    }
+}
+
+/// `needle in haystack` when it is decided: a key of a dict, an item of a list or tuple of
+/// known constants, a substring of a known string.
+pub fn contains(needle: &V, haystack: &V) -> Option<bool> {
+    let constant = |v: &V| -> Option<String> {
+        match v {
+            V::Data(Value::Str(Some(s))) => Some(format!("s{s}")),
+            V::Data(Value::Int(e)) => e.as_const().map(|c| format!("i{c}")),
+            V::Data(Value::None) => Some("none".to_string()),
+            // `True == 1` in Python.
+            V::Data(Value::Bool(Some(b))) => Some(format!("i{}", *b as i64)),
+            _ => None,
+        }
+    };
+    match (needle, haystack) {
+        (V::Data(Value::Str(Some(k))), V::Dict(items)) => Some(items.iter().any(|(n, _)| n == k)),
+        (V::Data(Value::Str(Some(k))), V::Data(Value::Str(Some(s)))) => {
+            Some(s.contains(k.as_str()))
+        }
+        (_, V::List(items) | V::Tuple(items)) => {
+            let needle = constant(needle)?;
+            let mut all_known = true;
+            for item in items {
+                match constant(item) {
+                    Some(c) if c == needle => return Some(true),
+                    Some(_) => {}
+                    None => all_known = false,
+                }
+            }
+            all_known.then_some(false)
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::program::units::tests::findings;
+
+    /// timm's factories: keyword dicts consumed with `pop`/`setdefault`, `isinstance` and
+    /// `in` deciding the branch, so the layer they return is known.
+    #[test]
+    fn kwargs_popped_and_branches_decided_by_isinstance_and_in() {
+        let src = r#"
+import torch
+from torch import nn
+
+def make(kernel_size, **kwargs):
+    if isinstance(kernel_size, (list, tuple)):
+        return None
+    in_ch = kwargs.pop("in_ch", 3)
+    out_ch = kwargs.pop("out_ch")
+    kwargs.setdefault("bias", False)
+    if "dilation" in kwargs and any([d > 1 for d in [kwargs["dilation"]]]):
+        return None
+    return nn.Conv2d(in_ch, out_ch, kernel_size, **kwargs)
+
+def run():
+    conv = make(3, in_ch=IN, out_ch=16, padding=1)
+    return conv(torch.randn(1, 8, 32, 32))
+
+run()
+"#;
+        let found = findings(&src.replace("IN", "4"));
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].span.line, 17);
+        assert!(findings(&src.replace("IN", "8")).is_empty());
+    }
+}

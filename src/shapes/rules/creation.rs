@@ -40,7 +40,9 @@ pub const RULES: &[Rule] = &[
 fn dtype_kw(ctx: &Ctx, default: Option<DType>) -> Option<DType> {
     match ctx.kwarg("dtype") {
         Some(Value::DType(d)) => Some(*d),
-        _ => default,
+        None | Some(Value::None) => default,
+        // A dtype chosen at run time (`dtype=pick_dtype(device)`): not known.
+        Some(_) => None,
     }
 }
 
@@ -600,5 +602,23 @@ mod tests {
         assert_eq!(n(vec![0, 10, 3]), 4);
         assert_eq!(n(vec![10, 0, -3]), 4);
         assert_eq!(n(vec![5, 2]), 0);
+    }
+
+    /// `arange` of ints is an integer tensor unless a dtype says otherwise; a dtype that is
+    /// not known leaves the element type unknown (diffusers picks it per device).
+    #[test]
+    fn arange_dtype_follows_an_explicit_or_unknown_dtype() {
+        let dtype = |kwargs: Vec<(String, Value)>| {
+            let Some(RuleKind::Function(f)) = lookup("torch.arange").map(|r| r.kind) else {
+                panic!("no rule for torch.arange");
+            };
+            let out = apply(f, "torch.arange", vec![Value::int(4)], kwargs, None).unwrap();
+            out.value.as_tensor().unwrap().dtype
+        };
+        let kw = |v: Value| vec![("dtype".to_string(), v)];
+        assert_eq!(dtype(vec![]), Some(DType::Int));
+        assert_eq!(dtype(kw(Value::None)), Some(DType::Int));
+        assert_eq!(dtype(kw(Value::DType(DType::Float))), Some(DType::Float));
+        assert_eq!(dtype(kw(Value::Unknown)), None);
     }
 }

@@ -158,6 +158,19 @@ fn sequence_op(ctx: &Ctx) -> Option<Result<Value, RuleError>> {
     let a = ctx.arg(0, "a")?;
     let b = ctx.arg(1, "b")?;
     let is_seq = |v: &Value| matches!(v, Value::Size(_) | Value::Tuple(_));
+    // Known values that are not tuples: adding one to a tuple is a TypeError.
+    let is_plain = |v: &Value| {
+        matches!(
+            v,
+            Value::Int(_)
+                | Value::IntUnknown
+                | Value::Float(_)
+                | Value::Bool(_)
+                | Value::Str(_)
+                | Value::List(_)
+                | Value::None
+        )
+    };
     let as_dims = |v: &Value| -> Option<Vec<Dim>> {
         v.elements()?
             .iter()
@@ -220,7 +233,12 @@ fn sequence_op(ctx: &Ctx) -> Option<Result<Value, RuleError>> {
             };
             Ok(Value::Bool(result))
         }
-        _ => invalid(format!("{}: unsupported operand types {a} and {b}", ctx.op)),
+        // Only known operands make the operation a Python TypeError; anything else (a
+        // tensor's reflected operator, a value we do not know) leaves the result unknown.
+        _ if [a, b].iter().all(|v| is_seq(v) || is_plain(v)) => {
+            invalid(format!("{}: unsupported operand types {a} and {b}", ctx.op))
+        }
+        _ => super::unsupported(format!("{}: {a} and {b}", ctx.op)),
     })
 }
 
