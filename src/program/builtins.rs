@@ -4,7 +4,7 @@
 use ruff_text_size::TextRange;
 
 use super::calls::iterate;
-use super::expr::int_of;
+use super::expr::{int_of, known_number};
 use super::interp::Interp;
 use super::value::V;
 use crate::shapes::{DimExpr, Value};
@@ -274,9 +274,36 @@ impl<'a> Interp<'a> {
                         }
                         V::Data(Value::Int(acc))
                     }
-                    _ => V::Unknown,
+                    // Known numbers, floats among them: the first extreme item itself
+                    // (`max(1.0, 2)` is the int 2).
+                    _ => {
+                        let numbers: Option<Vec<f64>> = items.iter().map(known_number).collect();
+                        let better = |a: f64, b: f64| if name == "min" { a < b } else { a > b };
+                        match numbers {
+                            Some(ns) if !ns.is_empty() => {
+                                let mut best = 0;
+                                for (i, n) in ns.iter().enumerate() {
+                                    if better(*n, ns[best]) {
+                                        best = i;
+                                    }
+                                }
+                                items[best].clone()
+                            }
+                            _ => V::Unknown,
+                        }
+                    }
                 }
             }
+            // Python rounds halves to even; `round(x, n)` stays a float.
+            "round" => match (&first, args.get(1)) {
+                (V::Data(Value::Int(_)), None) => first,
+                (V::Data(Value::Float(Some(f))), None) => {
+                    V::Data(Value::int(f.round_ties_even() as i64))
+                }
+                (V::Data(Value::Float(_)), None) => V::Data(Value::IntUnknown),
+                (V::Data(Value::Float(_)), Some(_)) => V::Data(Value::Float(None)),
+                _ => V::Unknown,
+            },
             "abs" => match int_of(&first) {
                 Some(e) => match e.as_const() {
                     Some(c) => V::Data(Value::int(c.abs())),
@@ -462,5 +489,25 @@ run()
         assert_eq!(found.len(), 1, "{found:?}");
         assert_eq!(found[0].span.line, 9);
         assert!(findings(&src.replace("BASE", "64")).is_empty());
+    }
+
+    /// torchvision's MobileNetV2: `_make_divisible(1280 * max(1.0, width_mult), 8)`.
+    #[test]
+    fn min_and_max_of_known_floats_and_round() {
+        let src = r#"
+import torch
+from torch import nn
+
+def run(width_mult=1.0):
+    last = int(round(OUT * max(1.0, width_mult)))
+    head = nn.Linear(last, 10)
+    return head(torch.randn(2, 1280))
+
+run()
+"#;
+        let found = findings(&src.replace("OUT", "1024"));
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].span.line, 8);
+        assert!(findings(&src.replace("OUT", "1280")).is_empty());
     }
 }

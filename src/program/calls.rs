@@ -18,7 +18,7 @@ use crate::shapes::{DimExpr, Value};
 
 /// `SHAPEHOUND_DEBUG=1` prints what the catalogue could not answer (read once: it is asked
 /// on hot paths).
-fn debug_misses() -> bool {
+pub(crate) fn debug_misses() -> bool {
     static DEBUG: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     *DEBUG.get_or_init(|| std::env::var_os("SHAPEHOUND_DEBUG").is_some())
 }
@@ -505,7 +505,7 @@ impl<'a> Interp<'a> {
             }
             Err(e) => {
                 if debug_misses() {
-                    eprintln!("rule {name}: {e:?}");
+                    eprintln!("rule {name}: {e:?} (line {})", self.position(span).line);
                 }
                 self.trace.unknown_ops += 1;
                 None

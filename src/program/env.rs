@@ -54,6 +54,7 @@ impl<'a> Interp<'a> {
             trace: self.trace.clone(),
             hints: self.hints.clone(),
             objects: reachable_objects(vec![root.clone()], true),
+            dead: self.dead,
         }
     }
 
@@ -66,7 +67,7 @@ impl<'a> Interp<'a> {
         }
         self.locals.clear();
         self.guards.clear();
-        self.dead = false;
+        self.dead = c.dead;
     }
 
     /// Joins the state `b` into the current state, which must equal `a`.
@@ -204,6 +205,8 @@ pub struct Checkpoint<'a> {
     trace: super::trace::Trace,
     hints: HashMap<String, usize>,
     objects: Vec<super::value::ObjectState<'a>>,
+    /// Whether the code that ran before the checkpoint certainly raised.
+    dead: bool,
 }
 
 /// A saved environment: the innermost frame (or the globals at module level) and the

@@ -402,6 +402,25 @@ impl<'a> Interp<'a> {
                 None => V::Cond(p),
             };
         }
+        let is_float = |v: &V<'a>| matches!(v, V::Data(Value::Float(_)));
+        if let (true, Some(a), Some(b)) = (
+            is_float(&l) || is_float(&r),
+            known_number(&l),
+            known_number(&r),
+        ) {
+            let holds = match op {
+                CmpOp::Eq => Some(a == b),
+                CmpOp::NotEq => Some(a != b),
+                CmpOp::Lt => Some(a < b),
+                CmpOp::LtE => Some(a <= b),
+                CmpOp::Gt => Some(a > b),
+                CmpOp::GtE => Some(a >= b),
+                _ => None,
+            };
+            if let Some(h) = holds {
+                return V::Data(Value::Bool(Some(h)));
+            }
+        }
         match op {
             CmpOp::Is | CmpOp::IsNot => {
                 let none = |v: &V<'a>| matches!(v, V::Data(Value::None));
@@ -770,14 +789,7 @@ fn operator_name(op: Operator, inplace: bool) -> &'static str {
 /// Python arithmetic on known numbers where one side is a float (the other may be an int
 /// or a bool): `int(planes * (base_width / 64.0))` stays concrete.
 fn float_op(l: &V, op: Operator, r: &V) -> Option<f64> {
-    let num = |v: &V| -> Option<f64> {
-        match v {
-            V::Data(Value::Float(f)) => *f,
-            V::Data(Value::Bool(b)) => b.map(|b| b as i64 as f64),
-            other => int_of(other).and_then(|e| e.as_const()).map(|c| c as f64),
-        }
-    };
-    let (a, b) = (num(l)?, num(r)?);
+    let (a, b) = (known_number(l)?, known_number(r)?);
     let value = match op {
         Operator::Add => a + b,
         Operator::Sub => a - b,
@@ -790,4 +802,13 @@ fn float_op(l: &V, op: Operator, r: &V) -> Option<f64> {
         _ => return None,
     };
     value.is_finite().then_some(value)
+}
+
+/// A Python number whose value is known (ints and bools as floats).
+pub fn known_number(v: &V) -> Option<f64> {
+    match v {
+        V::Data(Value::Float(f)) => *f,
+        V::Data(Value::Bool(b)) => b.map(|b| b as i64 as f64),
+        other => int_of(other).and_then(|e| e.as_const()).map(|c| c as f64),
+    }
 }

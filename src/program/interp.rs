@@ -293,6 +293,9 @@ impl<'a> Interp<'a> {
     fn exec(&mut self, stmt: &'a Stmt) -> Flow {
         self.steps += 1;
         if self.steps > STEP_BUDGET {
+            if self.steps == STEP_BUDGET + 1 && super::calls::debug_misses() {
+                eprintln!("step budget spent");
+            }
             return Flow::Stop;
         }
         match stmt {

@@ -307,17 +307,20 @@ fn run_class<'a>(
         .unwrap_or_default();
     let init_kwargs = init.is_some_and(|i| i.parameters.kwarg.is_some());
     let unit = class.name.id.as_str();
+    // Built once; every rank variant of `forward` starts from the built model.
+    reset(interp, globals);
+    let (mut ctor, _) = bind_inputs(interp, &ctor_choices);
+    if init_kwargs {
+        // Whatever a caller might pass through `**kwargs` is unknown.
+        ctor.push(("**".to_string(), V::Unknown));
+    }
+    let obj = interp.instantiate(class, Vec::new(), ctor, class.range);
+    let built = interp.checkpoint(&obj);
     variants(&forward_kinds)
         .iter()
         .map(|choices| {
-            reset(interp, globals);
-            let (mut ctor, _) = bind_inputs(interp, &ctor_choices);
-            if init_kwargs {
-                // Whatever a caller might pass through `**kwargs` is unknown.
-                ctor.push(("**".to_string(), V::Unknown));
-            }
-            let obj = interp.instantiate(class, Vec::new(), ctor, class.range);
-            run_forward(interp, forward, obj, choices, unit, UnitKind::Class)
+            interp.rewind(&built);
+            run_forward(interp, forward, obj.clone(), choices, unit, UnitKind::Class)
         })
         .collect()
 }

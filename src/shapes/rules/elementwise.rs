@@ -28,7 +28,7 @@ pub const RULES: &[Rule] = &[
     Rule::function("torch.sub", binary_arith),
     Rule::function("torch.mul", binary_arith),
     Rule::function("torch.div", binary_true_div),
-    Rule::function("torch.pow", binary_arith),
+    Rule::function("torch.pow", pow),
     Rule::function("torch.maximum", binary_arith),
     Rule::function("torch.minimum", binary_arith),
     Rule::function("torch.atan2", binary_arith),
@@ -51,7 +51,7 @@ pub const RULES: &[Rule] = &[
     Rule::function("torch.Tensor.sub", binary_arith),
     Rule::function("torch.Tensor.mul", binary_arith),
     Rule::function("torch.Tensor.div", binary_true_div),
-    Rule::function("torch.Tensor.pow", binary_arith),
+    Rule::function("torch.Tensor.pow", pow),
     Rule::function("torch.Tensor.add_", binary_inplace),
     Rule::function("torch.Tensor.sub_", binary_inplace),
     Rule::function("torch.Tensor.mul_", binary_inplace),
@@ -305,6 +305,17 @@ pub(super) fn binary_arith(ctx: &mut Ctx) -> RuleResult {
     }
     let (shape, dtype) = broadcast_operands(ctx)?;
     Ok(Value::tensor(shape, dtype))
+}
+
+/// `torch.pow(input, exponent)`, `t.pow(exponent)`: broadcasting like `a ** b`; the second
+/// operand's keyword is `exponent`.
+fn pow(ctx: &mut Ctx) -> RuleResult {
+    for (name, _) in ctx.kwargs.iter_mut() {
+        if name == "exponent" {
+            *name = "other".to_string();
+        }
+    }
+    binary_arith(ctx)
 }
 
 /// `a / b`: broadcasting; integer operands give a floating result.
@@ -676,4 +687,29 @@ fn unary_with_scalar(ctx: &mut Ctx) -> RuleResult {
         return invalid(format!("{}: missing the bound", ctx.op));
     }
     Ok(Value::Tensor(t))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{apply, lookup, RuleKind};
+    use super::*;
+
+    /// `torch.pow(t, exponent=2)` (torchmetrics' Tweedie deviance) broadcasts like `t ** 2`.
+    #[test]
+    fn pow_takes_its_exponent_by_keyword() {
+        let Some(RuleKind::Function(f)) = lookup("torch.pow").map(|r| r.kind) else {
+            panic!("no rule for torch.pow");
+        };
+        let t = Value::float_tensor(&[4, 3]);
+        let out = apply(
+            f,
+            "torch.pow",
+            vec![t],
+            vec![("exponent".to_string(), Value::int(2))],
+            None,
+        )
+        .unwrap();
+        let shape = out.value.as_tensor().and_then(|t| t.shape.concrete());
+        assert_eq!(shape, Some(vec![4, 3]));
+    }
 }
