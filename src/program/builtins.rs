@@ -4,9 +4,10 @@
 use ruff_text_size::TextRange;
 
 use super::calls::iterate;
-use super::expr::{int_of, known_number};
+use super::expr::int_of;
 use super::interp::Interp;
-use super::value::V;
+use super::numbers::known_number;
+use super::value::{Partial, V};
 use crate::shapes::{DimExpr, Value};
 
 pub const BUILTINS: &[&str] = &[
@@ -42,6 +43,25 @@ pub const BUILTINS: &[&str] = &[
     "any",
     "all",
 ];
+
+/// Standard-library modules and names the interpreter models (imported or reached as
+/// attributes: `import collections.abc`, `from functools import partial`).
+pub const LIBRARY_PATHS: &[&str] = &[
+    "typing.cast",
+    "functools",
+    "functools.partial",
+    "itertools",
+    "itertools.repeat",
+    "collections",
+    "collections.abc",
+    "collections.abc.Iterable",
+    "collections.abc.Sequence",
+    "typing.Sequence",
+];
+
+pub fn library_path(path: &str) -> Option<&'static str> {
+    LIBRARY_PATHS.iter().copied().find(|p| *p == path)
+}
 
 pub fn builtin(name: &str) -> Option<&'static str> {
     BUILTINS.iter().copied().find(|b| *b == name)
@@ -168,6 +188,21 @@ impl<'a> Interp<'a> {
         match name {
             // `typing.cast(T, v)` is `v` at run time.
             "typing.cast" => args.get(1).cloned().unwrap_or(V::Unknown),
+            // `repeat(x, n)`: n copies (an endless repeat is not iterable here).
+            "itertools.repeat" => match args.get(1).and_then(int_of).and_then(|n| n.as_const()) {
+                Some(n) if (0..=super::interp::MAX_UNROLL as i64).contains(&n) => {
+                    V::List(vec![first; n as usize])
+                }
+                _ => V::Unknown,
+            },
+            "functools.partial" => match args.split_first() {
+                Some((func, rest)) => V::Partial(std::rc::Rc::new(Partial {
+                    func: func.clone(),
+                    args: rest.to_vec(),
+                    kwargs,
+                })),
+                None => V::Unknown,
+            },
             "len" => match &first {
                 V::Data(Value::Tensor(_)) => {
                     self.apply_function("builtins.len", args, kwargs, span, &[])
@@ -390,6 +425,7 @@ fn plain_type(v: &V) -> Option<&'static str> {
         V::List(_) => "list",
         V::Dict(_) => "dict",
         V::Module(_) | V::Container(..) | V::Func(_) | V::Class(_) | V::Torch(_) => "other",
+        V::Closure(..) | V::Partial(_) => "other",
         _ => return None,
     })
 }
@@ -433,6 +469,18 @@ impl<'a> Interp<'a> {
             }
             // A user class: none of the plain values is an instance of it.
             V::Class(_) => return Some(false),
+            V::Builtin("collections.abc.Iterable") => {
+                return match actual {
+                    "other" => None,
+                    t => Some(!matches!(t, "int" | "float" | "bool" | "NoneType")),
+                };
+            }
+            V::Builtin("collections.abc.Sequence" | "typing.Sequence") => {
+                return match actual {
+                    "other" => None,
+                    t => Some(matches!(t, "str" | "tuple" | "list" | "torch.Size")),
+                };
+            }
             _ => return None,
         };
         // `bool` derives from `int`, `torch.Size` from `tuple`.
@@ -509,5 +557,43 @@ run()
         assert_eq!(found.len(), 1, "{found:?}");
         assert_eq!(found[0].span.line, 8);
         assert!(findings(&src.replace("OUT", "1280")).is_empty());
+    }
+
+    /// timm's `to_2tuple` (a closure over `n`, `isinstance(x, collections.abc.Iterable)`,
+    /// `itertools.repeat`) and `functools.partial` norm layers.
+    #[test]
+    fn closures_partial_and_standard_library_helpers() {
+        let src = r#"
+import collections.abc
+import torch
+from torch import nn
+from functools import partial
+from itertools import repeat
+
+def _ntuple(n):
+    def parse(x):
+        if isinstance(x, collections.abc.Iterable) and not isinstance(x, str):
+            return tuple(x)
+        return tuple(repeat(x, n))
+    return parse
+
+to_2tuple = _ntuple(2)
+
+def run():
+    k = to_2tuple(K)
+    norm = partial(nn.BatchNorm2d, eps=1e-3)
+    conv = nn.Conv2d(3, 8, k)
+    bn = norm(CH)
+    return bn(conv(torch.randn(1, 3, 16, 16)))
+
+run()
+"#;
+        let case =
+            |k: &str, ch: &str| findings(&src.replace("K)", &format!("{k})")).replace("CH", ch));
+        let lines = |k: &str, ch: &str| case(k, ch).iter().map(|f| f.span.line).collect::<Vec<_>>();
+        assert_eq!(lines("3", "4"), vec![22]);
+        assert!(case("3", "8").is_empty());
+        assert_eq!(lines("(3, 20)", "8"), vec![22]);
+        assert!(case("(3, 5)", "8").is_empty());
     }
 }

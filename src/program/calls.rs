@@ -2,7 +2,7 @@
 //! classes (run in their calling context, bounded depth), module containers, builtins.
 
 use std::cell::RefCell;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use ruff_python_ast::{Expr, ExprCall, StmtClassDef, StmtFunctionDef};
@@ -191,6 +191,21 @@ impl<'a> Interp<'a> {
             V::Torch(path) => self.call_torch(&path, args, kwargs, span),
             V::Builtin(name) => self.call_builtin(name, args, kwargs, span),
             V::Func(def) => self.call_user(def, None, args, kwargs, span),
+            V::Closure(def, captured) => {
+                self.captured = Some(captured);
+                self.call_user(def, None, args, kwargs, span)
+            }
+            V::Partial(p) => {
+                let mut all_kwargs: Vec<(String, V<'a>)> = p
+                    .kwargs
+                    .iter()
+                    .filter(|(k, _)| k == "**" || !kwargs.iter().any(|(n, _)| n == k))
+                    .cloned()
+                    .collect();
+                all_kwargs.extend(kwargs);
+                let all_args = p.args.iter().cloned().chain(args).collect();
+                self.call(p.func.clone(), all_args, all_kwargs, span)
+            }
             V::Class(class) => self.instantiate(class, args, kwargs, span),
             V::Object(_) => {
                 let container = func.container();
@@ -580,6 +595,8 @@ impl<'a> Interp<'a> {
         kwargs: Vec<(String, V<'a>)>,
         span: TextRange,
     ) -> V<'a> {
+        // A closure's captured frame is for this call only.
+        let captured = self.captured.take();
         if self.depth >= MAX_DEPTH || def.is_async {
             return V::Unknown;
         }
@@ -596,12 +613,17 @@ impl<'a> Interp<'a> {
         }
         let module = self.module_of(def);
         let switch = self.enter_module(module, span);
-        let frame = self.bind_params(
+        let mut frame = self.bind_params(
             def,
             if is_static { None } else { this.clone() },
             args,
             kwargs,
         );
+        if let Some(captured) = captured {
+            for (name, v) in captured.iter() {
+                frame.entry(name.clone()).or_insert_with(|| v.clone());
+            }
+        }
         self.depth += 1;
         self.locals.push(frame);
         self.returns.push(Vec::new());
@@ -637,72 +659,6 @@ impl<'a> Interp<'a> {
             });
         }
         out.unwrap_or_else(V::none)
-    }
-
-    fn bind_params(
-        &mut self,
-        def: &'a StmtFunctionDef,
-        this: Option<V<'a>>,
-        args: Vec<V<'a>>,
-        mut kwargs: Vec<(String, V<'a>)>,
-    ) -> HashMap<String, V<'a>> {
-        let p = &def.parameters;
-        let mut frame = HashMap::new();
-        let mut positional = this.into_iter().chain(args);
-        let unknown_kwargs = kwargs.iter().any(|(k, _)| k == "**");
-        for param in p.posonlyargs.iter().chain(p.args.iter()) {
-            let name = param.parameter.name.id.as_str();
-            let v = match positional.next() {
-                Some(v) => v,
-                None => match kwargs.iter().position(|(k, _)| k == name) {
-                    Some(i) => kwargs.remove(i).1,
-                    None if unknown_kwargs => V::Unknown,
-                    None => match &param.default {
-                        Some(d) => self.eval_in_globals(d),
-                        None => V::Unknown,
-                    },
-                },
-            };
-            frame.insert(name.to_string(), v);
-        }
-        let rest: Vec<V<'a>> = positional.collect();
-        if let Some(va) = &p.vararg {
-            // A unit's own entry passes nothing: its `*args` are unknown, not empty.
-            let v = if unknown_kwargs {
-                V::Unknown
-            } else {
-                V::Tuple(rest)
-            };
-            frame.insert(va.name.id.to_string(), v);
-        }
-        for param in p.kwonlyargs.iter() {
-            let name = param.parameter.name.id.as_str();
-            let v = match kwargs.iter().position(|(k, _)| k == name) {
-                Some(i) => kwargs.remove(i).1,
-                None if unknown_kwargs => V::Unknown,
-                None => match &param.default {
-                    Some(d) => self.eval_in_globals(d),
-                    None => V::Unknown,
-                },
-            };
-            frame.insert(name.to_string(), v);
-        }
-        if let Some(kw) = &p.kwarg {
-            let known = !unknown_kwargs;
-            frame.insert(
-                kw.name.id.to_string(),
-                if known { V::Dict(kwargs) } else { V::Unknown },
-            );
-        }
-        frame
-    }
-
-    /// Defaults are evaluated where the function is defined: module level here.
-    fn eval_in_globals(&mut self, e: &'a Expr) -> V<'a> {
-        let saved = std::mem::take(&mut self.locals);
-        let v = self.eval(e);
-        self.locals = saved;
-        v
     }
 
     /// `Cls(args)`: a new instance whose `__init__` (the class's or a base's in the file)

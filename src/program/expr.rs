@@ -6,6 +6,7 @@ use ruff_text_size::TextRange;
 
 use super::interp::Interp;
 use super::methods::contains;
+use super::numbers::{float_op, known_number};
 use super::value::{ContainerKind, V};
 use crate::shapes::dim::DimExpr;
 use crate::shapes::{Pred, Value};
@@ -488,6 +489,10 @@ impl<'a> Interp<'a> {
         match &obj {
             V::Torch(path) => V::Torch(format!("{path}.{attr}").into()),
             V::Builtin("math") => super::builtins::math_attr(attr),
+            V::Builtin(name) if super::builtins::library_path(name).is_some() => {
+                super::builtins::library_path(&format!("{name}.{attr}"))
+                    .map_or(V::Unknown, V::Builtin)
+            }
             V::Object(o) => {
                 if let Some(v) = o.borrow().attrs.get(attr) {
                     return v.clone();
@@ -783,32 +788,5 @@ fn operator_name(op: Operator, inplace: bool) -> &'static str {
         (Operator::BitXor, _) => "operator.xor",
         (Operator::LShift, _) => "operator.lshift",
         (Operator::RShift, _) => "operator.rshift",
-    }
-}
-
-/// Python arithmetic on known numbers where one side is a float (the other may be an int
-/// or a bool): `int(planes * (base_width / 64.0))` stays concrete.
-fn float_op(l: &V, op: Operator, r: &V) -> Option<f64> {
-    let (a, b) = (known_number(l)?, known_number(r)?);
-    let value = match op {
-        Operator::Add => a + b,
-        Operator::Sub => a - b,
-        Operator::Mult => a * b,
-        Operator::Div if b != 0.0 => a / b,
-        Operator::FloorDiv if b != 0.0 => (a / b).floor(),
-        // Python's modulo takes the sign of the divisor.
-        Operator::Mod if b != 0.0 => a - b * (a / b).floor(),
-        Operator::Pow => a.powf(b),
-        _ => return None,
-    };
-    value.is_finite().then_some(value)
-}
-
-/// A Python number whose value is known (ints and bools as floats).
-pub fn known_number(v: &V) -> Option<f64> {
-    match v {
-        V::Data(Value::Float(f)) => *f,
-        V::Data(Value::Bool(b)) => b.map(|b| b as i64 as f64),
-        other => int_of(other).and_then(|e| e.as_const()).map(|c| c as f64),
     }
 }

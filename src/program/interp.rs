@@ -15,7 +15,6 @@ use super::env::Snapshot;
 use super::trace::{guarded, never, Obligation, Span, Trace};
 use super::value::V;
 use crate::shapes::shape::{Dim, Shape};
-use crate::shapes::value::TensorValue;
 use crate::shapes::{DimExpr, Pred, Value};
 
 /// How a statement sequence ended.
@@ -63,6 +62,8 @@ pub struct Interp<'a> {
     /// While another module's code runs: the call site in the analysed file that every
     /// recorded span becomes.
     pub anchor: Option<TextRange>,
+    /// The frame a closure captured, for the call about to start (see `call_user_in`).
+    pub captured: Option<std::rc::Rc<HashMap<String, V<'a>>>>,
 }
 
 /// The state a module load sets aside (see [`Interp::isolate`]).
@@ -98,6 +99,7 @@ impl<'a> Interp<'a> {
             class_bases: HashMap::new(),
             project: None,
             anchor: None,
+            captured: None,
         }
     }
 
@@ -382,7 +384,12 @@ impl<'a> Interp<'a> {
                 self.assert_holds(v, a.test.range());
             }
             Stmt::FunctionDef(def) => {
-                self.bind(def.name.id.as_str(), V::Func(def));
+                // Inside a function, a nested def keeps the enclosing frame it reads.
+                let f = match self.locals.last() {
+                    Some(frame) => V::Closure(def, std::rc::Rc::new(frame.clone())),
+                    None => V::Func(def),
+                };
+                self.bind(def.name.id.as_str(), f);
             }
             Stmt::ClassDef(class) => self.define_class(class),
             Stmt::Import(import) => {
@@ -657,150 +664,6 @@ impl<'a> Interp<'a> {
         self.join_into(widened, after);
         self.exec_block(orelse)
     }
-
-    // ---- assignment --------------------------------------------------------------------
-
-    pub fn assign(&mut self, target: &'a Expr, v: V<'a>) {
-        match target {
-            Expr::Name(n) => self.bind(n.id.as_str(), v),
-            Expr::Tuple(t) => self.unpack(&t.elts, v, t.range),
-            Expr::List(l) => self.unpack(&l.elts, v, l.range),
-            Expr::Starred(s) => self.assign(&s.value, v),
-            Expr::Attribute(a) => {
-                let obj = self.eval(&a.value);
-                self.set_attr(&obj, a.attr.id.as_str(), v);
-            }
-            Expr::Subscript(s) => {
-                let obj = self.eval(&s.value);
-                let idx = self.eval(&s.slice);
-                // Lists and dicts are values here: `xs[i] = v` rebinds `xs`.
-                match (&obj, &idx) {
-                    (V::List(items), V::Data(Value::Int(i))) => {
-                        let n = items.len() as i64;
-                        let updated = match i.as_const().map(|i| if i < 0 { i + n } else { i }) {
-                            Some(j) if (0..n).contains(&j) => {
-                                let mut items = items.clone();
-                                items[j as usize] = v;
-                                V::List(items)
-                            }
-                            _ => V::Unknown,
-                        };
-                        self.assign(&s.value, updated);
-                    }
-                    (V::Dict(items), V::Data(Value::Str(Some(k)))) => {
-                        let mut items = items.clone();
-                        items.retain(|(key, _)| key != k);
-                        items.push((k.clone(), v));
-                        self.assign(&s.value, V::Dict(items));
-                    }
-                    (V::List(_) | V::Dict(_) | V::Tuple(_), _) => {
-                        self.assign(&s.value, V::Unknown);
-                    }
-                    _ => self.set_item(obj, idx, v, s.range),
-                }
-            }
-            _ => {}
-        }
-    }
-
-    pub fn set_attr(&mut self, obj: &V<'a>, attr: &str, v: V<'a>) {
-        if let V::Object(o) = obj {
-            o.borrow_mut().attrs.insert(attr.to_string(), v);
-        }
-    }
-
-    fn unpack(&mut self, targets: &'a [Expr], v: V<'a>, span: TextRange) {
-        let starred = targets.iter().position(|t| matches!(t, Expr::Starred(_)));
-        let items = match &v {
-            V::Data(Value::Tensor(_)) => {
-                // Unpacking a tensor iterates its first dim: `a, b = x` needs `x.shape[0] == 2`.
-                if starred.is_none() {
-                    let n = Value::int(targets.len() as i64);
-                    let idx: Vec<V<'a>> = (0..targets.len())
-                        .map(|i| V::Data(Value::int(i as i64)))
-                        .collect();
-                    self.check_len(&v, &n, span);
-                    Some(
-                        idx.into_iter()
-                            .map(|i| self.subscript(v.clone(), i, span))
-                            .collect::<Vec<_>>(),
-                    )
-                } else {
-                    None
-                }
-            }
-            other => super::calls::iterate(other),
-        };
-        match (items, starred) {
-            // Unpacking a torch.Size of another length raises ("too many values to unpack").
-            (Some(items), None)
-                if items.len() != targets.len() && matches!(v, V::Data(Value::Size(_))) =>
-            {
-                let msg = format!(
-                    "{} of {} dims into {} names",
-                    super::trace::SIZE_UNPACK,
-                    items.len(),
-                    targets.len()
-                );
-                self.fail(msg, "unpack", span, &[], "");
-                for t in targets {
-                    self.assign(t, V::Unknown);
-                }
-            }
-            (Some(items), None) if items.len() == targets.len() => {
-                for (t, item) in targets.iter().zip(items) {
-                    self.assign(t, item);
-                }
-            }
-            (Some(items), Some(star)) if items.len() + 1 >= targets.len() => {
-                let after = targets.len() - star - 1;
-                let tail = items.len() - after;
-                for (t, item) in targets[..star].iter().zip(items.iter()) {
-                    self.assign(t, item.clone());
-                }
-                self.assign(&targets[star], V::List(items[star..tail].to_vec()));
-                for (t, item) in targets[star + 1..].iter().zip(items[tail..].iter()) {
-                    self.assign(t, item.clone());
-                }
-            }
-            _ => {
-                for t in targets {
-                    self.assign(t, V::Unknown);
-                }
-            }
-        }
-    }
-
-    /// `len(x) == n` for unpacking a tensor.
-    fn check_len(&mut self, x: &V<'a>, n: &Value, span: TextRange) {
-        if let V::Data(Value::Tensor(TensorValue {
-            shape: Shape::Ranked(dims),
-            ..
-        })) = x
-        {
-            match dims.first() {
-                None => self.fail(
-                    "iteration over a 0-d tensor".to_string(),
-                    "unpack",
-                    span,
-                    &[],
-                    "",
-                ),
-                Some(Dim::Known(d)) => {
-                    if let Some(n) = n.as_int_expr() {
-                        let msg = format!("cannot unpack a tensor of length {d} into {n} names");
-                        let pred = Pred::Eq(d.clone(), n);
-                        match pred.decide() {
-                            Some(true) => {}
-                            Some(false) => self.fail(msg, "unpack", span, &[], ""),
-                            None => self.require(pred, msg, "unpack", span, &[], ""),
-                        }
-                    }
-                }
-                Some(Dim::Dyn) => {}
-            }
-        }
-    }
 }
 
 /// Whether an expression's text is about shapes.
@@ -810,8 +673,8 @@ fn is_shape_text(text: &str) -> bool {
         .any(|k| text.contains(k))
 }
 
-/// What an import binds: torch paths and Python's `math` are tracked, anything else is
-/// unknown.
+/// What an import binds: torch paths, Python's `math` and the standard-library names of
+/// [`super::builtins::LIBRARY_PATHS`] are tracked, anything else is unknown.
 pub fn torch_module<'a>(path: &str) -> V<'a> {
     if path == "torch" || path.starts_with("torch.") {
         V::Torch(path.into())
@@ -819,9 +682,7 @@ pub fn torch_module<'a>(path: &str) -> V<'a> {
         V::Builtin("math")
     } else if let Some(attr) = path.strip_prefix("math.") {
         super::builtins::math_attr(attr)
-    } else if path == "typing.cast" {
-        V::Builtin("typing.cast")
     } else {
-        V::Unknown
+        super::builtins::library_path(path).map_or(V::Unknown, V::Builtin)
     }
 }

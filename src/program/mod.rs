@@ -3,15 +3,18 @@
 //! ([`trace`]): symbols, facts and the obligations of every operation, with source spans.
 //! Constraint jobs are built from the traces in `crate::jobs`.
 
+pub mod assign;
 pub mod builtins;
 pub mod calls;
 pub mod docstring;
 pub mod env;
 pub mod expr;
+pub mod frames;
 pub mod imports;
 pub mod interp;
 pub mod libraries;
 pub mod methods;
+pub mod numbers;
 pub mod packed;
 pub mod params;
 pub mod project;

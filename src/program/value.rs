@@ -4,7 +4,7 @@
 //! module containers.
 
 use std::cell::RefCell;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::rc::Rc;
 
 use ruff_python_ast::{StmtClassDef, StmtFunctionDef};
@@ -50,6 +50,11 @@ pub enum V<'a> {
     /// A Python builtin (`len`, `range`, `isinstance`, ...).
     Builtin(&'static str),
     Func(&'a StmtFunctionDef),
+    /// A function defined inside another, with the enclosing frame it captured
+    /// (`def _ntuple(n): def parse(x): ... n ...; return parse`).
+    Closure(&'a StmtFunctionDef, Rc<HashMap<String, V<'a>>>),
+    /// `functools.partial(func, *args, **kwargs)`.
+    Partial(Rc<Partial<'a>>),
     Class(&'a StmtClassDef),
     Object(Rc<RefCell<Object<'a>>>),
     /// A method looked up on a receiver: `self.helper`, `x.view`, `layer.forward`.
@@ -67,6 +72,15 @@ pub enum V<'a> {
     /// (module, name); see `project.rs`.
     Lazy(Rc<(String, String)>),
     Unknown,
+}
+
+/// `functools.partial(func, *args, **kwargs)`: calling it calls `func` with `args` first and
+/// `kwargs` overridden by the call's own keywords.
+#[derive(Clone, Debug)]
+pub struct Partial<'a> {
+    pub func: V<'a>,
+    pub args: Vec<V<'a>>,
+    pub kwargs: Vec<(String, V<'a>)>,
 }
 
 /// Where an instance of a class deriving from `nn.Sequential`, `nn.ModuleList` or
@@ -170,6 +184,7 @@ impl<'a> V<'a> {
             V::Data(Value::Size(d)) => Some(!d.is_empty()),
             V::Dict(items) => Some(!items.is_empty()),
             V::Func(_) | V::Class(_) | V::Object(_) | V::Module(_) | V::Torch(_) => Some(true),
+            V::Closure(..) | V::Partial(_) => Some(true),
             V::Builtin(_) | V::Bound(..) => Some(true),
             V::Container(_, items, _) => Some(!items.is_empty()),
             V::Cond(p) => p.decide(),
@@ -187,6 +202,8 @@ impl<'a> V<'a> {
             (V::Torch(a), V::Torch(b)) => a == b,
             (V::Builtin(a), V::Builtin(b)) => a == b,
             (V::Func(a), V::Func(b)) => std::ptr::eq(*a, *b),
+            (V::Closure(a, x), V::Closure(b, y)) => std::ptr::eq(*a, *b) && Rc::ptr_eq(x, y),
+            (V::Partial(a), V::Partial(b)) => Rc::ptr_eq(a, b),
             (V::Class(a), V::Class(b)) => std::ptr::eq(*a, *b),
             (V::Object(a), V::Object(b)) => Rc::ptr_eq(a, b),
             (V::Module(a), V::Module(b)) => Rc::ptr_eq(a, b),

@@ -1,0 +1,156 @@
+//! Assignment targets: names, tuple and list unpacking (a tensor unpacks along its first
+//! dim), starred targets, attributes, and subscripts (lists and dicts are values here, so
+//! `xs[i] = v` rebinds `xs`).
+
+use ruff_python_ast::Expr;
+use ruff_text_size::TextRange;
+
+use super::interp::Interp;
+use super::value::V;
+use crate::shapes::shape::{Dim, Shape};
+use crate::shapes::value::TensorValue;
+use crate::shapes::{Pred, Value};
+
+impl<'a> Interp<'a> {
+    pub fn assign(&mut self, target: &'a Expr, v: V<'a>) {
+        match target {
+            Expr::Name(n) => self.bind(n.id.as_str(), v),
+            Expr::Tuple(t) => self.unpack(&t.elts, v, t.range),
+            Expr::List(l) => self.unpack(&l.elts, v, l.range),
+            Expr::Starred(s) => self.assign(&s.value, v),
+            Expr::Attribute(a) => {
+                let obj = self.eval(&a.value);
+                self.set_attr(&obj, a.attr.id.as_str(), v);
+            }
+            Expr::Subscript(s) => {
+                let obj = self.eval(&s.value);
+                let idx = self.eval(&s.slice);
+                // Lists and dicts are values here: `xs[i] = v` rebinds `xs`.
+                match (&obj, &idx) {
+                    (V::List(items), V::Data(Value::Int(i))) => {
+                        let n = items.len() as i64;
+                        let updated = match i.as_const().map(|i| if i < 0 { i + n } else { i }) {
+                            Some(j) if (0..n).contains(&j) => {
+                                let mut items = items.clone();
+                                items[j as usize] = v;
+                                V::List(items)
+                            }
+                            _ => V::Unknown,
+                        };
+                        self.assign(&s.value, updated);
+                    }
+                    (V::Dict(items), V::Data(Value::Str(Some(k)))) => {
+                        let mut items = items.clone();
+                        items.retain(|(key, _)| key != k);
+                        items.push((k.clone(), v));
+                        self.assign(&s.value, V::Dict(items));
+                    }
+                    (V::List(_) | V::Dict(_) | V::Tuple(_), _) => {
+                        self.assign(&s.value, V::Unknown);
+                    }
+                    _ => self.set_item(obj, idx, v, s.range),
+                }
+            }
+            _ => {}
+        }
+    }
+
+    pub fn set_attr(&mut self, obj: &V<'a>, attr: &str, v: V<'a>) {
+        if let V::Object(o) = obj {
+            o.borrow_mut().attrs.insert(attr.to_string(), v);
+        }
+    }
+
+    fn unpack(&mut self, targets: &'a [Expr], v: V<'a>, span: TextRange) {
+        let starred = targets.iter().position(|t| matches!(t, Expr::Starred(_)));
+        let items = match &v {
+            V::Data(Value::Tensor(_)) => {
+                // Unpacking a tensor iterates its first dim: `a, b = x` needs `x.shape[0] == 2`.
+                if starred.is_none() {
+                    let n = Value::int(targets.len() as i64);
+                    let idx: Vec<V<'a>> = (0..targets.len())
+                        .map(|i| V::Data(Value::int(i as i64)))
+                        .collect();
+                    self.check_len(&v, &n, span);
+                    Some(
+                        idx.into_iter()
+                            .map(|i| self.subscript(v.clone(), i, span))
+                            .collect::<Vec<_>>(),
+                    )
+                } else {
+                    None
+                }
+            }
+            other => super::calls::iterate(other),
+        };
+        match (items, starred) {
+            // Unpacking a torch.Size of another length raises ("too many values to unpack").
+            (Some(items), None)
+                if items.len() != targets.len() && matches!(v, V::Data(Value::Size(_))) =>
+            {
+                let msg = format!(
+                    "{} of {} dims into {} names",
+                    super::trace::SIZE_UNPACK,
+                    items.len(),
+                    targets.len()
+                );
+                self.fail(msg, "unpack", span, &[], "");
+                for t in targets {
+                    self.assign(t, V::Unknown);
+                }
+            }
+            (Some(items), None) if items.len() == targets.len() => {
+                for (t, item) in targets.iter().zip(items) {
+                    self.assign(t, item);
+                }
+            }
+            (Some(items), Some(star)) if items.len() + 1 >= targets.len() => {
+                let after = targets.len() - star - 1;
+                let tail = items.len() - after;
+                for (t, item) in targets[..star].iter().zip(items.iter()) {
+                    self.assign(t, item.clone());
+                }
+                self.assign(&targets[star], V::List(items[star..tail].to_vec()));
+                for (t, item) in targets[star + 1..].iter().zip(items[tail..].iter()) {
+                    self.assign(t, item.clone());
+                }
+            }
+            _ => {
+                for t in targets {
+                    self.assign(t, V::Unknown);
+                }
+            }
+        }
+    }
+
+    /// `len(x) == n` for unpacking a tensor.
+    fn check_len(&mut self, x: &V<'a>, n: &Value, span: TextRange) {
+        if let V::Data(Value::Tensor(TensorValue {
+            shape: Shape::Ranked(dims),
+            ..
+        })) = x
+        {
+            match dims.first() {
+                None => self.fail(
+                    "iteration over a 0-d tensor".to_string(),
+                    "unpack",
+                    span,
+                    &[],
+                    "",
+                ),
+                Some(Dim::Known(d)) => {
+                    if let Some(n) = n.as_int_expr() {
+                        let msg = format!("cannot unpack a tensor of length {d} into {n} names");
+                        let pred = Pred::Eq(d.clone(), n);
+                        match pred.decide() {
+                            Some(true) => {}
+                            Some(false) => self.fail(msg, "unpack", span, &[], ""),
+                            None => self.require(pred, msg, "unpack", span, &[], ""),
+                        }
+                    }
+                }
+                Some(Dim::Dyn) => {}
+            }
+        }
+    }
+}
