@@ -739,13 +739,12 @@ class InPlace:
         for top in sorted({Path(o).parts[0] for o in originals}):
             shutil.copytree(CORPUS / top, self.root / top, symlinks=True)
 
-    def check(self, binary: str, original: str, text, timeout: float):
-        """Checks `original` in the copy, with its text replaced by `text` (None: unchanged)."""
+    def check(self, binary: str, original: str, text: str, timeout: float):
+        """Checks `original` in the copy, with its text replaced by `text`."""
         target = self.root / original
         saved = target.read_bytes()
         try:
-            if text is not None:
-                target.write_text(text)
+            target.write_text(text)
             return run_check(binary, target, timeout, follow_imports=True)
         finally:
             target.write_bytes(saved)
@@ -770,10 +769,12 @@ def cmd_measure(args) -> int:
 
 def measure(args, manifest_path: Path, manifest, kept, in_place) -> int:
     def check(original: str, copy: str):
+        """`copy` (a mutant, or the original's byte-identical copy) checked on its own or in
+        place of `original`."""
+        path = manifest_path.parent / copy
         if in_place is None:
-            return run_check(args.binary, manifest_path.parent / copy, args.timeout)
-        text = None if copy.startswith("orig/") else (manifest_path.parent / copy).read_text()
-        return in_place.check(args.binary, original, text, args.timeout)
+            return run_check(args.binary, path, args.timeout)
+        return in_place.check(args.binary, original, path.read_text(), args.timeout)
 
     failures, originals = [], {}
     for entry in manifest["files"]:

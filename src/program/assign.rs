@@ -6,6 +6,7 @@ use ruff_python_ast::Expr;
 use ruff_text_size::TextRange;
 
 use super::interp::Interp;
+use super::methods::set_key;
 use super::value::V;
 use crate::shapes::shape::{Dim, Shape};
 use crate::shapes::value::TensorValue;
@@ -41,8 +42,7 @@ impl<'a> Interp<'a> {
                     }
                     (V::Dict(items), V::Data(Value::Str(Some(k)))) => {
                         let mut items = items.clone();
-                        items.retain(|(key, _)| key != k);
-                        items.push((k.clone(), v));
+                        set_key(&mut items, k.clone(), v);
                         self.assign(&s.value, V::Dict(items));
                     }
                     (V::List(_) | V::Dict(_) | V::Tuple(_), _) => {

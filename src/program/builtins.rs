@@ -6,8 +6,9 @@ use ruff_text_size::TextRange;
 use super::calls::iterate;
 use super::expr::int_of;
 use super::interp::Interp;
+use super::methods::set_key;
 use super::numbers::known_number;
-use super::value::{Partial, V};
+use super::value::{any_known, Partial, V};
 use crate::shapes::{DimExpr, Value};
 
 pub const BUILTINS: &[&str] = &[
@@ -46,7 +47,7 @@ pub const BUILTINS: &[&str] = &[
 
 /// Standard-library modules and names the interpreter models (imported or reached as
 /// attributes: `import collections.abc`, `from functools import partial`).
-pub const LIBRARY_PATHS: &[&str] = &[
+pub const STDLIB_PATHS: &[&str] = &[
     "typing.cast",
     "functools",
     "functools.partial",
@@ -59,8 +60,8 @@ pub const LIBRARY_PATHS: &[&str] = &[
     "typing.Sequence",
 ];
 
-pub fn library_path(path: &str) -> Option<&'static str> {
-    LIBRARY_PATHS.iter().copied().find(|p| *p == path)
+pub fn stdlib_path(path: &str) -> Option<&'static str> {
+    STDLIB_PATHS.iter().copied().find(|p| *p == path)
 }
 
 pub fn builtin(name: &str) -> Option<&'static str> {
@@ -261,8 +262,7 @@ impl<'a> Interp<'a> {
                     _ => return V::Unknown,
                 };
                 for (k, v) in kwargs {
-                    items.retain(|(old, _)| *old != k || k == "**");
-                    items.push((k, v));
+                    set_key(&mut items, k, v);
                 }
                 V::Dict(items)
             }
@@ -363,20 +363,17 @@ impl<'a> Interp<'a> {
                 Some(b) => V::Data(Value::Bool(Some(b))),
                 None => V::Unknown,
             },
-            "any" | "all" => match iterate(&first) {
-                Some(items) => {
-                    let want = name == "any";
-                    let truths: Vec<Option<bool>> = items.iter().map(V::truth).collect();
-                    if truths.contains(&Some(want)) {
-                        V::Data(Value::Bool(Some(want)))
-                    } else if truths.iter().all(Option::is_some) {
-                        V::Data(Value::Bool(Some(!want)))
-                    } else {
-                        V::Unknown
-                    }
+            "any" | "all" => {
+                // `all(xs)` is `not any(not x for x in xs)`.
+                let flip = name == "all";
+                let answer = iterate(&first).and_then(|items| {
+                    any_known(items.iter().map(|v| v.truth().map(|t| t != flip)))
+                });
+                match answer {
+                    Some(b) => V::Data(Value::Bool(Some(b != flip))),
+                    None => V::Unknown,
                 }
-                None => V::Unknown,
-            },
+            }
             "print" | "setattr" => V::none(),
             "getattr" => match args.get(1) {
                 Some(V::Data(Value::Str(Some(attr)))) => {
@@ -436,50 +433,32 @@ impl<'a> Interp<'a> {
     fn isinstance(&self, v: &V<'a>, ty: Option<&V<'a>>) -> Option<bool> {
         let ty = ty?;
         if let V::Tuple(types) = ty {
-            let answers: Vec<Option<bool>> =
-                types.iter().map(|t| self.isinstance(v, Some(t))).collect();
-            return if answers.contains(&Some(true)) {
-                Some(true)
-            } else if answers.iter().all(Option::is_some) {
-                Some(false)
-            } else {
-                None
-            };
+            return any_known(types.iter().map(|t| self.isinstance(v, Some(t))));
         }
         if let (V::Object(o), V::Class(c)) = (v, ty) {
-            let mut todo = vec![o.borrow().class];
-            for _ in 0..16 {
-                let Some(class) = todo.pop() else { break };
-                if std::ptr::eq(class, *c) {
-                    return Some(true);
-                }
-                todo.extend(self.user_bases(class));
-            }
-            return None;
+            // A base outside the file may be anything: only a class of the file decides.
+            let class = o.borrow().class;
+            return self
+                .ancestry(class)
+                .into_iter()
+                .any(|a| std::ptr::eq(a, *c))
+                .then_some(true);
         }
         let actual = plain_type(v)?;
         let wanted = match ty {
             V::Builtin(b @ ("int" | "float" | "bool" | "str" | "list" | "tuple" | "dict")) => *b,
-            V::Torch(path) if matches!(&**path, "torch.Tensor" | "torch.Size") => {
-                if &**path == "torch.Tensor" {
-                    "torch.Tensor"
-                } else {
-                    "torch.Size"
-                }
-            }
+            V::Torch(path) => match &**path {
+                "torch.Tensor" => "torch.Tensor",
+                "torch.Size" => "torch.Size",
+                _ => return None,
+            },
             // A user class: none of the plain values is an instance of it.
             V::Class(_) => return Some(false),
-            V::Builtin("collections.abc.Iterable") => {
-                return match actual {
-                    "other" => None,
-                    t => Some(!matches!(t, "int" | "float" | "bool" | "NoneType")),
-                };
+            V::Builtin("collections.abc.Iterable") if actual != "other" => {
+                return Some(!matches!(actual, "int" | "float" | "bool" | "NoneType"));
             }
-            V::Builtin("collections.abc.Sequence" | "typing.Sequence") => {
-                return match actual {
-                    "other" => None,
-                    t => Some(matches!(t, "str" | "tuple" | "list" | "torch.Size")),
-                };
+            V::Builtin("collections.abc.Sequence" | "typing.Sequence") if actual != "other" => {
+                return Some(matches!(actual, "str" | "tuple" | "list" | "torch.Size"));
             }
             _ => return None,
         };

@@ -9,7 +9,7 @@ use ruff_python_ast::{Expr, ExprCall, StmtClassDef, StmtFunctionDef};
 use ruff_text_size::{Ranged, TextRange};
 
 use super::interp::{Interp, MAX_DEPTH};
-use super::methods::{dict_mutation, grown, mapping_method, str_method};
+use super::methods::{dict_mutation, grown, mapping_method, set_key, str_method};
 use super::value::{ContainerKind, Object, TorchModule, CONTAINER_ATTR, V};
 use crate::operators::api::{torch_api, ApiKind};
 use crate::shapes::rules::{apply, lookup, RuleError, RuleKind};
@@ -196,13 +196,10 @@ impl<'a> Interp<'a> {
                 self.call_user(def, None, args, kwargs, span)
             }
             V::Partial(p) => {
-                let mut all_kwargs: Vec<(String, V<'a>)> = p
-                    .kwargs
-                    .iter()
-                    .filter(|(k, _)| k == "**" || !kwargs.iter().any(|(n, _)| n == k))
-                    .cloned()
-                    .collect();
-                all_kwargs.extend(kwargs);
+                let mut all_kwargs = p.kwargs.clone();
+                for (k, v) in kwargs {
+                    set_key(&mut all_kwargs, k, v);
+                }
                 let all_args = p.args.iter().cloned().chain(args).collect();
                 self.call(p.func.clone(), all_args, all_kwargs, span)
             }
@@ -675,26 +672,16 @@ impl<'a> Interp<'a> {
             attrs: BTreeMap::new(),
             span: self.here(span),
         })));
-        let mut owner = Some(class);
-        let mut init = None;
-        let mut todo = vec![class];
-        while let Some(c) = todo.pop() {
-            if let Some(f) = c.body.iter().find_map(|s| match s {
+        let init = self.ancestry(class).into_iter().find_map(|c| {
+            c.body.iter().find_map(|s| match s {
                 ruff_python_ast::Stmt::FunctionDef(f) if f.name.id.as_str() == "__init__" => {
-                    Some(f)
+                    Some((f, c))
                 }
                 _ => None,
-            }) {
-                init = Some(f);
-                owner = Some(c);
-                break;
-            }
-            let mut bases = self.user_bases(c);
-            bases.reverse();
-            todo.extend(bases);
-        }
-        if let Some(init) = init {
-            self.call_user_in(init, owner, Some(obj.clone()), args, kwargs, span);
+            })
+        });
+        if let Some((init, owner)) = init {
+            self.call_user_in(init, Some(owner), Some(obj.clone()), args, kwargs, span);
         }
         obj
     }

@@ -6,7 +6,7 @@ use ruff_text_size::TextRange;
 
 use super::interp::Interp;
 use super::methods::contains;
-use super::numbers::{float_op, known_number};
+use super::numbers::{float_compare, float_op};
 use super::value::{ContainerKind, V};
 use crate::shapes::dim::DimExpr;
 use crate::shapes::{Pred, Value};
@@ -403,24 +403,8 @@ impl<'a> Interp<'a> {
                 None => V::Cond(p),
             };
         }
-        let is_float = |v: &V<'a>| matches!(v, V::Data(Value::Float(_)));
-        if let (true, Some(a), Some(b)) = (
-            is_float(&l) || is_float(&r),
-            known_number(&l),
-            known_number(&r),
-        ) {
-            let holds = match op {
-                CmpOp::Eq => Some(a == b),
-                CmpOp::NotEq => Some(a != b),
-                CmpOp::Lt => Some(a < b),
-                CmpOp::LtE => Some(a <= b),
-                CmpOp::Gt => Some(a > b),
-                CmpOp::GtE => Some(a >= b),
-                _ => None,
-            };
-            if let Some(h) = holds {
-                return V::Data(Value::Bool(Some(h)));
-            }
+        if let Some(holds) = float_compare(&l, op, &r) {
+            return V::Data(Value::Bool(Some(holds)));
         }
         match op {
             CmpOp::Is | CmpOp::IsNot => {
@@ -489,8 +473,8 @@ impl<'a> Interp<'a> {
         match &obj {
             V::Torch(path) => V::Torch(format!("{path}.{attr}").into()),
             V::Builtin("math") => super::builtins::math_attr(attr),
-            V::Builtin(name) if super::builtins::library_path(name).is_some() => {
-                super::builtins::library_path(&format!("{name}.{attr}"))
+            V::Builtin(name) if super::builtins::stdlib_path(name).is_some() => {
+                super::builtins::stdlib_path(&format!("{name}.{attr}"))
                     .map_or(V::Unknown, V::Builtin)
             }
             V::Object(o) => {
@@ -557,33 +541,38 @@ impl<'a> Interp<'a> {
         class: &'a ruff_python_ast::StmtClassDef,
         name: &str,
     ) -> Option<V<'a>> {
+        self.ancestry(class).into_iter().find_map(|c| {
+            let method = c.body.iter().find_map(|stmt| match stmt {
+                ruff_python_ast::Stmt::FunctionDef(f) if f.name.id.as_str() == name => {
+                    Some(V::Func(f))
+                }
+                _ => None,
+            });
+            method.or_else(|| {
+                self.class_attrs
+                    .get(&(c as *const _))
+                    .and_then(|m| m.get(name))
+                    .cloned()
+            })
+        })
+    }
+
+    /// The class, then its bases defined in the file, depth first with the first base first
+    /// (Python's lookup order for single inheritance); at most 16.
+    pub fn ancestry(
+        &self,
+        class: &'a ruff_python_ast::StmtClassDef,
+    ) -> Vec<&'a ruff_python_ast::StmtClassDef> {
+        let mut out = Vec::new();
         let mut todo = vec![class];
-        let mut seen = 0;
         while let Some(c) = todo.pop() {
-            seen += 1;
-            if seen > 16 {
+            if out.len() == 16 {
                 break;
             }
-            for stmt in &c.body {
-                if let ruff_python_ast::Stmt::FunctionDef(f) = stmt {
-                    if f.name.id.as_str() == name {
-                        return Some(V::Func(f));
-                    }
-                }
-            }
-            if let Some(v) = self
-                .class_attrs
-                .get(&(c as *const _))
-                .and_then(|m| m.get(name))
-            {
-                return Some(v.clone());
-            }
-            // Bases are searched in order (first base first).
-            let mut bases: Vec<&'a ruff_python_ast::StmtClassDef> = self.user_bases(c);
-            bases.reverse();
-            todo.extend(bases);
+            out.push(c);
+            todo.extend(self.user_bases(c).into_iter().rev());
         }
-        None
+        out
     }
 
     /// The bases of a class that are classes defined in this file.

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use ruff_python_ast::{Expr, StmtFunctionDef};
+use ruff_python_ast::{Expr, ParameterWithDefault, StmtFunctionDef};
 
 use super::interp::Interp;
 use super::value::V;
@@ -24,14 +24,7 @@ impl<'a> Interp<'a> {
             let name = param.parameter.name.id.as_str();
             let v = match positional.next() {
                 Some(v) => v,
-                None => match kwargs.iter().position(|(k, _)| k == name) {
-                    Some(i) => kwargs.remove(i).1,
-                    None if unknown_kwargs => V::Unknown,
-                    None => match &param.default {
-                        Some(d) => self.eval_in_globals(d),
-                        None => V::Unknown,
-                    },
-                },
+                None => self.keyword_or_default(&mut kwargs, param, unknown_kwargs),
             };
             frame.insert(name.to_string(), v);
         }
@@ -46,16 +39,8 @@ impl<'a> Interp<'a> {
             frame.insert(va.name.id.to_string(), v);
         }
         for param in p.kwonlyargs.iter() {
-            let name = param.parameter.name.id.as_str();
-            let v = match kwargs.iter().position(|(k, _)| k == name) {
-                Some(i) => kwargs.remove(i).1,
-                None if unknown_kwargs => V::Unknown,
-                None => match &param.default {
-                    Some(d) => self.eval_in_globals(d),
-                    None => V::Unknown,
-                },
-            };
-            frame.insert(name.to_string(), v);
+            let v = self.keyword_or_default(&mut kwargs, param, unknown_kwargs);
+            frame.insert(param.parameter.name.id.to_string(), v);
         }
         if let Some(kw) = &p.kwarg {
             let known = !unknown_kwargs;
@@ -65,6 +50,25 @@ impl<'a> Interp<'a> {
             );
         }
         frame
+    }
+
+    /// A parameter not passed positionally: its keyword argument (taken out of `kwargs`),
+    /// else unknown when an unknown mapping was spread in, else its default.
+    fn keyword_or_default(
+        &mut self,
+        kwargs: &mut Vec<(String, V<'a>)>,
+        param: &'a ParameterWithDefault,
+        unknown_kwargs: bool,
+    ) -> V<'a> {
+        let name = param.parameter.name.id.as_str();
+        match kwargs.iter().position(|(k, _)| k == name) {
+            Some(i) => kwargs.remove(i).1,
+            None if unknown_kwargs => V::Unknown,
+            None => match &param.default {
+                Some(d) => self.eval_in_globals(d),
+                None => V::Unknown,
+            },
+        }
     }
 
     /// Defaults are evaluated where the function is defined: module level here.

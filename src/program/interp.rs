@@ -674,7 +674,7 @@ fn is_shape_text(text: &str) -> bool {
 }
 
 /// What an import binds: torch paths, Python's `math` and the standard-library names of
-/// [`super::builtins::LIBRARY_PATHS`] are tracked, anything else is unknown.
+/// [`super::builtins::STDLIB_PATHS`] are tracked, anything else is unknown.
 pub fn torch_module<'a>(path: &str) -> V<'a> {
     if path == "torch" || path.starts_with("torch.") {
         V::Torch(path.into())
@@ -683,6 +683,6 @@ pub fn torch_module<'a>(path: &str) -> V<'a> {
     } else if let Some(attr) = path.strip_prefix("math.") {
         super::builtins::math_attr(attr)
     } else {
-        super::builtins::library_path(path).map_or(V::Unknown, V::Builtin)
+        super::builtins::stdlib_path(path).map_or(V::Unknown, V::Builtin)
     }
 }

@@ -5,7 +5,7 @@
 use std::rc::Rc;
 
 use super::calls::iterate;
-use super::value::V;
+use super::value::{any_known, V};
 use crate::shapes::Value;
 
 /// A mapping's method (a dict, or a module container's named children).
@@ -89,6 +89,15 @@ pub fn grown<'a>(recv: &V<'a>, method: &str, args: Vec<V<'a>>) -> Option<V<'a>> 
     }
 }
 
+/// Sets `key` in a dict's (or a keyword list's) items, replacing its earlier value; a `**`
+/// entry (keywords from a mapping we do not know) never replaces another.
+pub fn set_key<'a>(items: &mut Vec<(String, V<'a>)>, key: String, v: V<'a>) {
+    if key != "**" {
+        items.retain(|(k, _)| *k != key);
+    }
+    items.push((key, v));
+}
+
 /// `d.pop(k[, default])`, `d.setdefault(k[, default])` and `d.update(other, **kw)` on a dict
 /// with string keys: (what the call returns, the dict afterwards). An unknown key or
 /// argument leaves both unknown.
@@ -112,8 +121,7 @@ pub fn dict_mutation<'a>(
         }
         add.extend(kwargs);
         for (k, v) in add {
-            items.retain(|(key, _)| *key != k);
-            items.push((k, v));
+            set_key(&mut items, k, v);
         }
         return (V::none(), V::Dict(items));
     }
@@ -159,15 +167,7 @@ pub fn contains(needle: &V, haystack: &V) -> Option<bool> {
         }
         (_, V::List(items) | V::Tuple(items)) => {
             let needle = constant(needle)?;
-            let mut all_known = true;
-            for item in items {
-                match constant(item) {
-                    Some(c) if c == needle => return Some(true),
-                    Some(_) => {}
-                    None => all_known = false,
-                }
-            }
-            all_known.then_some(false)
+            any_known(items.iter().map(|item| constant(item).map(|c| c == needle)))
         }
         _ => None,
     }

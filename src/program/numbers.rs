@@ -1,7 +1,7 @@
 //! Python numbers whose values are known: float arithmetic and comparisons, so that
 //! `int(planes * (base_width / 64.0))` or `max(1.0, width_mult)` stay concrete.
 
-use ruff_python_ast::Operator;
+use ruff_python_ast::{CmpOp, Operator};
 
 use super::expr::int_of;
 use super::value::V;
@@ -23,6 +23,25 @@ pub fn float_op(l: &V, op: Operator, r: &V) -> Option<f64> {
         _ => return None,
     };
     value.is_finite().then_some(value)
+}
+
+/// A comparison of known numbers where one side is a float (int comparisons are dim
+/// predicates, decided elsewhere).
+pub fn float_compare(l: &V, op: CmpOp, r: &V) -> Option<bool> {
+    let is_float = |v: &V| matches!(v, V::Data(Value::Float(_)));
+    if !(is_float(l) || is_float(r)) {
+        return None;
+    }
+    let (a, b) = (known_number(l)?, known_number(r)?);
+    match op {
+        CmpOp::Eq => Some(a == b),
+        CmpOp::NotEq => Some(a != b),
+        CmpOp::Lt => Some(a < b),
+        CmpOp::LtE => Some(a <= b),
+        CmpOp::Gt => Some(a > b),
+        CmpOp::GtE => Some(a >= b),
+        _ => None,
+    }
 }
 
 /// A Python number whose value is known (ints and bools as floats).

@@ -110,24 +110,14 @@ fn reset<'a>(interp: &mut Interp<'a>, globals: &std::collections::HashMap<String
 
 /// A class deriving (directly or through classes of the file) from a torch `nn.Module`.
 fn is_module_class<'a>(interp: &Interp<'a>, class: &'a StmtClassDef) -> bool {
-    let mut todo = vec![class];
-    let mut seen = 0;
-    while let Some(c) = todo.pop() {
-        seen += 1;
-        if seen > 16 {
-            return false;
-        }
-        let bases = interp.class_bases.get(&(c as *const _));
-        if bases
+    interp.ancestry(class).into_iter().any(|c| {
+        interp
+            .class_bases
+            .get(&(c as *const _))
             .into_iter()
             .flatten()
             .any(|b| matches!(b, V::Torch(path) if path.starts_with("torch.nn")))
-        {
-            return true;
-        }
-        todo.extend(interp.user_bases(c));
-    }
-    false
+    })
 }
 
 /// The class's `forward` (its own or a base's in the file).
@@ -277,8 +267,8 @@ fn bind_inputs<'a>(
     (kwargs, described.join(","))
 }
 
-/// Runs a module class once per variant of its `forward` inputs: `__init__` with symbolic
-/// size parameters (or their defaults), then `forward`.
+/// Runs a module class: `__init__` once with symbolic size parameters (or their defaults),
+/// then `forward` once per variant of its inputs (see [`run_variants`]).
 fn run_class<'a>(
     interp: &mut Interp<'a>,
     globals: &HashMap<String, V<'a>>,
@@ -287,7 +277,6 @@ fn run_class<'a>(
     let Some(forward) = forward_of(interp, class) else {
         return Vec::new();
     };
-    let forward_kinds = classify(forward, true, true);
     let init = init_of(interp, class);
     let ctor_choices: Vec<(String, Choice)> = init
         .map(|init| {
@@ -307,7 +296,6 @@ fn run_class<'a>(
         .unwrap_or_default();
     let init_kwargs = init.is_some_and(|i| i.parameters.kwarg.is_some());
     let unit = class.name.id.as_str();
-    // Built once; every rank variant of `forward` starts from the built model.
     reset(interp, globals);
     let (mut ctor, _) = bind_inputs(interp, &ctor_choices);
     if init_kwargs {
@@ -315,36 +303,37 @@ fn run_class<'a>(
         ctor.push(("**".to_string(), V::Unknown));
     }
     let obj = interp.instantiate(class, Vec::new(), ctor, class.range);
-    let built = interp.checkpoint(&obj);
-    variants(&forward_kinds)
+    run_variants(interp, forward, &obj, unit, UnitKind::Class)
+}
+
+/// A built model's `forward`, once per rank variant of its inputs. Each run starts from a
+/// checkpoint taken now (trace, symbols, the model's attributes), so no state leaks between
+/// runs; when building the model already failed, each run keeps only the build's trace.
+fn run_variants<'a>(
+    interp: &mut Interp<'a>,
+    forward: &'a StmtFunctionDef,
+    model: &V<'a>,
+    unit: &str,
+    kind: UnitKind,
+) -> Vec<UnitRun> {
+    let built = interp.checkpoint(model);
+    variants(&classify(forward, true, true))
         .iter()
         .map(|choices| {
             interp.rewind(&built);
-            run_forward(interp, forward, obj.clone(), choices, unit, UnitKind::Class)
+            let (args, variant) = bind_inputs(interp, choices);
+            if !interp.dead {
+                let (this, span) = (Some(model.clone()), TextRange::default());
+                interp.call_user(forward, this, Vec::new(), args, span);
+            }
+            UnitRun {
+                unit: unit.to_string(),
+                kind,
+                variant,
+                trace: std::mem::take(&mut interp.trace),
+            }
         })
         .collect()
-}
-
-/// One variant's run of a model's `forward`: its inputs bound to `choices` (unless building
-/// the model already failed), then the run's trace.
-fn run_forward<'a>(
-    interp: &mut Interp<'a>,
-    forward: &'a StmtFunctionDef,
-    model: V<'a>,
-    choices: &[(String, Choice)],
-    unit: &str,
-    kind: UnitKind,
-) -> UnitRun {
-    let (args, variant) = bind_inputs(interp, choices);
-    if !interp.dead {
-        interp.call_user(forward, Some(model), Vec::new(), args, TextRange::default());
-    }
-    UnitRun {
-        unit: unit.to_string(),
-        kind,
-        variant,
-        trace: std::mem::take(&mut interp.trace),
-    }
 }
 
 /// A top-level function with at least one tensor parameter (or none at all, for a test
@@ -393,10 +382,8 @@ fn callable_bare(def: &StmtFunctionDef) -> bool {
 
 /// A builder function (`def resnet18(*, weights=None, **kwargs)`) run as its callers would:
 /// with its defaults, then the model it returns run on symbolic inputs, one run per rank
-/// variant of its `forward`. The model is built once; each variant starts from a checkpoint
-/// taken right after (trace, symbols and the model's attributes), so no state leaks between
-/// runs. Functions that return anything but an instance of a module class of the file are
-/// not builders and yield nothing.
+/// variant of its `forward` (see [`run_variants`]). Functions that return anything but an
+/// instance of a module class of the file are not builders and yield nothing.
 fn run_builder<'a>(
     interp: &mut Interp<'a>,
     globals: &HashMap<String, V<'a>>,
@@ -417,22 +404,13 @@ fn run_builder<'a>(
     let Some(forward) = forward_of(interp, class) else {
         return Vec::new();
     };
-    let built_state = interp.checkpoint(&built);
-    let unit = def.name.id.as_str();
-    variants(&classify(forward, true, true))
-        .iter()
-        .map(|choices| {
-            interp.rewind(&built_state);
-            run_forward(
-                interp,
-                forward,
-                built.clone(),
-                choices,
-                unit,
-                UnitKind::Builder,
-            )
-        })
-        .collect()
+    run_variants(
+        interp,
+        forward,
+        &built,
+        def.name.id.as_str(),
+        UnitKind::Builder,
+    )
 }
 
 #[cfg(test)]

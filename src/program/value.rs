@@ -74,6 +74,20 @@ pub enum V<'a> {
     Unknown,
 }
 
+/// Python's `any` over truth values some of which are unknown: true when one is true,
+/// false when all are known to be false, otherwise unknown.
+pub fn any_known(answers: impl IntoIterator<Item = Option<bool>>) -> Option<bool> {
+    let mut all_known = true;
+    for answer in answers {
+        match answer {
+            Some(true) => return Some(true),
+            Some(false) => {}
+            None => all_known = false,
+        }
+    }
+    all_known.then_some(false)
+}
+
 /// `functools.partial(func, *args, **kwargs)`: calling it calls `func` with `args` first and
 /// `kwargs` overridden by the call's own keywords.
 #[derive(Clone, Debug)]
