@@ -21,7 +21,25 @@ impl<'a> Interp<'a> {
             Expr::Starred(s) => self.assign(&s.value, v),
             Expr::Attribute(a) => {
                 let obj = self.eval(&a.value);
-                self.set_attr(&obj, a.attr.id.as_str(), v);
+                let name = a.attr.id.as_str();
+                // In a subclass of `nn.Sequential` (or `ModuleList`/`ModuleDict`), a module
+                // assigned to an attribute is also a child: the default forward runs it.
+                let module_like = matches!(
+                    v,
+                    V::Module(_) | V::Container(..) | V::Object(_) | V::Unknown
+                );
+                if let (Some(V::Container(kind, items, span)), true) =
+                    (obj.container(), module_like)
+                {
+                    let mut items = (*items).clone();
+                    match items.iter_mut().find(|(k, _)| k == name) {
+                        Some(slot) => slot.1 = v.clone(),
+                        None => items.push((name.to_string(), v.clone())),
+                    }
+                    let updated = V::Container(kind, std::rc::Rc::new(items), span);
+                    self.set_attr(&obj, super::value::TORCH_BASE_ATTR, updated);
+                }
+                self.set_attr(&obj, name, v);
             }
             Expr::Subscript(s) => {
                 let obj = self.eval(&s.value);

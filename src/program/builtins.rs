@@ -54,6 +54,7 @@ pub const STDLIB_PATHS: &[&str] = &[
     "itertools",
     "itertools.repeat",
     "collections",
+    "collections.OrderedDict",
     "collections.abc",
     "collections.abc.Iterable",
     "collections.abc.Sequence",
@@ -254,11 +255,16 @@ impl<'a> Interp<'a> {
                 _ if args.is_empty() && name == "list" => V::List(Vec::new()),
                 _ => V::Unknown,
             },
-            // `dict(mapping, **kw)`: the mapping's items, then the keywords over them.
-            "dict" => {
+            // `dict(mapping, **kw)` / `dict([(k, v), ...])`: the items, then the keywords over
+            // them. An `OrderedDict` is a dict that keeps insertion order, as every dict here does.
+            "dict" | "collections.OrderedDict" => {
                 let mut items = match args.as_slice() {
                     [] => Vec::new(),
                     [V::Dict(items)] => items.clone(),
+                    [pairs] => match dict_items(pairs) {
+                        Some(items) => items,
+                        None => return V::Unknown,
+                    },
                     _ => return V::Unknown,
                 };
                 for (k, v) in kwargs {
@@ -469,6 +475,19 @@ impl<'a> Interp<'a> {
                 || (wanted == "tuple" && actual == "torch.Size"),
         )
     }
+}
+
+/// The items of `dict(pairs)`: an iterable of `(str, value)` pairs; `None` when a key is not
+/// a known string.
+fn dict_items<'a>(pairs: &V<'a>) -> Option<Vec<(String, V<'a>)>> {
+    let mut items = Vec::new();
+    for pair in iterate(pairs)? {
+        match pair.elements()?.as_slice() {
+            [V::Data(Value::Str(Some(k))), v] => set_key(&mut items, k.clone(), v.clone()),
+            _ => return None,
+        }
+    }
+    Some(items)
 }
 
 #[cfg(test)]

@@ -10,7 +10,7 @@ use ruff_text_size::{Ranged, TextRange};
 
 use super::interp::{Interp, MAX_DEPTH};
 use super::methods::{dict_mutation, grown, mapping_method, set_key, str_method};
-use super::value::{ContainerKind, Object, TorchModule, CONTAINER_ATTR, V};
+use super::value::{ContainerKind, Object, TorchModule, TORCH_BASE_ATTR, V};
 use crate::operators::api::{torch_api, ApiKind};
 use crate::shapes::rules::{apply, lookup, RuleError, RuleKind};
 use crate::shapes::shape::Shape;
@@ -113,7 +113,7 @@ impl<'a> Interp<'a> {
                         }
                         (Some(c), _, _) => {
                             let updated = grown(&c, method, args).unwrap_or(V::Unknown);
-                            self.set_attr(&recv, CONTAINER_ATTR, updated);
+                            self.set_attr(&recv, TORCH_BASE_ATTR, updated);
                         }
                         // `nn.Module.add_module(name, m)` registers an attribute.
                         (None, "add_module", [V::Data(Value::Str(Some(name))), m]) => {
@@ -205,12 +205,12 @@ impl<'a> Interp<'a> {
             }
             V::Class(class) => self.instantiate(class, args, kwargs, span),
             V::Object(_) => {
-                let container = func.container();
+                let base = func.torch_base();
                 let forward = self.attribute(func, "forward", span);
-                match (forward, container) {
+                match (forward, base) {
                     (forward @ V::Bound(..), _) => self.call(forward, args, kwargs, span),
-                    // A subclass of `nn.Sequential` without its own forward.
-                    (_, Some(c)) => self.call(c, args, kwargs, span),
+                    // A subclass of a torch module without its own forward.
+                    (_, Some(b)) => self.call(b, args, kwargs, span),
                     _ => V::Unknown,
                 }
             }
@@ -230,7 +230,7 @@ impl<'a> Interp<'a> {
         }
     }
 
-    fn call_method(
+    pub(super) fn call_method(
         &mut self,
         recv: V<'a>,
         method: &str,
@@ -247,6 +247,12 @@ impl<'a> Interp<'a> {
                     }
                     // `nn.Module` methods that return the module itself.
                     None if MODULE_SELF_METHODS.contains(&method) => recv.clone(),
+                    // A method of the torch module the class extends (`self.items()` in an
+                    // `nn.ModuleDict` subclass).
+                    None => match recv.torch_base() {
+                        Some(base) => self.call_method(base, method, args, kwargs, span),
+                        None => V::Unknown,
+                    },
                     _ => V::Unknown,
                 }
             }
@@ -275,54 +281,9 @@ impl<'a> Interp<'a> {
         }
     }
 
-    /// `super().method(...)`: the method of the first base defined in the file; a torch
-    /// base's `__init__` does nothing we track.
-    fn call_super_method(
-        &mut self,
-        method: &str,
-        args: Vec<V<'a>>,
-        kwargs: Vec<(String, V<'a>)>,
-        span: TextRange,
-    ) -> V<'a> {
-        let Some((class, this)) = self.class_ctx.last().cloned() else {
-            return V::Unknown;
-        };
-        for base in self.user_bases(class) {
-            if let Some(V::Func(def)) = self.class_member(base, method) {
-                return self.call_user_in(def, Some(base), Some(this), args, kwargs, span);
-            }
-        }
-        if method != "__init__" {
-            return V::Unknown;
-        }
-        // `class Block(nn.Sequential)`: `super().__init__(*layers)` builds the container the
-        // instance stands for.
-        if let Some(path) = self.torch_container_base(class) {
-            let container = self.call_torch(&path, args, kwargs, span);
-            self.set_attr(&this, CONTAINER_ATTR, container);
-        }
-        V::none()
-    }
-
-    /// The `nn.Sequential`/`nn.ModuleList`/`nn.ModuleDict` a class derives from directly.
-    fn torch_container_base(&mut self, class: &'a StmtClassDef) -> Option<String> {
-        let bases = &class.arguments.as_ref()?.args;
-        bases.iter().find_map(|b| match self.eval(b) {
-            V::Torch(path) => {
-                let (canonical, _) = torch_api().lookup(&path)?;
-                matches!(
-                    canonical,
-                    "torch.nn.Sequential" | "torch.nn.ModuleList" | "torch.nn.ModuleDict"
-                )
-                .then(|| canonical.to_string())
-            }
-            _ => None,
-        })
-    }
-
     // ---- torch -------------------------------------------------------------------------
 
-    fn call_torch(
+    pub(super) fn call_torch(
         &mut self,
         path: &str,
         args: Vec<V<'a>>,
@@ -346,6 +307,8 @@ impl<'a> Interp<'a> {
             "torch.nn.Sequential" => {
                 let items = match args.as_slice() {
                     [V::Container(ContainerKind::ModuleDict, items, _)] => (**items).clone(),
+                    // `nn.Sequential(OrderedDict([("conv", ...), ...]))`: named children.
+                    [V::Dict(items)] => items.clone(),
                     _ => args
                         .into_iter()
                         .enumerate()
@@ -673,15 +636,19 @@ impl<'a> Interp<'a> {
             span: self.here(span),
         })));
         let init = self.ancestry(class).into_iter().find_map(|c| {
-            c.body.iter().find_map(|s| match s {
+            c.body.iter().rev().find_map(|s| match s {
                 ruff_python_ast::Stmt::FunctionDef(f) if f.name.id.as_str() == "__init__" => {
                     Some((f, c))
                 }
                 _ => None,
             })
         });
-        if let Some((init, owner)) = init {
-            self.call_user_in(init, Some(owner), Some(obj.clone()), args, kwargs, span);
+        match init {
+            Some((init, owner)) => {
+                self.call_user_in(init, Some(owner), Some(obj.clone()), args, kwargs, span);
+            }
+            // No `__init__` in the file: a torch base's own runs on the arguments.
+            None => self.init_torch_base(class, &obj, args, kwargs, span),
         }
         obj
     }

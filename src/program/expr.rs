@@ -47,7 +47,8 @@ impl<'a> Interp<'a> {
                 Number::Complex { .. } => V::Unknown,
             },
             Expr::StringLiteral(s) => V::Data(Value::Str(Some(s.value.to_str().to_string()))),
-            Expr::FString(_) | Expr::TString(_) => V::Data(Value::Str(None)),
+            Expr::FString(f) => self.fstring(f),
+            Expr::TString(_) => V::Data(Value::Str(None)),
             Expr::BytesLiteral(_) => V::Unknown,
             Expr::BooleanLiteral(b) => V::Data(Value::Bool(Some(b.value))),
             Expr::NoneLiteral(_) => V::none(),
@@ -345,6 +346,12 @@ impl<'a> Interp<'a> {
                     _ => V::Unknown,
                 }
             }
+            (V::Data(Value::Str(Some(a))), Operator::Add, V::Data(Value::Str(Some(b)))) => {
+                return V::Data(Value::Str(Some(format!("{a}{b}"))))
+            }
+            (V::Data(Value::Str(Some(fmt))), Operator::Mod, args) => {
+                return V::Data(Value::Str(super::strings::percent_format(fmt, args)))
+            }
             (V::Data(Value::Str(_)), _, _) => return V::Data(Value::Str(None)),
             _ => {}
         }
@@ -488,7 +495,12 @@ impl<'a> Interp<'a> {
                     None if super::calls::MODULE_SELF_METHODS.contains(&attr) => {
                         V::Bound(Box::new(obj.clone()), attr.into())
                     }
-                    None => V::Unknown,
+                    // A parameter, hyperparameter or method of the torch module the class
+                    // extends (`self.weight` in a subclass of `nn.Conv2d`).
+                    None => match obj.torch_base() {
+                        Some(base) => self.attribute(base, attr, span),
+                        None => V::Unknown,
+                    },
                 }
             }
             V::Class(c) => self
@@ -516,10 +528,15 @@ impl<'a> Interp<'a> {
                     V::Unknown
                 }
             },
-            V::Module(m) => match m.value.params.get(attr) {
-                Some(v) => V::data(v.clone()),
-                None => V::Bound(Box::new(obj.clone()), attr.into()),
-            },
+            // Parameters first: `bias` is also the name of a hyperparameter flag.
+            V::Module(m) => {
+                match crate::shapes::rules::parameters::module_parameter(&m.value, attr)
+                    .or_else(|| m.value.params.get(attr).cloned())
+                {
+                    Some(v) => V::data(v),
+                    None => V::Bound(Box::new(obj.clone()), attr.into()),
+                }
+            }
             V::Container(..)
             | V::Dict(_)
             | V::List(_)
@@ -542,7 +559,8 @@ impl<'a> Interp<'a> {
         name: &str,
     ) -> Option<V<'a>> {
         self.ancestry(class).into_iter().find_map(|c| {
-            let method = c.body.iter().find_map(|stmt| match stmt {
+            // The last `def` of a name is the one Python binds (`@overload` stubs come first).
+            let method = c.body.iter().rev().find_map(|stmt| match stmt {
                 ruff_python_ast::Stmt::FunctionDef(f) if f.name.id.as_str() == name => {
                     Some(V::Func(f))
                 }

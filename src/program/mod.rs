@@ -4,6 +4,7 @@
 //! Constraint jobs are built from the traces in `crate::jobs`.
 
 pub mod assign;
+pub mod bases;
 pub mod builtins;
 pub mod calls;
 pub mod docstring;
@@ -18,6 +19,7 @@ pub mod numbers;
 pub mod packed;
 pub mod params;
 pub mod project;
+pub mod strings;
 pub mod trace;
 pub mod units;
 pub mod value;

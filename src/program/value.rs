@@ -97,18 +97,25 @@ pub struct Partial<'a> {
     pub kwargs: Vec<(String, V<'a>)>,
 }
 
-/// Where an instance of a class deriving from `nn.Sequential`, `nn.ModuleList` or
-/// `nn.ModuleDict` keeps the container its `super().__init__(...)` built.
-pub const CONTAINER_ATTR: &str = "__container__";
+/// Where an instance of a class deriving from a torch module (`nn.Sequential`,
+/// `nn.ModuleList`, `nn.ModuleDict`, or a layer such as `nn.LayerNorm` or `nn.Conv2d`) keeps
+/// the torch instance its `super().__init__(...)` built.
+pub const TORCH_BASE_ATTR: &str = "__torch_base__";
 
 impl<'a> V<'a> {
+    /// The torch instance an object of a torch-module subclass extends: its parameters,
+    /// hyperparameters and default `forward` come from it.
+    pub fn torch_base(&self) -> Option<V<'a>> {
+        match self {
+            V::Object(o) => o.borrow().attrs.get(TORCH_BASE_ATTR).cloned(),
+            _ => None,
+        }
+    }
+
     /// The container an instance of an `nn.Sequential`/`ModuleList`/`ModuleDict` subclass
     /// stands for.
     pub fn container(&self) -> Option<V<'a>> {
-        match self {
-            V::Object(o) => o.borrow().attrs.get(CONTAINER_ATTR).cloned(),
-            _ => None,
-        }
+        self.torch_base().filter(|b| matches!(b, V::Container(..)))
     }
 
     pub fn data(v: Value) -> V<'a> {

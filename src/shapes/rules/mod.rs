@@ -32,6 +32,7 @@ pub mod joins;
 pub mod losses;
 pub mod modules;
 pub mod norms;
+pub mod parameters;
 pub mod pointwise;
 pub mod pooling;
 pub mod products;

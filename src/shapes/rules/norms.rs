@@ -267,7 +267,15 @@ fn layer_norm_init(ctx: &mut Ctx) -> RuleResult {
         Some(v) => shape_arg(&op, v)?,
         None => return invalid(format!("{op}: missing argument 'normalized_shape'")),
     };
-    if ctx.bool_or(2, "elementwise_affine", true)? {
+    let affine = ctx.bool_or(2, "elementwise_affine", true)?;
+    let eps = match ctx.arg(1, "eps") {
+        Some(v) => v.clone(),
+        None if op.ends_with("RMSNorm") => Value::None,
+        None => Value::Float(Some(1e-5)),
+    };
+    // `nn.RMSNorm(normalized_shape, eps, elementwise_affine)` has no bias.
+    let bias = op.ends_with("LayerNorm") && ctx.bool_or(3, "bias", true)?;
+    if affine {
         for d in shape.iter().filter_map(Dim::expr) {
             ctx.require_with(Pred::Le(DimExpr::zero(), d.clone()), |_| {
                 format!("{op}: Trying to create tensor with negative dimension {d}")
@@ -283,7 +291,12 @@ fn layer_norm_init(ctx: &mut Ctx) -> RuleResult {
         .collect();
     Ok(module_value(
         ctx,
-        vec![("normalized_shape", Value::Tuple(items))],
+        vec![
+            ("normalized_shape", Value::Tuple(items)),
+            ("eps", eps),
+            ("elementwise_affine", Value::Bool(Some(affine))),
+            ("bias", Value::Bool(Some(bias))),
+        ],
     ))
 }
 

@@ -1,0 +1,195 @@
+//! Classes that extend torch modules, and `super()`: `class LayerNorm2d(nn.LayerNorm)`,
+//! `class Block(nn.Sequential)`, `class Bank(nn.ModuleDict)`. `super().__init__(...)` builds
+//! the torch instance the object extends; its parameters (`self.weight`), hyperparameters
+//! (`self.normalized_shape`), methods (`self.items()`) and default `forward` stand in for
+//! what the class does not define itself.
+
+use ruff_python_ast::StmtClassDef;
+use ruff_text_size::TextRange;
+
+use super::interp::Interp;
+use super::value::{TORCH_BASE_ATTR, V};
+use crate::operators::api::torch_api;
+
+impl<'a> Interp<'a> {
+    /// `super().method(...)`: the method of the first base defined in the file; a torch
+    /// base's `__init__` does nothing we track.
+    pub(super) fn call_super_method(
+        &mut self,
+        method: &str,
+        args: Vec<V<'a>>,
+        kwargs: Vec<(String, V<'a>)>,
+        span: TextRange,
+    ) -> V<'a> {
+        let Some((class, this)) = self.class_ctx.last().cloned() else {
+            return V::Unknown;
+        };
+        for base in self.user_bases(class) {
+            if let Some(V::Func(def)) = self.class_member(base, method) {
+                return self.call_user_in(def, Some(base), Some(this), args, kwargs, span);
+            }
+        }
+        if method != "__init__" {
+            // `super().forward(x)` in a subclass of a torch layer.
+            return match this.torch_base() {
+                Some(base) => self.call_method(base, method, args, kwargs, span),
+                None => V::Unknown,
+            };
+        }
+        // `class Block(nn.Sequential)`, `class LayerNorm2d(nn.LayerNorm)`:
+        // `super().__init__(...)` builds the torch instance the object extends.
+        self.init_torch_base(class, &this, args, kwargs, span);
+        V::none()
+    }
+
+    /// Builds the torch instance `obj` extends (when `class` derives from a torch module)
+    /// from the construction arguments.
+    pub(super) fn init_torch_base(
+        &mut self,
+        class: &'a StmtClassDef,
+        obj: &V<'a>,
+        args: Vec<V<'a>>,
+        kwargs: Vec<(String, V<'a>)>,
+        span: TextRange,
+    ) {
+        if let Some(path) = self.torch_base_class(class) {
+            let base = self.call_torch(&path, args, kwargs, span);
+            if matches!(base, V::Module(_) | V::Container(..)) {
+                self.set_attr(obj, TORCH_BASE_ATTR, base);
+            }
+        }
+    }
+
+    /// The torch module class (other than `nn.Module` itself) a class derives from directly.
+    fn torch_base_class(&mut self, class: &'a StmtClassDef) -> Option<String> {
+        let bases = &class.arguments.as_ref()?.args;
+        bases.iter().find_map(|b| match self.eval(b) {
+            V::Torch(path) => {
+                let (canonical, _) = torch_api().lookup(&path)?;
+                (canonical.starts_with("torch.nn.") && canonical != "torch.nn.Module")
+                    .then(|| canonical.to_string())
+            }
+            _ => None,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::program::units::tests::findings;
+
+    /// torchvision's ConvNeXt `LayerNorm2d(nn.LayerNorm)`: the forward reads the torch base's
+    /// `normalized_shape`, `weight`, `bias` and `eps`.
+    #[test]
+    fn a_subclass_of_a_torch_layer_reads_its_parameters() {
+        let src = r#"
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+class LayerNorm2d(nn.LayerNorm):
+    def forward(self, x):
+        x = x.permute(0, 2, 3, 1)
+        x = F.layer_norm(x, self.normalized_shape, self.weight, self.bias, self.eps)
+        return x.permute(0, 3, 1, 2)
+
+class StdConv(nn.Conv2d):
+    def forward(self, x):
+        w = self.weight - self.weight.mean(dim=(1, 2, 3), keepdim=True)
+        return F.conv2d(x, w, self.bias, self.stride, self.padding, self.dilation, self.groups)
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = StdConv(3, 16, 3, padding=1)
+        self.norm = LayerNorm2d(WIDTH)
+
+    def forward(self, x):
+        return self.norm(self.conv(x))
+"#;
+        let found = findings(&src.replace("WIDTH", "32"));
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].span.line, 9);
+        assert!(findings(&src.replace("WIDTH", "16")).is_empty());
+    }
+
+    /// A subclass without its own forward runs the base's (`super().forward` too), and
+    /// `nn.Linear(..., bias=False)` has no bias.
+    #[test]
+    fn a_subclass_without_forward_runs_the_torch_base() {
+        let src = r#"
+import torch
+from torch import nn
+
+class Head(nn.Linear):
+    def __init__(self, dim, classes):
+        super().__init__(dim, classes, bias=False)
+        assert self.bias is None
+
+class Wrapped(nn.Linear):
+    def forward(self, x):
+        return super().forward(x).relu()
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.body = Wrapped(8, 16)
+        self.head = Head(WIDTH, 10)
+
+    def forward(self, x):
+        return self.head(self.body(x))
+"#;
+        let found = findings(&src.replace("WIDTH", "12"));
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].span.line, 21);
+        assert!(findings(&src.replace("WIDTH", "16")).is_empty());
+    }
+
+    /// torchvision's DenseNet: layers registered with `add_module` under computed names in an
+    /// `nn.Sequential(OrderedDict(...))`, an `nn.ModuleDict` subclass iterating `self.items()`,
+    /// and an `nn.Sequential` subclass whose children are assigned attributes.
+    #[test]
+    fn container_subclasses_register_children_by_name_and_attribute() {
+        let src = r#"
+from collections import OrderedDict
+import torch
+from torch import nn
+
+class Block(nn.ModuleDict):
+    def __init__(self, n, c, growth):
+        super().__init__()
+        for i in range(n):
+            self.add_module("layer%d" % (i + 1), nn.Conv2d(c + i * growth, growth, 1))
+
+    def forward(self, x):
+        features = [x]
+        for name, layer in self.items():
+            features.append(layer(torch.cat(features, 1)))
+        return torch.cat(features, 1)
+
+class Transition(nn.Sequential):
+    def __init__(self, c_in, c_out):
+        super().__init__()
+        self.norm = nn.BatchNorm2d(c_in)
+        self.conv = nn.Conv2d(c_in, c_out, 1)
+
+class Net(nn.Module):
+    def __init__(self, c=8, growth=4):
+        super().__init__()
+        self.features = nn.Sequential(OrderedDict([("conv0", nn.Conv2d(3, c, 3))]))
+        for i, n in enumerate((2, 3)):
+            self.features.add_module(f"block{i}", Block(n, c, growth))
+            c = c + n * growth
+            self.features.add_module(f"transition{i}", Transition(c, c // 2))
+            c = c // 2
+        self.fc = nn.Linear(c + EXTRA, 10)
+
+    def forward(self, x):
+        return self.fc(self.features(x).mean((2, 3)))
+"#;
+        let found = findings(&src.replace("EXTRA", "1"));
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].span.line, 36);
+        assert!(findings(&src.replace("EXTRA", "0")).is_empty());
+    }
+}

@@ -1,0 +1,121 @@
+//! Python strings whose text is known: f-strings, `%` formatting and concatenation over known
+//! values, so that layers registered under computed names (`add_module("block%d" % i, m)`,
+//! `f"layer{i}"`) keep their names and their order.
+
+use ruff_python_ast::{ConversionFlag, ExprFString, FStringPart, InterpolatedStringElement};
+
+use super::interp::Interp;
+use super::value::V;
+use crate::shapes::Value;
+
+/// The text `str(v)` gives for a value whose text is known: strings, integer constants,
+/// bools and None. Floats are left out (Python's shortest round-trip repr is not ours).
+pub fn known_text(v: &V) -> Option<String> {
+    match v {
+        V::Data(Value::Str(Some(s))) => Some(s.clone()),
+        V::Data(Value::Int(e)) => e.as_const().map(|c| c.to_string()),
+        V::Data(Value::Bool(Some(b))) => Some(if *b { "True" } else { "False" }.to_string()),
+        V::Data(Value::None) => Some("None".to_string()),
+        _ => None,
+    }
+}
+
+/// `fmt % args` for the `%d`/`%i`/`%s`/`%%` conversions over known values; `None` for any
+/// other conversion, a width or precision, or an unknown value.
+pub fn percent_format(fmt: &str, args: &V) -> Option<String> {
+    let args: Vec<V> = match args {
+        V::Tuple(items) => items.clone(),
+        other => vec![other.clone()],
+    };
+    let mut args = args.iter();
+    let mut out = String::new();
+    let mut chars = fmt.chars();
+    while let Some(c) = chars.next() {
+        if c != '%' {
+            out.push(c);
+            continue;
+        }
+        match chars.next()? {
+            '%' => out.push('%'),
+            'd' | 'i' => match args.next()? {
+                V::Data(Value::Int(e)) => out.push_str(&e.as_const()?.to_string()),
+                V::Data(Value::Bool(Some(b))) => out.push_str(if *b { "1" } else { "0" }),
+                _ => return None,
+            },
+            's' => out.push_str(&known_text(args.next()?)?),
+            _ => return None,
+        }
+    }
+    // Python raises on leftover arguments; we only claim to know the text when all were used.
+    args.next().is_none().then_some(out)
+}
+
+impl<'a> Interp<'a> {
+    /// An f-string: its text when every interpolation is a plain `{expr}` (or `{expr!s}`) of a
+    /// value whose text is known. The interpolated expressions are evaluated either way.
+    pub fn fstring(&mut self, f: &'a ExprFString) -> V<'a> {
+        let mut text = Some(String::new());
+        let push = |text: &mut Option<String>, s: Option<String>| match (text.as_mut(), s) {
+            (Some(t), Some(s)) => t.push_str(&s),
+            _ => *text = None,
+        };
+        for part in f.value.iter() {
+            match part {
+                FStringPart::Literal(lit) => push(&mut text, Some(lit.value.to_string())),
+                FStringPart::FString(fs) => {
+                    for element in fs.elements.iter() {
+                        match element {
+                            InterpolatedStringElement::Literal(lit) => {
+                                push(&mut text, Some(lit.value.to_string()))
+                            }
+                            InterpolatedStringElement::Interpolation(i) => {
+                                let v = self.eval(&i.expression);
+                                let plain = i.debug_text.is_none()
+                                    && i.format_spec.is_none()
+                                    && matches!(
+                                        i.conversion,
+                                        ConversionFlag::None | ConversionFlag::Str
+                                    );
+                                push(&mut text, if plain { known_text(&v) } else { None });
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        V::Data(Value::Str(text))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(x: &str) -> V<'static> {
+        V::Data(Value::Str(Some(x.to_string())))
+    }
+
+    #[test]
+    fn percent_format_of_known_values() {
+        assert_eq!(
+            percent_format("denseblock%d", &V::Data(Value::int(3))).as_deref(),
+            Some("denseblock3")
+        );
+        let args = V::Tuple(vec![s("conv"), V::Data(Value::int(2))]);
+        assert_eq!(
+            percent_format("%s_%i (100%%)", &args).as_deref(),
+            Some("conv_2 (100%)")
+        );
+        // Unknown values, other conversions and leftover arguments: the text is unknown.
+        assert_eq!(percent_format("x%d", &V::Data(Value::IntUnknown)), None);
+        assert_eq!(
+            percent_format("%.2f", &V::Data(Value::Float(Some(1.0)))),
+            None
+        );
+        assert_eq!(
+            percent_format("%d", &V::Tuple(vec![V::Data(Value::int(1)), s("a")])),
+            None
+        );
+        assert_eq!(percent_format("%d %d", &V::Data(Value::int(1))), None);
+    }
+}

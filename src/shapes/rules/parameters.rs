@@ -1,0 +1,110 @@
+//! The parameters and buffers a built module holds (`conv.weight`, `ln.bias`,
+//! `bn.running_mean`), shaped from the hyperparameters its `init` rule stored. Model code
+//! reads them directly (`F.linear(x, self.proj.weight)`, weight standardisation in a
+//! subclass of `nn.Conv2d`, `F.layer_norm(x, self.normalized_shape, self.weight, ...)`).
+
+use crate::shapes::dim::DimExpr;
+use crate::shapes::shape::{Dim, Shape};
+use crate::shapes::value::{DType, ModuleValue, Value};
+
+/// `module.<attr>` for a parameter or buffer of a modelled layer: a float tensor of the
+/// shape PyTorch allocates, or `None` (Python's None) for a parameter the layer was built
+/// without (`bias=False`, `affine=False`). `None` (Rust's) when the attribute is not one of
+/// these or a hyperparameter it needs is unknown.
+pub fn module_parameter(m: &ModuleValue, attr: &str) -> Option<Value> {
+    let class = m.class.strip_prefix("torch.nn.")?;
+    let int = |name: &str| match m.params.get(name) {
+        Some(Value::Int(e)) => Some(e.clone()),
+        _ => None,
+    };
+    // Flags the init rules store; a missing flag has PyTorch's default.
+    let flag = |name: &str, default: bool| match m.params.get(name) {
+        Some(Value::Bool(Some(b))) => Some(*b),
+        None => Some(default),
+        _ => None,
+    };
+    let tensor = |dims: Vec<DimExpr>| {
+        Value::tensor(
+            Shape::Ranked(dims.into_iter().map(Dim::Known).collect()),
+            Some(DType::Float),
+        )
+    };
+    let optional =
+        |present: bool, dims: Vec<DimExpr>| if present { tensor(dims) } else { Value::None };
+    match (class, attr) {
+        // nn.Linear(in_features, out_features, bias=True): weight [out, in], bias [out].
+        ("Linear", "weight") => Some(tensor(vec![int("out_features")?, int("in_features")?])),
+        ("Linear", "bias") => Some(optional(flag("bias", true)?, vec![int("out_features")?])),
+        // nn.ConvNd: weight [out, in / groups, *kernel]; nn.ConvTransposeNd: [in, out / groups,
+        // *kernel]; bias [out].
+        (c, "weight") if c.starts_with("Conv") => {
+            let (cin, cout, groups) = (int("in_channels")?, int("out_channels")?, int("groups")?);
+            let (first, second) = if c.starts_with("ConvTranspose") {
+                (cin, cout.floordiv(&groups))
+            } else {
+                (cout, cin.floordiv(&groups))
+            };
+            let kernel = m.params.get("kernel_size")?.elements()?;
+            let mut dims = vec![first, second];
+            for k in kernel {
+                dims.push(k.as_int_expr()?);
+            }
+            Some(tensor(dims))
+        }
+        (c, "bias") if c.starts_with("Conv") => {
+            Some(optional(flag("bias", true)?, vec![int("out_channels")?]))
+        }
+        // nn.LayerNorm(normalized_shape, eps, elementwise_affine=True, bias=True) and
+        // nn.RMSNorm (no bias): weight and bias [*normalized_shape].
+        ("LayerNorm" | "RMSNorm", "weight" | "bias") => {
+            let shape = m.params.get("normalized_shape")?.elements()?;
+            let dims = shape
+                .iter()
+                .map(Value::as_int_expr)
+                .collect::<Option<Vec<_>>>()?;
+            let affine = flag("elementwise_affine", true)?;
+            let present =
+                affine && (attr == "weight" || (class == "LayerNorm" && flag("bias", true)?));
+            Some(optional(present, dims))
+        }
+        // Batch and instance norms: weight and bias [C] when affine; running_mean and
+        // running_var [C] when tracking running stats.
+        (c, "weight" | "bias" | "running_mean" | "running_var")
+            if c.starts_with("BatchNorm")
+                || c.starts_with("InstanceNorm")
+                || c.starts_with("LazyBatchNorm") =>
+        {
+            let present = if attr.starts_with("running") {
+                flag("track_running_stats", !c.starts_with("InstanceNorm"))?
+            } else {
+                flag("affine", !c.starts_with("InstanceNorm"))?
+            };
+            Some(optional(present, vec![int("num_features")?]))
+        }
+        // nn.GroupNorm(num_groups, num_channels, eps, affine=True): weight and bias [C].
+        ("GroupNorm", "weight" | "bias") => {
+            Some(optional(flag("affine", true)?, vec![int("num_channels")?]))
+        }
+        // nn.Embedding(num_embeddings, embedding_dim): weight [num, dim].
+        ("Embedding" | "EmbeddingBag", "weight") => {
+            Some(tensor(vec![int("num_embeddings")?, int("embedding_dim")?]))
+        }
+        // Normalisation layers' `eps` (shape-neutral, but a known float keeps a functional call
+        // such as `F.layer_norm(x, self.normalized_shape, self.weight, self.bias, self.eps)`
+        // checkable): the stored value, else PyTorch's default.
+        (c, "eps") if is_norm(c) => {
+            Some(m.params.get("eps").cloned().unwrap_or(if c == "RMSNorm" {
+                Value::None
+            } else {
+                Value::Float(Some(1e-5))
+            }))
+        }
+        _ => None,
+    }
+}
+
+fn is_norm(class: &str) -> bool {
+    ["LayerNorm", "RMSNorm", "GroupNorm"].contains(&class)
+        || class.starts_with("BatchNorm")
+        || class.starts_with("InstanceNorm")
+}
