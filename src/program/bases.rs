@@ -61,11 +61,12 @@ impl<'a> Interp<'a> {
     }
 
     /// The torch module class (other than `nn.Module` itself) a class derives from directly.
-    fn torch_base_class(&mut self, class: &'a StmtClassDef) -> Option<String> {
-        let bases = &class.arguments.as_ref()?.args;
-        bases.iter().find_map(|b| match self.eval(b) {
+    /// The bases were evaluated where the class was defined (its own module's names).
+    fn torch_base_class(&self, class: &'a StmtClassDef) -> Option<String> {
+        let bases = self.class_bases.get(&(class as *const _))?;
+        bases.iter().find_map(|b| match b {
             V::Torch(path) => {
-                let (canonical, _) = torch_api().lookup(&path)?;
+                let (canonical, _) = torch_api().lookup(path)?;
                 (canonical.starts_with("torch.nn.") && canonical != "torch.nn.Module")
                     .then(|| canonical.to_string())
             }

@@ -340,6 +340,11 @@ impl<'a> Interp<'a> {
                 };
                 return V::Container(ContainerKind::ModuleDict, Rc::new(items), self.here(span));
             }
+            // The analysis follows eager execution: not scripted, traced or compiled.
+            "torch.jit.is_scripting"
+            | "torch.jit.is_tracing"
+            | "torch.compiler.is_compiling"
+            | "torch._dynamo.is_compiling" => return V::Data(Value::Bool(Some(false))),
             "torch.nn.Parameter" | "torch.nn.parameter.Parameter" => {
                 return args.into_iter().next().unwrap_or(V::Unknown)
             }

@@ -480,4 +480,37 @@ def small_net(*, weights=None, **kwargs):
         assert_eq!(found.len(), 1, "only small_net: {found:?}");
         assert_eq!(found[0].unit, "small_net");
     }
+
+    /// torchvision's `stochastic_depth`: eager mode (`torch.jit.is_scripting()` is False) and
+    /// an in-place `bernoulli_` noise tensor keep the shape known through the block.
+    #[test]
+    fn eager_mode_checks_and_in_place_random_fills() {
+        let src = r#"
+import torch
+from torch import nn
+
+def stochastic_depth(x, p, training=True):
+    if not torch.jit.is_scripting() and not torch.jit.is_tracing():
+        print("usage")
+    if not training or p == 0.0:
+        return x
+    size = [x.shape[0]] + [1] * (x.ndim - 1)
+    noise = torch.empty(size, dtype=x.dtype, device=x.device)
+    noise = noise.bernoulli_(1.0 - p)
+    return x * noise
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(WIDTH, 4)
+
+    def forward(self, x):
+        x = stochastic_depth(torch.randn(2, 8), 0.1)
+        return self.fc(x)
+"#;
+        let found = findings(&src.replace("WIDTH", "6"));
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].span.line, 22);
+        assert!(findings(&src.replace("WIDTH", "8")).is_empty());
+    }
 }

@@ -1,5 +1,5 @@
 //! Operator rules: initialisers that fill a tensor in place and return it — `torch.nn.init.*`
-//! and the Tensor methods `normal_`, `uniform_`, `fill_`, `zero_`, `copy_`. The shape never
+//! and the Tensor methods `normal_`, `uniform_`, `bernoulli_`, `fill_`, `zero_`, `copy_`, ... The shape never
 //! changes; the fan-based initialisers need a matrix-like tensor.
 
 use super::elementwise::require_fits;
@@ -25,6 +25,10 @@ pub const RULES: &[Rule] = &[
     Rule::function("torch.Tensor.normal_", fill),
     Rule::function("torch.Tensor.uniform_", fill),
     Rule::function("torch.Tensor.zero_", fill),
+    Rule::function("torch.Tensor.bernoulli_", fill),
+    Rule::function("torch.Tensor.exponential_", fill),
+    Rule::function("torch.Tensor.log_normal_", fill),
+    Rule::function("torch.Tensor.cauchy_", fill),
     Rule::function("torch.Tensor.fill_", tensor_fill),
     Rule::function("torch.Tensor.copy_", copy),
 ];
@@ -34,11 +38,12 @@ pub const RULES: &[Rule] = &[
 fn filled(ctx: &Ctx) -> RuleResult {
     let t = ctx.tensor(0, "tensor")?;
     let leaf = ctx.op.rsplit('.').next().unwrap_or_default();
-    let deterministic = matches!(
+    // Deterministic fills (and `bernoulli_`, which writes 0/1) accept any dtype.
+    let any_dtype = matches!(
         leaf,
-        "constant_" | "zeros_" | "ones_" | "eye_" | "zero_" | "fill_" | "copy_"
+        "constant_" | "zeros_" | "ones_" | "eye_" | "zero_" | "fill_" | "copy_" | "bernoulli_"
     );
-    if !deterministic && t.dtype.is_some_and(|d| !d.is_floating()) {
+    if !any_dtype && t.dtype.is_some_and(|d| !d.is_floating()) {
         return invalid(format!(
             "{}: not implemented for integer or bool tensors",
             ctx.op
