@@ -4,7 +4,7 @@
 //! (`self.normalized_shape`), methods (`self.items()`) and default `forward` stand in for
 //! what the class does not define itself.
 
-use ruff_python_ast::StmtClassDef;
+use ruff_python_ast::{Expr, Stmt, StmtClassDef};
 use ruff_text_size::TextRange;
 
 use super::interp::Interp;
@@ -27,6 +27,17 @@ impl<'a> Interp<'a> {
         for base in self.user_bases(class) {
             if let Some(V::Func(def)) = self.class_member(base, method) {
                 return self.call_user_in(def, Some(base), Some(this), args, kwargs, span);
+            }
+        }
+        if method == "__init__" {
+            // A `@dataclass` base: its generated `__init__` stores the fields.
+            if let Some(base) = self
+                .user_bases(class)
+                .into_iter()
+                .find(|b| self.is_dataclass(b))
+            {
+                self.dataclass_init(base, &this, args, kwargs);
+                return V::none();
             }
         }
         if method != "__init__" {
@@ -57,6 +68,57 @@ impl<'a> Interp<'a> {
             if matches!(base, V::Module(_) | V::Container(..)) {
                 self.set_attr(obj, TORCH_BASE_ATTR, base);
             }
+        }
+    }
+
+    /// Whether the class (or a base in the file) is decorated with `@dataclass` (or
+    /// `@dataclass(...)`, `@dataclasses.dataclass`).
+    pub(super) fn is_dataclass(&self, class: &'a StmtClassDef) -> bool {
+        self.ancestry(class).iter().any(|c| {
+            c.decorator_list.iter().any(|d| {
+                let e = match &d.expression {
+                    Expr::Call(call) => &*call.func,
+                    other => other,
+                };
+                match e {
+                    Expr::Name(n) => n.id.as_str() == "dataclass",
+                    Expr::Attribute(a) => a.attr.id.as_str() == "dataclass",
+                    _ => false,
+                }
+            })
+        })
+    }
+
+    /// A dataclass's generated `__init__`: the annotated fields (a base's first), bound from
+    /// the arguments in order, then keywords, then their defaults.
+    pub(super) fn dataclass_init(
+        &mut self,
+        class: &'a StmtClassDef,
+        obj: &V<'a>,
+        args: Vec<V<'a>>,
+        kwargs: Vec<(String, V<'a>)>,
+    ) {
+        let mut fields: Vec<(&'a str, Option<&'a Expr>)> = Vec::new();
+        for c in self.ancestry(class).into_iter().rev() {
+            for stmt in &c.body {
+                if let Stmt::AnnAssign(a) = stmt {
+                    if let Expr::Name(n) = &*a.target {
+                        fields.retain(|(f, _)| *f != n.id.as_str());
+                        fields.push((n.id.as_str(), a.value.as_deref()));
+                    }
+                }
+            }
+        }
+        let mut args = args.into_iter();
+        for (name, default) in fields {
+            let v = match args.next() {
+                Some(v) => v,
+                None => match kwargs.iter().find(|(k, _)| k == name) {
+                    Some((_, v)) => v.clone(),
+                    None => default.map_or(V::Unknown, |e| self.eval(e)),
+                },
+            };
+            self.set_attr(obj, name, v);
         }
     }
 
@@ -192,5 +254,44 @@ class Net(nn.Module):
         assert_eq!(found.len(), 1, "{found:?}");
         assert_eq!(found[0].span.line, 36);
         assert!(findings(&src.replace("EXTRA", "0")).is_empty());
+    }
+
+    /// torchvision's EfficientNet configs: a `@dataclass` base whose generated `__init__`
+    /// stores the fields, reached through `super().__init__(...)`, and a `@staticmethod`
+    /// called on `self`.
+    #[test]
+    fn dataclass_fields_and_static_methods() {
+        let src = r#"
+from dataclasses import dataclass
+import torch
+from torch import nn
+
+@dataclass
+class _Config:
+    kernel: int
+    channels: int
+    stride: int = 1
+
+    @staticmethod
+    def adjust(channels, mult):
+        return int(channels * mult)
+
+class Config(_Config):
+    def __init__(self, kernel, channels, mult=1.0):
+        channels = self.adjust(channels, mult)
+        super().__init__(kernel, channels)
+
+def run():
+    c = Config(3, 16)
+    conv = nn.Conv2d(3, c.channels, c.kernel, c.stride)
+    fc = nn.Linear(WIDTH, 4)
+    return fc(conv(torch.randn(1, 3, 8, 8)).mean((2, 3)))
+
+run()
+"#;
+        let found = findings(&src.replace("WIDTH", "12"));
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].span.line, 25);
+        assert!(findings(&src.replace("WIDTH", "16")).is_empty());
     }
 }

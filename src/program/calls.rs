@@ -242,6 +242,13 @@ impl<'a> Interp<'a> {
             V::Object(o) => {
                 let class = o.borrow().class;
                 match self.class_member(class, method) {
+                    // `@staticmethod` binds nothing; `@classmethod` binds the class.
+                    Some(V::Func(def)) if has_decorator(def, "staticmethod") => {
+                        self.call_user(def, None, args, kwargs, span)
+                    }
+                    Some(V::Func(def)) if has_decorator(def, "classmethod") => {
+                        self.call_user(def, Some(V::Class(class)), args, kwargs, span)
+                    }
                     Some(V::Func(def)) => {
                         self.call_user(def, Some(recv.clone()), args, kwargs, span)
                     }
@@ -652,7 +659,8 @@ impl<'a> Interp<'a> {
             Some((init, owner)) => {
                 self.call_user_in(init, Some(owner), Some(obj.clone()), args, kwargs, span);
             }
-            // No `__init__` in the file: a torch base's own runs on the arguments.
+            // No `__init__` in the file: a dataclass's generated one, or a torch base's own.
+            None if self.is_dataclass(class) => self.dataclass_init(class, &obj, args, kwargs),
             None => self.init_torch_base(class, &obj, args, kwargs, span),
         }
         obj
@@ -731,4 +739,11 @@ impl V<'_> {
     pub fn is_builtin(&self) -> bool {
         matches!(self, V::Builtin(_))
     }
+}
+
+/// Whether `def` carries the plain decorator `@name`.
+fn has_decorator(def: &StmtFunctionDef, name: &str) -> bool {
+    def.decorator_list
+        .iter()
+        .any(|d| matches!(&d.expression, Expr::Name(n) if n.id.as_str() == name))
 }
