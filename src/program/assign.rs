@@ -6,7 +6,7 @@ use ruff_python_ast::Expr;
 use ruff_text_size::TextRange;
 
 use super::interp::Interp;
-use super::methods::set_key;
+use super::methods::{set_key, with_child};
 use super::value::V;
 use crate::shapes::shape::{Dim, Shape};
 use crate::shapes::value::TensorValue;
@@ -24,19 +24,16 @@ impl<'a> Interp<'a> {
                 let name = a.attr.id.as_str();
                 // In a subclass of `nn.Sequential` (or `ModuleList`/`ModuleDict`), a module
                 // assigned to an attribute is also a child: the default forward runs it.
+                // An unknown value may be a module: registering it keeps the forward sound.
                 let module_like = matches!(
                     v,
                     V::Module(_) | V::Container(..) | V::Object(_) | V::Unknown
                 );
-                if let (Some(V::Container(kind, items, span)), true) =
-                    (obj.container(), module_like)
+                if let Some(updated) = module_like
+                    .then(|| obj.container())
+                    .flatten()
+                    .and_then(|c| with_child(&c, name, v.clone()))
                 {
-                    let mut items = (*items).clone();
-                    match items.iter_mut().find(|(k, _)| k == name) {
-                        Some(slot) => slot.1 = v.clone(),
-                        None => items.push((name.to_string(), v.clone())),
-                    }
-                    let updated = V::Container(kind, std::rc::Rc::new(items), span);
                     self.set_attr(&obj, super::value::TORCH_BASE_ATTR, updated);
                 }
                 self.set_attr(&obj, name, v);

@@ -12,8 +12,9 @@ use super::value::{TORCH_BASE_ATTR, V};
 use crate::operators::api::torch_api;
 
 impl<'a> Interp<'a> {
-    /// `super().method(...)`: the method of the first base defined in the file; a torch
-    /// base's `__init__` does nothing we track.
+    /// `super().method(...)`: the method of the first base defined in the file; else, for
+    /// `__init__`, a `@dataclass` base's generated one or the torch base's construction; for
+    /// another method (`super().forward(x)`), the torch base's.
     pub(super) fn call_super_method(
         &mut self,
         method: &str,
@@ -24,32 +25,22 @@ impl<'a> Interp<'a> {
         let Some((class, this)) = self.class_ctx.last().cloned() else {
             return V::Unknown;
         };
-        for base in self.user_bases(class) {
+        let bases = self.user_bases(class);
+        for &base in &bases {
             if let Some(V::Func(def)) = self.class_member(base, method) {
                 return self.call_user_in(def, Some(base), Some(this), args, kwargs, span);
             }
         }
-        if method == "__init__" {
-            // A `@dataclass` base: its generated `__init__` stores the fields.
-            if let Some(base) = self
-                .user_bases(class)
-                .into_iter()
-                .find(|b| self.is_dataclass(b))
-            {
-                self.dataclass_init(base, &this, args, kwargs);
-                return V::none();
-            }
-        }
         if method != "__init__" {
-            // `super().forward(x)` in a subclass of a torch layer.
             return match this.torch_base() {
                 Some(base) => self.call_method(base, method, args, kwargs, span),
                 None => V::Unknown,
             };
         }
-        // `class Block(nn.Sequential)`, `class LayerNorm2d(nn.LayerNorm)`:
-        // `super().__init__(...)` builds the torch instance the object extends.
-        self.init_torch_base(class, &this, args, kwargs, span);
+        match bases.into_iter().find(|b| self.is_dataclass(b)) {
+            Some(base) => self.dataclass_init(base, &this, args, kwargs),
+            None => self.init_torch_base(class, &this, args, kwargs, span),
+        }
         V::none()
     }
 
@@ -90,7 +81,8 @@ impl<'a> Interp<'a> {
     }
 
     /// A dataclass's generated `__init__`: the annotated fields (a base's first), bound from
-    /// the arguments in order, then keywords, then their defaults.
+    /// the arguments in order, then keywords, then their defaults (the class attributes the
+    /// field declarations set where the class was defined).
     pub(super) fn dataclass_init(
         &mut self,
         class: &'a StmtClassDef,
@@ -98,24 +90,24 @@ impl<'a> Interp<'a> {
         args: Vec<V<'a>>,
         kwargs: Vec<(String, V<'a>)>,
     ) {
-        let mut fields: Vec<(&'a str, Option<&'a Expr>)> = Vec::new();
+        let mut fields: Vec<&'a str> = Vec::new();
         for c in self.ancestry(class).into_iter().rev() {
             for stmt in &c.body {
                 if let Stmt::AnnAssign(a) = stmt {
                     if let Expr::Name(n) = &*a.target {
-                        fields.retain(|(f, _)| *f != n.id.as_str());
-                        fields.push((n.id.as_str(), a.value.as_deref()));
+                        fields.retain(|f| *f != n.id.as_str());
+                        fields.push(n.id.as_str());
                     }
                 }
             }
         }
         let mut args = args.into_iter();
-        for (name, default) in fields {
+        for name in fields {
             let v = match args.next() {
                 Some(v) => v,
                 None => match kwargs.iter().find(|(k, _)| k == name) {
                     Some((_, v)) => v.clone(),
-                    None => default.map_or(V::Unknown, |e| self.eval(e)),
+                    None => self.class_member(class, name).unwrap_or(V::Unknown),
                 },
             };
             self.set_attr(obj, name, v);
@@ -139,7 +131,7 @@ impl<'a> Interp<'a> {
 
 #[cfg(test)]
 mod tests {
-    use crate::program::units::tests::findings;
+    use crate::program::units::tests::assert_twins;
 
     /// torchvision's ConvNeXt `LayerNorm2d(nn.LayerNorm)`: the forward reads the torch base's
     /// `normalized_shape`, `weight`, `bias` and `eps`.
@@ -170,10 +162,7 @@ class Net(nn.Module):
     def forward(self, x):
         return self.norm(self.conv(x))
 "#;
-        let found = findings(&src.replace("WIDTH", "32"));
-        assert_eq!(found.len(), 1, "{found:?}");
-        assert_eq!(found[0].span.line, 9);
-        assert!(findings(&src.replace("WIDTH", "16")).is_empty());
+        assert_twins(src, "WIDTH", "32", "16", 9);
     }
 
     /// A subclass without its own forward runs the base's (`super().forward` too), and
@@ -202,10 +191,7 @@ class Net(nn.Module):
     def forward(self, x):
         return self.head(self.body(x))
 "#;
-        let found = findings(&src.replace("WIDTH", "12"));
-        assert_eq!(found.len(), 1, "{found:?}");
-        assert_eq!(found[0].span.line, 21);
-        assert!(findings(&src.replace("WIDTH", "16")).is_empty());
+        assert_twins(src, "WIDTH", "12", "16", 21);
     }
 
     /// torchvision's DenseNet: layers registered with `add_module` under computed names in an
@@ -250,10 +236,7 @@ class Net(nn.Module):
     def forward(self, x):
         return self.fc(self.features(x).mean((2, 3)))
 "#;
-        let found = findings(&src.replace("EXTRA", "1"));
-        assert_eq!(found.len(), 1, "{found:?}");
-        assert_eq!(found[0].span.line, 36);
-        assert!(findings(&src.replace("EXTRA", "0")).is_empty());
+        assert_twins(src, "EXTRA", "1", "0", 36);
     }
 
     /// torchvision's EfficientNet configs: a `@dataclass` base whose generated `__init__`
@@ -289,9 +272,6 @@ def run():
 
 run()
 "#;
-        let found = findings(&src.replace("WIDTH", "12"));
-        assert_eq!(found.len(), 1, "{found:?}");
-        assert_eq!(found[0].span.line, 25);
-        assert!(findings(&src.replace("WIDTH", "16")).is_empty());
+        assert_twins(src, "WIDTH", "12", "16", 25);
     }
 }

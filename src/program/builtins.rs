@@ -322,12 +322,9 @@ impl<'a> Interp<'a> {
                         let better = |a: f64, b: f64| if name == "min" { a < b } else { a > b };
                         match numbers {
                             Some(ns) if !ns.is_empty() => {
-                                let mut best = 0;
-                                for (i, n) in ns.iter().enumerate() {
-                                    if better(*n, ns[best]) {
-                                        best = i;
-                                    }
-                                }
+                                let best =
+                                    (1..ns.len())
+                                        .fold(0, |b, i| if better(ns[i], ns[b]) { i } else { b });
                                 items[best].clone()
                             }
                             _ => V::Unknown,
@@ -492,7 +489,7 @@ fn dict_items<'a>(pairs: &V<'a>) -> Option<Vec<(String, V<'a>)>> {
 
 #[cfg(test)]
 mod tests {
-    use crate::program::units::tests::findings;
+    use crate::program::units::tests::{assert_twins, findings};
 
     #[test]
     fn dict_merges_a_mapping_with_keywords_and_typing_cast_is_identity() {
@@ -509,10 +506,7 @@ def run():
 
 run()
 "#;
-        let found = findings(&src.replace("WIDTH", "12"));
-        assert_eq!(found.len(), 1, "{found:?}");
-        assert_eq!(found[0].span.line, 10);
-        assert!(findings(&src.replace("WIDTH", "16")).is_empty());
+        assert_twins(src, "WIDTH", "12", "16", 10);
     }
 
     /// torchvision's Bottleneck: `int(planes * (base_width / 64.0)) * groups` is a known
@@ -531,10 +525,7 @@ def run(planes=64, base_width=BASE, groups=1):
 
 run()
 "#;
-        let found = findings(&src.replace("BASE", "128"));
-        assert_eq!(found.len(), 1, "{found:?}");
-        assert_eq!(found[0].span.line, 9);
-        assert!(findings(&src.replace("BASE", "64")).is_empty());
+        assert_twins(src, "BASE", "128", "64", 9);
     }
 
     /// torchvision's MobileNetV2: `_make_divisible(1280 * max(1.0, width_mult), 8)`.
@@ -551,10 +542,7 @@ def run(width_mult=1.0):
 
 run()
 "#;
-        let found = findings(&src.replace("OUT", "1024"));
-        assert_eq!(found.len(), 1, "{found:?}");
-        assert_eq!(found[0].span.line, 8);
-        assert!(findings(&src.replace("OUT", "1280")).is_empty());
+        assert_twins(src, "OUT", "1024", "1280", 8);
     }
 
     /// timm's `to_2tuple` (a closure over `n`, `isinstance(x, collections.abc.Iterable)`,

@@ -242,13 +242,6 @@ impl<'a> Interp<'a> {
             V::Object(o) => {
                 let class = o.borrow().class;
                 match self.class_member(class, method) {
-                    // `@staticmethod` binds nothing; `@classmethod` binds the class.
-                    Some(V::Func(def)) if has_decorator(def, "staticmethod") => {
-                        self.call_user(def, None, args, kwargs, span)
-                    }
-                    Some(V::Func(def)) if has_decorator(def, "classmethod") => {
-                        self.call_user(def, Some(V::Class(class)), args, kwargs, span)
-                    }
                     Some(V::Func(def)) => {
                         self.call_user(def, Some(recv.clone()), args, kwargs, span)
                     }
@@ -572,25 +565,23 @@ impl<'a> Interp<'a> {
         if self.depth >= MAX_DEPTH || def.is_async {
             return V::Unknown;
         }
-        let is_static = def
-            .decorator_list
-            .iter()
-            .any(|d| matches!(&d.expression, Expr::Name(n) if n.id.as_str() == "staticmethod"));
-        let is_property = def
-            .decorator_list
-            .iter()
-            .any(|d| matches!(&d.expression, Expr::Name(n) if n.id.as_str() == "property"));
-        if is_property {
+        if has_decorator(def, "property") {
             return V::Unknown;
         }
+        // `@staticmethod` binds nothing; `@classmethod` binds the instance's class.
+        let bound = if has_decorator(def, "staticmethod") {
+            None
+        } else if has_decorator(def, "classmethod") {
+            this.as_ref().map(|t| match t {
+                V::Object(o) => V::Class(o.borrow().class),
+                other => other.clone(),
+            })
+        } else {
+            this.clone()
+        };
         let module = self.module_of(def);
         let switch = self.enter_module(module, span);
-        let mut frame = self.bind_params(
-            def,
-            if is_static { None } else { this.clone() },
-            args,
-            kwargs,
-        );
+        let mut frame = self.bind_params(def, bound, args, kwargs);
         if let Some(captured) = captured {
             for (name, v) in captured.iter() {
                 frame.entry(name.clone()).or_insert_with(|| v.clone());
@@ -647,14 +638,10 @@ impl<'a> Interp<'a> {
             attrs: BTreeMap::new(),
             span: self.here(span),
         })));
-        let init = self.ancestry(class).into_iter().find_map(|c| {
-            c.body.iter().rev().find_map(|s| match s {
-                ruff_python_ast::Stmt::FunctionDef(f) if f.name.id.as_str() == "__init__" => {
-                    Some((f, c))
-                }
-                _ => None,
-            })
-        });
+        let init = self
+            .ancestry(class)
+            .into_iter()
+            .find_map(|c| own_method(c, "__init__").map(|f| (f, c)));
         match init {
             Some((init, owner)) => {
                 self.call_user_in(init, Some(owner), Some(obj.clone()), args, kwargs, span);
@@ -739,6 +726,15 @@ impl V<'_> {
     pub fn is_builtin(&self) -> bool {
         matches!(self, V::Builtin(_))
     }
+}
+
+/// The method `name` a class body defines itself: the last `def` of the name, the one Python
+/// binds (`@overload` stubs come first).
+pub fn own_method<'a>(class: &'a StmtClassDef, name: &str) -> Option<&'a StmtFunctionDef> {
+    class.body.iter().rev().find_map(|stmt| match stmt {
+        ruff_python_ast::Stmt::FunctionDef(f) if f.name.id.as_str() == name => Some(f),
+        _ => None,
+    })
 }
 
 /// Whether `def` carries the plain decorator `@name`.

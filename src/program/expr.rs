@@ -559,13 +559,7 @@ impl<'a> Interp<'a> {
         name: &str,
     ) -> Option<V<'a>> {
         self.ancestry(class).into_iter().find_map(|c| {
-            // The last `def` of a name is the one Python binds (`@overload` stubs come first).
-            let method = c.body.iter().rev().find_map(|stmt| match stmt {
-                ruff_python_ast::Stmt::FunctionDef(f) if f.name.id.as_str() == name => {
-                    Some(V::Func(f))
-                }
-                _ => None,
-            });
+            let method = super::calls::own_method(c, name).map(V::Func);
             method.or_else(|| {
                 self.class_attrs
                     .get(&(c as *const _))

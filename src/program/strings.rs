@@ -54,36 +54,35 @@ impl<'a> Interp<'a> {
     /// An f-string: its text when every interpolation is a plain `{expr}` (or `{expr!s}`) of a
     /// value whose text is known. The interpolated expressions are evaluated either way.
     pub fn fstring(&mut self, f: &'a ExprFString) -> V<'a> {
-        let mut text = Some(String::new());
-        let push = |text: &mut Option<String>, s: Option<String>| match (text.as_mut(), s) {
-            (Some(t), Some(s)) => t.push_str(&s),
-            _ => *text = None,
-        };
+        let mut pieces: Vec<Option<String>> = Vec::new();
         for part in f.value.iter() {
             match part {
-                FStringPart::Literal(lit) => push(&mut text, Some(lit.value.to_string())),
+                FStringPart::Literal(lit) => pieces.push(Some(lit.value.to_string())),
                 FStringPart::FString(fs) => {
                     for element in fs.elements.iter() {
-                        match element {
-                            InterpolatedStringElement::Literal(lit) => {
-                                push(&mut text, Some(lit.value.to_string()))
-                            }
-                            InterpolatedStringElement::Interpolation(i) => {
-                                let v = self.eval(&i.expression);
-                                let plain = i.debug_text.is_none()
-                                    && i.format_spec.is_none()
-                                    && matches!(
-                                        i.conversion,
-                                        ConversionFlag::None | ConversionFlag::Str
-                                    );
-                                push(&mut text, if plain { known_text(&v) } else { None });
-                            }
-                        }
+                        pieces.push(self.fstring_element(element));
                     }
                 }
             }
         }
-        V::Data(Value::Str(text))
+        V::Data(Value::Str(pieces.into_iter().collect()))
+    }
+
+    fn fstring_element(&mut self, element: &'a InterpolatedStringElement) -> Option<String> {
+        match element {
+            InterpolatedStringElement::Literal(lit) => Some(lit.value.to_string()),
+            InterpolatedStringElement::Interpolation(i) => {
+                let v = self.eval(&i.expression);
+                let plain = i.debug_text.is_none()
+                    && i.format_spec.is_none()
+                    && matches!(i.conversion, ConversionFlag::None | ConversionFlag::Str);
+                if plain {
+                    known_text(&v)
+                } else {
+                    None
+                }
+            }
+        }
     }
 }
 

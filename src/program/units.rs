@@ -424,6 +424,16 @@ pub(crate) mod tests {
         analyse_module(&module, src, None, &JobSolver::new(DEFAULT_TIMEOUT)).findings
     }
 
+    /// A buggy twin and a clean twin of one source: with `key` replaced by `buggy`, exactly
+    /// one finding, at `line`; with `key` replaced by `clean`, none.
+    pub(crate) fn assert_twins(src: &str, key: &str, buggy: &str, clean: &str, line: u32) {
+        let found = findings(&src.replace(key, buggy));
+        assert_eq!(found.len(), 1, "{key} = {buggy}: {found:?}");
+        assert_eq!(found[0].span.line, line, "{key} = {buggy}");
+        let clean_found = findings(&src.replace(key, clean));
+        assert!(clean_found.is_empty(), "{key} = {clean}: {clean_found:?}");
+    }
+
     const NET: &str = r#"
 import torch
 from torch import nn
@@ -508,9 +518,6 @@ class Net(nn.Module):
         x = stochastic_depth(torch.randn(2, 8), 0.1)
         return self.fc(x)
 "#;
-        let found = findings(&src.replace("WIDTH", "6"));
-        assert_eq!(found.len(), 1, "{found:?}");
-        assert_eq!(found[0].span.line, 22);
-        assert!(findings(&src.replace("WIDTH", "8")).is_empty());
+        assert_twins(src, "WIDTH", "6", "8", 22);
     }
 }

@@ -1,6 +1,6 @@
 //! Operator rules: initialisers that fill a tensor in place and return it — `torch.nn.init.*`
-//! and the Tensor methods `normal_`, `uniform_`, `bernoulli_`, `fill_`, `zero_`, `copy_`, ... The shape never
-//! changes; the fan-based initialisers need a matrix-like tensor.
+//! and the Tensor methods `normal_`, `uniform_`, `bernoulli_`, `fill_`, `zero_`, `copy_`, ...
+//! The shape never changes; the fan-based initialisers need a matrix-like tensor.
 
 use super::elementwise::require_fits;
 use super::{invalid, Ctx, Rule, RuleResult};

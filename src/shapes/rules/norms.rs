@@ -132,6 +132,7 @@ fn features_init(ctx: &mut Ctx) -> RuleResult {
         ctx,
         vec![
             ("num_features", Value::Int(n)),
+            ("eps", eps_arg(ctx, 1)),
             ("affine", Value::Bool(Some(affine))),
             ("track_running_stats", Value::Bool(Some(track))),
         ],
@@ -244,6 +245,17 @@ fn instance_norm_functional(ctx: &mut Ctx) -> RuleResult {
     Ok(tensor_out(x, dtype))
 }
 
+/// A norm layer's `eps` as given, else PyTorch's default (`None` for `nn.RMSNorm`, which
+/// picks it from the input's dtype). Shape-neutral, but stored so that `self.eps` read back
+/// in a functional call (`F.layer_norm(x, ..., self.eps)`) is a known value.
+fn eps_arg(ctx: &Ctx, pos: usize) -> Value {
+    match ctx.arg(pos, "eps") {
+        Some(v) => v.clone(),
+        None if ctx.op.ends_with("RMSNorm") => Value::None,
+        None => Value::Float(Some(1e-5)),
+    }
+}
+
 /// `normalized_shape`: an int or a sequence of ints.
 fn shape_arg(op: &str, v: &Value) -> Result<Vec<Dim>, RuleError> {
     match v.elements() {
@@ -268,11 +280,7 @@ fn layer_norm_init(ctx: &mut Ctx) -> RuleResult {
         None => return invalid(format!("{op}: missing argument 'normalized_shape'")),
     };
     let affine = ctx.bool_or(2, "elementwise_affine", true)?;
-    let eps = match ctx.arg(1, "eps") {
-        Some(v) => v.clone(),
-        None if op.ends_with("RMSNorm") => Value::None,
-        None => Value::Float(Some(1e-5)),
-    };
+    let eps = eps_arg(ctx, 1);
     // `nn.RMSNorm(normalized_shape, eps, elementwise_affine)` has no bias.
     let bias = op.ends_with("LayerNorm") && ctx.bool_or(3, "bias", true)?;
     if affine {
@@ -397,6 +405,7 @@ fn group_norm_init(ctx: &mut Ctx) -> RuleResult {
         vec![
             ("num_groups", Value::Int(g)),
             ("num_channels", Value::Int(c)),
+            ("eps", eps_arg(ctx, 2)),
             ("affine", Value::Bool(Some(affine))),
         ],
     ))

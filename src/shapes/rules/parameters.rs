@@ -1,7 +1,9 @@
 //! The parameters and buffers a built module holds (`conv.weight`, `ln.bias`,
-//! `bn.running_mean`), shaped from the hyperparameters its `init` rule stored. Model code
-//! reads them directly (`F.linear(x, self.proj.weight)`, weight standardisation in a
-//! subclass of `nn.Conv2d`, `F.layer_norm(x, self.normalized_shape, self.weight, ...)`).
+//! `bn.running_mean`), shaped from the hyperparameters its `init` rule stored (the other
+//! attributes model code reads, `eps` or `normalized_shape`, are those hyperparameters
+//! themselves). Model code reads them directly (`F.linear(x, self.proj.weight)`, weight
+//! standardisation in a subclass of `nn.Conv2d`, `F.layer_norm(x, self.normalized_shape,
+//! self.weight, ...)`).
 
 use crate::shapes::dim::DimExpr;
 use crate::shapes::shape::{Dim, Shape};
@@ -17,10 +19,9 @@ pub fn module_parameter(m: &ModuleValue, attr: &str) -> Option<Value> {
         Some(Value::Int(e)) => Some(e.clone()),
         _ => None,
     };
-    // Flags the init rules store; a missing flag has PyTorch's default.
-    let flag = |name: &str, default: bool| match m.params.get(name) {
+    // Flags the init rules store, with PyTorch's defaults already applied.
+    let flag = |name: &str| match m.params.get(name) {
         Some(Value::Bool(Some(b))) => Some(*b),
-        None => Some(default),
         _ => None,
     };
     let tensor = |dims: Vec<DimExpr>| {
@@ -34,7 +35,7 @@ pub fn module_parameter(m: &ModuleValue, attr: &str) -> Option<Value> {
     match (class, attr) {
         // nn.Linear(in_features, out_features, bias=True): weight [out, in], bias [out].
         ("Linear", "weight") => Some(tensor(vec![int("out_features")?, int("in_features")?])),
-        ("Linear", "bias") => Some(optional(flag("bias", true)?, vec![int("out_features")?])),
+        ("Linear", "bias") => Some(optional(flag("bias")?, vec![int("out_features")?])),
         // nn.ConvNd: weight [out, in / groups, *kernel]; nn.ConvTransposeNd: [in, out / groups,
         // *kernel]; bias [out].
         (c, "weight") if c.starts_with("Conv") => {
@@ -52,7 +53,7 @@ pub fn module_parameter(m: &ModuleValue, attr: &str) -> Option<Value> {
             Some(tensor(dims))
         }
         (c, "bias") if c.starts_with("Conv") => {
-            Some(optional(flag("bias", true)?, vec![int("out_channels")?]))
+            Some(optional(flag("bias")?, vec![int("out_channels")?]))
         }
         // nn.LayerNorm(normalized_shape, eps, elementwise_affine=True, bias=True) and
         // nn.RMSNorm (no bias): weight and bias [*normalized_shape].
@@ -62,49 +63,30 @@ pub fn module_parameter(m: &ModuleValue, attr: &str) -> Option<Value> {
                 .iter()
                 .map(Value::as_int_expr)
                 .collect::<Option<Vec<_>>>()?;
-            let affine = flag("elementwise_affine", true)?;
-            let present =
-                affine && (attr == "weight" || (class == "LayerNorm" && flag("bias", true)?));
+            let affine = flag("elementwise_affine")?;
+            let present = affine && (attr == "weight" || (class == "LayerNorm" && flag("bias")?));
             Some(optional(present, dims))
         }
         // Batch and instance norms: weight and bias [C] when affine; running_mean and
         // running_var [C] when tracking running stats.
         (c, "weight" | "bias" | "running_mean" | "running_var")
-            if c.starts_with("BatchNorm")
-                || c.starts_with("InstanceNorm")
-                || c.starts_with("LazyBatchNorm") =>
+            if c.starts_with("BatchNorm") || c.starts_with("InstanceNorm") =>
         {
             let present = if attr.starts_with("running") {
-                flag("track_running_stats", !c.starts_with("InstanceNorm"))?
+                flag("track_running_stats")?
             } else {
-                flag("affine", !c.starts_with("InstanceNorm"))?
+                flag("affine")?
             };
             Some(optional(present, vec![int("num_features")?]))
         }
         // nn.GroupNorm(num_groups, num_channels, eps, affine=True): weight and bias [C].
         ("GroupNorm", "weight" | "bias") => {
-            Some(optional(flag("affine", true)?, vec![int("num_channels")?]))
+            Some(optional(flag("affine")?, vec![int("num_channels")?]))
         }
         // nn.Embedding(num_embeddings, embedding_dim): weight [num, dim].
         ("Embedding" | "EmbeddingBag", "weight") => {
             Some(tensor(vec![int("num_embeddings")?, int("embedding_dim")?]))
         }
-        // Normalisation layers' `eps` (shape-neutral, but a known float keeps a functional call
-        // such as `F.layer_norm(x, self.normalized_shape, self.weight, self.bias, self.eps)`
-        // checkable): the stored value, else PyTorch's default.
-        (c, "eps") if is_norm(c) => {
-            Some(m.params.get("eps").cloned().unwrap_or(if c == "RMSNorm" {
-                Value::None
-            } else {
-                Value::Float(Some(1e-5))
-            }))
-        }
         _ => None,
     }
-}
-
-fn is_norm(class: &str) -> bool {
-    ["LayerNorm", "RMSNorm", "GroupNorm"].contains(&class)
-        || class.starts_with("BatchNorm")
-        || class.starts_with("InstanceNorm")
 }
