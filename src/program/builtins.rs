@@ -51,6 +51,8 @@ pub const STDLIB_PATHS: &[&str] = &[
     "typing.cast",
     "functools",
     "functools.partial",
+    "types",
+    "types.FunctionType",
     "itertools",
     "itertools.repeat",
     "collections",
@@ -410,8 +412,8 @@ fn int_range<'a>(start: i64, stop: i64, step: i64) -> V<'a> {
     )
 }
 
-/// The Python type of a plain value, as far as `isinstance` needs it (`None`: not known,
-/// or an instance of a user class, which may derive from anything).
+/// The Python type of a value, as far as `isinstance` needs it (`None`: not known, or an
+/// instance of a user class, which may derive from anything).
 fn plain_type(v: &V) -> Option<&'static str> {
     Some(match v {
         V::Data(Value::Int(_) | Value::IntUnknown) => "int",
@@ -424,15 +426,30 @@ fn plain_type(v: &V) -> Option<&'static str> {
         V::Tuple(_) => "tuple",
         V::List(_) => "list",
         V::Dict(_) => "dict",
-        V::Module(_) | V::Container(..) | V::Func(_) | V::Class(_) | V::Torch(_) => "other",
-        V::Closure(..) | V::Partial(_) => "other",
+        V::Class(_) => "type",
+        V::Torch(path) if is_torch_class(path) => "type",
+        V::Func(_) | V::Closure(..) => "function",
+        V::Partial(_) => "functools.partial",
+        V::Module(_) | V::Container(..) => "torch.nn.Module",
+        V::Torch(_) => "other",
         _ => return None,
     })
 }
 
+/// Torch classes are named in CamelCase (`torch.nn.BatchNorm2d`, `torch.Size`); functions,
+/// namespaces and dtypes in lower case.
+fn is_torch_class(path: &str) -> bool {
+    path.rsplit('.')
+        .next()
+        .and_then(|last| last.chars().next())
+        .is_some_and(|c| c.is_ascii_uppercase())
+}
+
 impl<'a> Interp<'a> {
     /// `isinstance(v, ty)` when it is decided: builtin types, `torch.Tensor` and
-    /// `torch.Size` against plain values, a class of the file against its instances.
+    /// `torch.Size` against plain values, a class of the file against its instances, `type`,
+    /// `types.FunctionType`, `functools.partial` and `nn.Module` against classes, functions,
+    /// partials and torch modules (timm's `get_norm_layer` dispatches on them).
     fn isinstance(&self, v: &V<'a>, ty: Option<&V<'a>>) -> Option<bool> {
         let ty = ty?;
         if let V::Tuple(types) = ty {
@@ -449,22 +466,56 @@ impl<'a> Interp<'a> {
         }
         let actual = plain_type(v)?;
         let wanted = match ty {
-            V::Builtin(b @ ("int" | "float" | "bool" | "str" | "list" | "tuple" | "dict")) => *b,
+            V::Builtin(
+                b @ ("int" | "float" | "bool" | "str" | "list" | "tuple" | "dict" | "type"
+                | "functools.partial"),
+            ) => *b,
+            V::Builtin("types.FunctionType") => "function",
             V::Torch(path) => match &**path {
                 "torch.Tensor" => "torch.Tensor",
                 "torch.Size" => "torch.Size",
+                "torch.nn.Module" => "torch.nn.Module",
+                // A torch layer class against a torch module: the same class decides; another
+                // may be one of its bases (`_ConvNd`), so only plain values are decided.
+                class if is_torch_class(class) => match v {
+                    V::Module(m) if m.value.class == class => return Some(true),
+                    V::Module(_) | V::Container(..) => return None,
+                    _ if actual == "other" => return None,
+                    _ => return Some(false),
+                },
                 _ => return None,
             },
             // A user class: none of the plain values is an instance of it.
             V::Class(_) => return Some(false),
             V::Builtin("collections.abc.Iterable") if actual != "other" => {
-                return Some(!matches!(actual, "int" | "float" | "bool" | "NoneType"));
+                return match actual {
+                    // `nn.Sequential` and `nn.ModuleList` iterate, layers do not.
+                    "torch.nn.Module" => None,
+                    _ => Some(!matches!(
+                        actual,
+                        "int"
+                            | "float"
+                            | "bool"
+                            | "NoneType"
+                            | "type"
+                            | "function"
+                            | "functools.partial"
+                    )),
+                };
             }
             V::Builtin("collections.abc.Sequence" | "typing.Sequence") if actual != "other" => {
                 return Some(matches!(actual, "str" | "tuple" | "list" | "torch.Size"));
             }
             _ => return None,
         };
+        if actual == "other"
+            && !matches!(
+                wanted,
+                "int" | "float" | "bool" | "str" | "list" | "tuple" | "dict"
+            )
+        {
+            return None;
+        }
         // `bool` derives from `int`, `torch.Size` from `tuple`.
         Some(
             actual == wanted
@@ -581,5 +632,46 @@ run()
         assert!(case("3", "8").is_empty());
         assert_eq!(lines("(3, 20)", "8"), vec![22]);
         assert!(case("(3, 5)", "8").is_empty());
+    }
+
+    /// timm's drop-path schedules: `torch.linspace(0, rate, n)` at rate 0 holds zeros, so
+    /// `x.item()` and `t.tolist()` are 0.0 and `DropPath(r) if r > 0. else nn.Identity()`
+    /// is the identity; a pooling type read with `str` methods decides the pooling layer.
+    #[test]
+    fn drop_path_schedules_and_string_dispatch_are_known() {
+        let src = r#"
+import torch
+from torch import nn
+
+class DropPath(nn.Module):
+    def __init__(self, p):
+        super().__init__()
+        self.p = p
+
+    def forward(self, x):
+        return x * torch.rand(x.shape[0], 1, 1, 1).ge(self.p).float()
+
+class Net(nn.Module):
+    def __init__(self, depths=(2, 2), drop_path_rate=0., pool_type='Fast_Avg'):
+        super().__init__()
+        rates = [t.tolist() for t in torch.linspace(0, drop_path_rate, sum(depths)).split(depths)]
+        flat = [x.item() for x in torch.linspace(0, drop_path_rate, sum(depths))]
+        self.conv = nn.Conv2d(3, 16, 3)
+        self.drop1 = DropPath(rates[1][0]) if rates[1][0] > 0. else nn.Identity()
+        self.drop2 = DropPath(flat[3]) if flat[3] > 0. else nn.Identity()
+        pool_type = pool_type.replace('_', '').lower()
+        if pool_type.startswith('fast') and pool_type.endswith(('avg', 'mean')):
+            self.pool = nn.AdaptiveAvgPool2d(1)
+        else:
+            self.pool = None
+        self.head = nn.Linear(WIDTH, 10)
+
+    def forward(self, x):
+        x = self.drop2(self.drop1(self.conv(x)))
+        return self.head(self.pool(x).flatten(1))
+
+net = Net()
+"#;
+        assert_twins(src, "WIDTH", "32", "16", 30);
     }
 }

@@ -14,6 +14,7 @@ use super::value::{ContainerKind, Object, TorchModule, TORCH_BASE_ATTR, V};
 use crate::operators::api::{torch_api, ApiKind};
 use crate::shapes::rules::{apply, lookup, RuleError, RuleKind};
 use crate::shapes::shape::Shape;
+use crate::shapes::value::{DType, TensorValue};
 use crate::shapes::{DimExpr, Value};
 
 /// `SHAPEHOUND_DEBUG=1` prints what the catalogue could not answer (read once: it is asked
@@ -53,11 +54,42 @@ pub fn iterate<'a>(v: &V<'a>) -> Option<Vec<V<'a>>> {
             let rest = Shape::Ranked(t.shape.dims()?[1..].to_vec());
             Some(
                 (0..n)
-                    .map(|_| V::Data(Value::tensor(rest.clone(), t.dtype)))
+                    .map(|_| {
+                        V::Data(Value::Tensor(TensorValue {
+                            shape: rest.clone(),
+                            dtype: t.dtype,
+                            uniform: t.uniform,
+                        }))
+                    })
                     .collect(),
             )
         }
         other => other.elements(),
+    }
+}
+
+/// `t.item()`, and `t.tolist()` of a 0-d or short 1-d tensor: Python numbers, known when the
+/// tensor's content is known uniform.
+fn tensor_to_python<'a>(t: &TensorValue, list: bool) -> V<'a> {
+    let scalar = V::Data(match (t.dtype, t.uniform) {
+        (Some(DType::Bool), u) => Value::Bool(u.map(|u| u != 0)),
+        (Some(DType::Int), Some(u)) => Value::int(u),
+        (Some(DType::Int), None) => Value::IntUnknown,
+        (Some(DType::Float), u) => Value::Float(u.map(|u| u as f64)),
+        (Some(DType::Complex), _) | (None, _) => Value::Unknown,
+    });
+    if !list {
+        return scalar;
+    }
+    match t.shape.dims() {
+        Some([]) => scalar,
+        Some([n]) => match n.as_const() {
+            Some(n) if (0..=super::interp::MAX_UNROLL as i64).contains(&n) => {
+                V::List(vec![scalar; n as usize])
+            }
+            _ => V::Unknown,
+        },
+        _ => V::Unknown,
     }
 }
 
@@ -100,7 +132,7 @@ impl<'a> Interp<'a> {
                     | "register_parameter"
             ) {
                 let recv = self.eval(&a.value);
-                let args: Vec<V<'a>> = c.arguments.args.iter().map(|e| self.eval(e)).collect();
+                let (args, _) = self.eval_args(c);
                 if let V::Object(_) = &recv {
                     // An object is shared, not a value: it grows in place.
                     match (recv.container(), method, args.as_slice()) {
@@ -257,6 +289,9 @@ impl<'a> Interp<'a> {
                 }
             }
             V::Super(..) => self.call_super_method(method, args, kwargs, span),
+            V::Data(Value::Tensor(t)) if matches!(method, "item" | "tolist") => {
+                tensor_to_python(t, method == "tolist")
+            }
             V::Data(Value::Tensor(_)) => {
                 let mut all = vec![recv];
                 all.extend(args);

@@ -27,11 +27,13 @@ pub enum Flow {
     Stop,
 }
 
-/// Statements executed per file, over all its unit runs, before giving up (keeps
-/// pathological files bounded).
+/// Statements executed per unit (over all its variants) before giving up on it, and per
+/// file over all its units (keeps pathological files bounded; a file's early units cannot
+/// starve its builders).
 const STEP_BUDGET: usize = 20_000;
+const FILE_STEP_BUDGET: usize = 200_000;
 /// User-function call depth.
-pub const MAX_DEPTH: usize = 8;
+pub const MAX_DEPTH: usize = 12;
 /// Loops over known sequences unroll up to this many iterations.
 pub const MAX_UNROLL: usize = 64;
 
@@ -45,6 +47,8 @@ pub struct Interp<'a> {
     pub depth: usize,
     pub(super) hints: HashMap<String, usize>,
     steps: usize,
+    /// Statements executed for the whole file.
+    file_steps: usize,
     /// Return values of the functions being run (innermost last).
     pub returns: Vec<Vec<V<'a>>>,
     /// Classes whose methods are running (for `super()`), with their `self`.
@@ -91,6 +95,7 @@ impl<'a> Interp<'a> {
             depth: 0,
             hints: HashMap::new(),
             steps: 0,
+            file_steps: 0,
             returns: Vec::new(),
             class_ctx: Vec::new(),
             call_sites: Vec::new(),
@@ -128,6 +133,11 @@ impl<'a> Interp<'a> {
         self.class_ctx = saved.class_ctx;
         self.call_sites = saved.call_sites;
         self.dead = saved.dead;
+    }
+
+    /// A new unit starts: its own statement budget (the file's keeps counting).
+    pub fn new_unit_budget(&mut self) {
+        self.steps = 0;
     }
 
     // ---- names -----------------------------------------------------------------------
@@ -294,8 +304,11 @@ impl<'a> Interp<'a> {
 
     fn exec(&mut self, stmt: &'a Stmt) -> Flow {
         self.steps += 1;
-        if self.steps > STEP_BUDGET {
-            if self.steps == STEP_BUDGET + 1 && super::calls::debug_misses() {
+        self.file_steps += 1;
+        if self.steps > STEP_BUDGET || self.file_steps > FILE_STEP_BUDGET {
+            if (self.steps == STEP_BUDGET + 1 || self.file_steps == FILE_STEP_BUDGET + 1)
+                && super::calls::debug_misses()
+            {
                 eprintln!("step budget spent");
             }
             return Flow::Stop;
@@ -306,6 +319,14 @@ impl<'a> Interp<'a> {
             }
             Stmt::Assign(a) => {
                 let v = self.eval(&a.value);
+                if self.depth == 0 && self.returns.is_empty() && super::calls::debug_misses() {
+                    let line = self.position(a.range).line;
+                    eprintln!(
+                        "line {line}: {} = {}",
+                        self.source(a.targets[0].range()),
+                        v.brief()
+                    );
+                }
                 for t in &a.targets {
                     self.assign(t, v.clone());
                 }
@@ -411,6 +432,12 @@ impl<'a> Interp<'a> {
                 let module = from.module.as_ref().map_or("", |m| m.id.as_str());
                 for alias in &from.names {
                     let name = alias.name.id.as_str();
+                    if name == "*" {
+                        for (name, v) in self.project_star_import(from.level, module) {
+                            self.bind(&name, v);
+                        }
+                        continue;
+                    }
                     let bound = alias.asname.as_ref().unwrap_or(&alias.name);
                     // A modelled library function wins over its source in the project.
                     let v = if let Some(v) =
@@ -419,14 +446,15 @@ impl<'a> Interp<'a> {
                         v
                     } else if let Some(v) = self.project_import(from.level, module, name) {
                         v
-                    } else if from.level == 0 && name != "*" {
+                    } else if from.level == 0 {
                         torch_module(&format!("{module}.{name}"))
                     } else {
                         V::Unknown
                     };
-                    if name != "*" {
-                        self.bind(bound.id.as_str(), v);
+                    if self.depth == 0 && super::calls::debug_misses() {
+                        eprintln!("import {module}.{name}: {}", v.brief());
                     }
+                    self.bind(bound.id.as_str(), v);
                 }
             }
             Stmt::Global(_) | Stmt::Nonlocal(_) | Stmt::Pass(_) => {}

@@ -46,6 +46,30 @@ pub fn str_method<'a>(text: &str, method: &str, args: &[V<'a>]) -> V<'a> {
         ("lower", []) => known(&text.to_lowercase()),
         ("upper", []) => known(&text.to_uppercase()),
         ("strip", []) => known(text.trim()),
+        ("replace", [V::Data(Value::Str(Some(from))), V::Data(Value::Str(Some(to)))]) => {
+            known(&text.replace(from.as_str(), to))
+        }
+        ("startswith" | "endswith", [affix]) => {
+            let affixes: Option<Vec<String>> = match affix {
+                V::Data(Value::Str(Some(a))) => Some(vec![a.clone()]),
+                V::Tuple(items) => items
+                    .iter()
+                    .map(|v| match v {
+                        V::Data(Value::Str(Some(a))) => Some(a.clone()),
+                        _ => None,
+                    })
+                    .collect(),
+                _ => None,
+            };
+            let Some(affixes) = affixes else {
+                return V::Unknown;
+            };
+            let hit = affixes.iter().any(|a| match method {
+                "startswith" => text.starts_with(a.as_str()),
+                _ => text.ends_with(a.as_str()),
+            });
+            V::Data(Value::Bool(Some(hit)))
+        }
         _ => V::Unknown,
     }
 }

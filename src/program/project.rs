@@ -90,6 +90,57 @@ impl<'a> Interp<'a> {
         self.import_name(&absolute, name, 0)
     }
 
+    /// The names `from <dots><module> import *` binds when `module` is a file of the project:
+    /// those listed in its `__all__`, else its public globals (a module still loading, in
+    /// an import cycle, binds nothing).
+    pub fn project_star_import(&mut self, level: u32, module: &str) -> Vec<(String, V<'a>)> {
+        let Some(project) = self.project.as_ref() else {
+            return Vec::new();
+        };
+        let Some(absolute) = ImportSearch::absolute(project.package(), level, module) else {
+            return Vec::new();
+        };
+        if absolute == "torch" || absolute.starts_with("torch.") {
+            return Vec::new();
+        }
+        let Some(id) = self.load_module(&absolute) else {
+            return Vec::new();
+        };
+        let Some(project) = self.project.as_ref() else {
+            return Vec::new();
+        };
+        if project.current == Some(id) {
+            return Vec::new();
+        }
+        let globals = &project.loaded[id].globals;
+        let listed: Option<Vec<String>> = match globals.get("__all__") {
+            Some(V::List(items) | V::Tuple(items)) => items
+                .iter()
+                .map(|v| match v {
+                    V::Data(Value::Str(Some(s))) => Some(s.clone()),
+                    _ => None,
+                })
+                .collect(),
+            _ => None,
+        };
+        let names: Vec<String> = listed.unwrap_or_else(|| {
+            let mut names: Vec<String> = globals
+                .keys()
+                .filter(|k| !k.starts_with('_'))
+                .cloned()
+                .collect();
+            names.sort();
+            names
+        });
+        names
+            .into_iter()
+            .map(|name| {
+                let v = globals.get(&name).cloned().unwrap_or(V::Unknown);
+                (name, v)
+            })
+            .collect()
+    }
+
     /// Resolves a lazy import (`hops`: re-exports followed so far): a modelled library
     /// object, else the project's definition, else what a direct import of a module outside
     /// the project gives (a torch path or unknown).
@@ -246,5 +297,102 @@ fn register_definitions(owner: &mut HashMap<usize, usize>, body: &[Stmt], id: us
             Stmt::While(s) => register_definitions(owner, &s.body, id),
             _ => {}
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::findings::analyse_module;
+    use crate::jobs::{JobSolver, DEFAULT_TIMEOUT};
+    use crate::program::imports::ImportSearch;
+
+    const FACTORY: &str = r#"
+import functools
+import types
+from .acts import *
+from .flags import is_fast
+try:
+    from torch.nn.functional import rms_norm
+except ImportError:
+    rms_norm = None
+import torch.nn as nn
+
+_NORMS = dict(batchnorm=nn.BatchNorm2d)
+_ACTS = dict(gelu=GELU)
+
+def get_norm_layer(norm_layer):
+    assert isinstance(norm_layer, (type, str, types.FunctionType, functools.partial))
+    if isinstance(norm_layer, functools.partial):
+        norm_layer = norm_layer.func
+    if isinstance(norm_layer, str):
+        norm_layer = _NORMS[norm_layer.replace('_', '').lower()]
+    return norm_layer
+
+def get_act(name):
+    if is_fast():
+        return None
+    return _ACTS[name]
+"#;
+
+    const MODEL: &str = r#"
+import torch.nn as nn
+from .layers.factory import get_norm_layer, get_act
+
+def stages(c):
+    return [("conv", nn.Conv2d(c, c, 3, padding=1))]
+
+class Block(nn.Module):
+    def __init__(self, c, norm_layer=nn.BatchNorm2d):
+        super().__init__()
+        norm_layer = get_norm_layer(norm_layer)
+        for stage in stages(c):
+            self.add_module(*stage)
+        self.act = get_act('gelu')()
+        self.norm = norm_layer(WIDTH)
+
+    def forward(self, x):
+        return self.norm(self.act(self.conv(x)))
+
+def block():
+    return Block(16, norm_layer='batch_norm')
+"#;
+
+    /// The findings of `pkg/model.py` with imports followed, `WIDTH` replaced by `width`.
+    fn model_findings(width: &str) -> Vec<u32> {
+        let dir = tempfile::tempdir().unwrap();
+        let pkg = dir.path().join("pkg");
+        std::fs::create_dir_all(pkg.join("layers")).unwrap();
+        let files = [
+            ("__init__.py", ""),
+            ("layers/__init__.py", ""),
+            ("layers/flags.py", "_FAST = False\n\ndef is_fast():\n    return _FAST\n"),
+            (
+                "layers/acts.py",
+                "import torch.nn as nn\nimport torch.nn.functional as F\n\nclass GELU(nn.Module):\n    \
+                 def forward(self, x):\n        return F.gelu(x)\n",
+            ),
+            ("layers/factory.py", FACTORY),
+        ];
+        for (name, text) in files {
+            std::fs::write(pkg.join(name), text).unwrap();
+        }
+        let text = MODEL.replace("WIDTH", width);
+        let path = pkg.join("model.py");
+        std::fs::write(&path, &text).unwrap();
+        let module = crate::frontend::parse_python(&text).unwrap();
+        let search = ImportSearch::for_file(&path, dir.path());
+        let solver = JobSolver::new(DEFAULT_TIMEOUT);
+        let shapes = analyse_module(&module, &text, search, &solver);
+        shapes.findings.iter().map(|f| f.span.line).collect()
+    }
+
+    /// timm's factories across files: an activation class reached through a star import, a
+    /// function imported before a `try` whose branches are joined, `isinstance` against
+    /// `type`/`functools.partial`/`str` deciding the norm layer, and layers registered with
+    /// `add_module(*pair)`.
+    #[test]
+    fn factories_star_imports_and_add_module_pairs_are_followed() {
+        assert_eq!(model_findings("c + 1"), vec![18]);
+        assert!(model_findings("c").is_empty());
     }
 }

@@ -106,6 +106,7 @@ fn reset<'a>(interp: &mut Interp<'a>, globals: &std::collections::HashMap<String
     interp.dead = false;
     interp.trace = Trace::default();
     interp.reset_symbols();
+    interp.new_unit_budget();
 }
 
 /// A class deriving (directly or through classes of the file) from a torch `nn.Module`.

@@ -103,6 +103,47 @@ pub struct Partial<'a> {
 pub const TORCH_BASE_ATTR: &str = "__torch_base__";
 
 impl<'a> V<'a> {
+    /// A one-line description for debugging output.
+    pub fn brief(&self) -> String {
+        let items = |vs: &[V]| vs.iter().map(V::brief).collect::<Vec<_>>().join(", ");
+        match self {
+            V::Data(d) => format!("{d:?}").chars().take(120).collect(),
+            V::Tuple(vs) => format!("({})", items(vs)),
+            V::List(vs) => format!("[{}]", items(vs)),
+            V::Dict(kv) => format!(
+                "{{{}}}",
+                kv.iter()
+                    .map(|(k, v)| format!("{k}: {}", v.brief()))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            V::Torch(p) => format!("torch {p}"),
+            V::Builtin(b) => format!("builtin {b}"),
+            V::Func(f) | V::Closure(f, _) => format!("def {}", f.name),
+            V::Partial(p) => format!("partial({})", p.func.brief()),
+            V::Class(c) => format!("class {}", c.name),
+            V::Object(o) => {
+                let o = o.borrow();
+                let attrs: Vec<_> = o.attrs.keys().map(String::as_str).collect();
+                format!("{} object {{{}}}", o.class.name, attrs.join(", "))
+            }
+            V::Bound(r, m) => format!("{}.{m}", r.brief()),
+            V::Module(m) => format!("{} {:?}", m.value.class, m.value.params),
+            V::Container(k, items, _) => {
+                let names: Vec<_> = items
+                    .iter()
+                    .map(|(n, v)| format!("{n}: {}", v.brief()))
+                    .collect();
+                format!("{k:?}[{}]", names.join(", "))
+            }
+            V::Cond(p) => format!("cond {p}"),
+            V::Super(c, _) => format!("super({})", c.name),
+            V::Packed(_) => "packed".into(),
+            V::Lazy(l) => format!("lazy {}.{}", l.0, l.1),
+            V::Unknown => "unknown".into(),
+        }
+    }
+
     /// The torch instance an object of a torch-module subclass extends: its parameters,
     /// hyperparameters and default `forward` come from it.
     pub fn torch_base(&self) -> Option<V<'a>> {
@@ -229,6 +270,11 @@ impl<'a> V<'a> {
             (V::Object(a), V::Object(b)) => Rc::ptr_eq(a, b),
             (V::Module(a), V::Module(b)) => Rc::ptr_eq(a, b),
             (V::Container(_, a, _), V::Container(_, b, _)) => Rc::ptr_eq(a, b),
+            (V::Dict(a), V::Dict(b)) => {
+                a.len() == b.len() && a.iter().zip(b).all(|((k, x), (l, y))| k == l && x.same(y))
+            }
+            (V::Bound(r, m), V::Bound(s, n)) => m == n && r.same(s),
+            (V::Lazy(a), V::Lazy(b)) => a == b,
             (V::Unknown, V::Unknown) => true,
             _ => false,
         }

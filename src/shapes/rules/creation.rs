@@ -312,9 +312,14 @@ fn linspace(ctx: &mut Ctx) -> RuleResult {
     ctx.require_with(Pred::Le(DimExpr::zero(), steps.clone()), |cx| {
         format!("{}: number of steps must be non-negative", cx.op)
     })?;
-    Ok(tensor_out(
-        vec![Dim::Known(steps)],
+    // From `start` to an equal `end` every step is that value (`linspace(0, 0.0, n)`, a
+    // drop-path schedule at rate 0).
+    let start = integral_fill(ctx.arg(0, "start"));
+    let uniform = start.filter(|s| integral_fill(ctx.arg(1, "end")) == Some(*s));
+    Ok(uniform_out(
+        Shape::Ranked(vec![Dim::Known(steps)]),
         dtype_kw(ctx, Some(DType::Float)),
+        uniform,
     ))
 }
 

@@ -167,6 +167,11 @@ pub fn apply(
         assumptions: Vec::new(),
     };
     let mut value = rule(&mut ctx)?;
+    if let Some(Value::Tensor(input)) = ctx.args.first() {
+        if let (Some(u), true) = (input.uniform, keeps_content(op)) {
+            value = with_uniform(value, u);
+        }
+    }
     // `out=t`: the result is written into `t` and returned, so it has `t`'s dtype.
     if let (Some(Value::Tensor(out)), Value::Tensor(t)) = (ctx.kwarg("out"), &mut value) {
         t.dtype = out.dtype;
@@ -176,6 +181,55 @@ pub fn apply(
         requirements: ctx.requirements,
         assumptions: ctx.assumptions,
     })
+}
+
+/// Operators that move, copy or select elements without changing them: pieces and views
+/// of a tensor whose every element is known keep that knowledge (timm's drop-path rates,
+/// `torch.linspace(0, 0.0, n).split(depths)`).
+fn keeps_content(op: &str) -> bool {
+    let name = op.rsplit('.').next().unwrap_or(op);
+    matches!(
+        name,
+        "split"
+            | "split_with_sizes"
+            | "tensor_split"
+            | "chunk"
+            | "unbind"
+            | "reshape"
+            | "view"
+            | "flatten"
+            | "squeeze"
+            | "unsqueeze"
+            | "permute"
+            | "transpose"
+            | "t"
+            | "contiguous"
+            | "clone"
+            | "detach"
+            | "expand"
+            | "expand_as"
+            | "repeat"
+            | "narrow"
+            | "flip"
+            | "roll"
+            | "cpu"
+            | "cuda"
+    )
+}
+
+/// `value` with every tensor in it known to hold `u` everywhere.
+fn with_uniform(value: Value, u: i64) -> Value {
+    match value {
+        Value::Tensor(t) => Value::Tensor(TensorValue {
+            uniform: Some(u),
+            ..t
+        }),
+        Value::Tuple(items) => {
+            Value::Tuple(items.into_iter().map(|v| with_uniform(v, u)).collect())
+        }
+        Value::List(items) => Value::List(items.into_iter().map(|v| with_uniform(v, u)).collect()),
+        other => other,
+    }
 }
 
 /// The arguments of one application, and the requirements collected so far.
