@@ -64,6 +64,17 @@ impl<'a> Interp<'a> {
 
     /// Whether the class (or a base in the file) is decorated with `@dataclass` (or
     /// `@dataclass(...)`, `@dataclasses.dataclass`).
+    /// A class deriving (directly or through classes of the file) from a torch `nn.Module`.
+    pub fn is_module_class(&self, class: &'a StmtClassDef) -> bool {
+        self.ancestry(class).into_iter().any(|c| {
+            self.class_bases
+                .get(&(c as *const _))
+                .into_iter()
+                .flatten()
+                .any(|b| matches!(b, V::Torch(path) if path.starts_with("torch.nn")))
+        })
+    }
+
     pub(super) fn is_dataclass(&self, class: &'a StmtClassDef) -> bool {
         self.ancestry(class).iter().any(|c| {
             c.decorator_list.iter().any(|d| {

@@ -5,7 +5,9 @@
 use std::collections::HashMap;
 
 use super::interp::Interp;
-use super::value::V;
+use std::rc::Rc;
+
+use super::value::{TorchModule, V};
 use crate::shapes::shape::{Dim, Shape};
 use crate::shapes::Value;
 
@@ -149,6 +151,25 @@ impl<'a> Interp<'a> {
             }
             (V::List(x), V::List(y)) if x.len() == y.len() => {
                 V::List(x.into_iter().zip(y).map(|(p, q)| self.join(p, q)).collect())
+            }
+            // One layer class built with different arguments (`act_layer(inplace=True)`, or
+            // without `inplace` after a `TypeError`): the hyperparameters that differ are unknown.
+            (V::Module(x), V::Module(y))
+                if x.value.class == y.value.class && x.value.children == y.value.children =>
+            {
+                let mut value = x.value.clone();
+                for (name, v) in value.params.iter_mut() {
+                    if y.value.params.get(name) != Some(v) {
+                        *v = Value::Unknown;
+                    }
+                }
+                for name in y.value.params.keys() {
+                    value.params.entry(name.clone()).or_insert(Value::Unknown);
+                }
+                V::Module(Rc::new(TorchModule {
+                    value,
+                    span: x.span,
+                }))
             }
             _ => V::Unknown,
         }

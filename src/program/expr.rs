@@ -5,7 +5,7 @@ use ruff_python_ast::{BoolOp, CmpOp, Expr, Number, Operator, UnaryOp};
 use ruff_text_size::TextRange;
 
 use super::interp::Interp;
-use super::methods::contains;
+use super::methods::{contains, set_key};
 use super::numbers::{float_compare, float_op};
 use super::value::{ContainerKind, V};
 use crate::shapes::dim::DimExpr;
@@ -61,17 +61,25 @@ impl<'a> Interp<'a> {
                 Some(items) => V::List(items),
                 None => V::Unknown,
             },
-            Expr::Set(s) => {
-                self.eval_elements(&s.elts);
-                V::Unknown
-            }
+            // A set is kept as the list of its distinct items: membership and iteration of
+            // class registries (`{BatchNormAct2d, GroupNormAct}`) are what models use.
+            Expr::Set(s) => match self.eval_elements(&s.elts) {
+                Some(items) => distinct(items),
+                None => V::Unknown,
+            },
             Expr::Dict(d) => {
+                // String keys, and `**mapping` entries of known dicts (later keys win).
                 let mut items = Vec::new();
                 let mut known = true;
                 for item in &d.items {
                     let v = self.eval(&item.value);
-                    match item.key.as_ref().map(|k| self.eval(k)) {
-                        Some(V::Data(Value::Str(Some(k)))) => items.push((k, v)),
+                    match (item.key.as_ref().map(|k| self.eval(k)), v) {
+                        (Some(V::Data(Value::Str(Some(k)))), v) => set_key(&mut items, k, v),
+                        (None, V::Dict(entries)) => {
+                            for (k, v) in entries {
+                                set_key(&mut items, k, v);
+                            }
+                        }
                         _ => known = false,
                     }
                 }
@@ -142,10 +150,10 @@ impl<'a> Interp<'a> {
             }
             Expr::ListComp(c) => self.comprehension(&c.elt, &c.generators),
             Expr::Generator(c) => self.comprehension(&c.elt, &c.generators),
-            Expr::SetComp(c) => {
-                self.comprehension(&c.elt, &c.generators);
-                V::Unknown
-            }
+            Expr::SetComp(c) => match self.comprehension(&c.elt, &c.generators) {
+                V::List(items) => distinct(items),
+                _ => V::Unknown,
+            },
             Expr::DictComp(d) => {
                 // `{k: v for ...}` over a known sequence with string keys.
                 match d.key.as_deref() {
@@ -478,6 +486,10 @@ impl<'a> Interp<'a> {
 
     pub fn attribute(&mut self, obj: V<'a>, attr: &str, span: TextRange) -> V<'a> {
         match &obj {
+            V::Torch(path) if attr == "__name__" => {
+                let name = path.rsplit('.').next().unwrap_or(path);
+                V::Data(Value::Str(Some(name.to_string())))
+            }
             V::Torch(path) => V::Torch(format!("{path}.{attr}").into()),
             V::Builtin("math") => super::builtins::math_attr(attr),
             V::Builtin(name) if super::builtins::stdlib_path(name).is_some() => {
@@ -499,10 +511,15 @@ impl<'a> Interp<'a> {
                     // extends (`self.weight` in a subclass of `nn.Conv2d`).
                     None => match obj.torch_base() {
                         Some(base) => self.attribute(base, attr, span),
+                        None if attr == "training" && self.is_module_class(class) => {
+                            V::Data(Value::Bool(Some(true)))
+                        }
                         None => V::Unknown,
                     },
                 }
             }
+            V::Class(c) if attr == "__name__" => V::Data(Value::Str(Some(c.name.to_string()))),
+            V::Func(f) if attr == "__name__" => V::Data(Value::Str(Some(f.name.to_string()))),
             V::Class(c) => self
                 .class_member(c, attr)
                 .or_else(|| self.library_class_member(c, attr))
@@ -534,6 +551,8 @@ impl<'a> Interp<'a> {
                     .or_else(|| m.value.params.get(attr).cloned())
                 {
                     Some(v) => V::data(v),
+                    // Modules are built in training mode (the policy of the norm rules).
+                    None if attr == "training" => V::Data(Value::Bool(Some(true))),
                     None => V::Bound(Box::new(obj.clone()), attr.into()),
                 }
             }
@@ -790,4 +809,15 @@ fn operator_name(op: Operator, inplace: bool) -> &'static str {
         (Operator::LShift, _) => "operator.lshift",
         (Operator::RShift, _) => "operator.rshift",
     }
+}
+
+/// The distinct items of a set display, in their first order.
+fn distinct(items: Vec<V<'_>>) -> V<'_> {
+    let mut out: Vec<V> = Vec::new();
+    for item in items {
+        if !out.iter().any(|o| o.same(&item)) {
+            out.push(item);
+        }
+    }
+    V::List(out)
 }

@@ -194,6 +194,10 @@ pub fn contains(needle: &V, haystack: &V) -> Option<bool> {
             V::Data(Value::None) => Some("none".to_string()),
             // `True == 1` in Python.
             V::Data(Value::Bool(Some(b))) => Some(format!("i{}", *b as i64)),
+            // Classes and functions compare by identity (class registries).
+            V::Class(c) => Some(format!("c{:p}", *c)),
+            V::Func(f) => Some(format!("f{:p}", *f)),
+            V::Torch(path) => Some(format!("t{path}")),
             _ => None,
         }
     };
@@ -239,5 +243,66 @@ def run():
 run()
 "#;
         assert_twins(src, "IN", "4", "8", 17);
+    }
+
+    /// timm's norm-act factory: keyword dicts merged with `{**a, **b}`, a set registry of
+    /// classes tested with `in`, a class's `__name__`, a base built under `try`/`except
+    /// TypeError` (both branches build the same layer), a `training` flag read in `forward`,
+    /// and an activation built with or without `inplace` (a joined layer of one class).
+    #[test]
+    fn norm_act_factories_and_training_mode() {
+        let src = r#"
+import torch
+from torch import nn
+import torch.nn.functional as F
+
+class BatchNormAct2d(nn.BatchNorm2d):
+    def __init__(self, num_features, act_layer=nn.ReLU, device=None):
+        try:
+            factory_kwargs = {'device': device}
+            super().__init__(num_features, **factory_kwargs)
+        except TypeError:
+            super().__init__(num_features)
+        self.act = make_act(act_layer)
+
+    def forward(self, x):
+        x = F.batch_norm(x, self.running_mean if not self.training or self.track_running_stats else None,
+                         self.running_var, self.weight, self.bias, self.training, 0.1, self.eps)
+        return self.act(x)
+
+def make_act(layer):
+    try:
+        return layer(inplace=True)
+    except TypeError:
+        return layer()
+
+_NORM_ACT_TYPES = {BatchNormAct2d}
+_NORM_TO_NORM_ACT = dict(batchnorm2d=BatchNormAct2d)
+
+def get_norm_act_layer(norm_layer):
+    if norm_layer in _NORM_ACT_TYPES:
+        return norm_layer
+    return _NORM_TO_NORM_ACT.get(norm_layer.__name__.lower(), None)
+
+class ConvNormAct(nn.Module):
+    def __init__(self, cin, cout, norm_layer=nn.BatchNorm2d, conv_kwargs=None):
+        super().__init__()
+        conv_kwargs = {**(conv_kwargs or {}), **dict(padding=1)}
+        self.conv = nn.Conv2d(cin, cout, 3, **conv_kwargs)
+        self.bn = get_norm_act_layer(norm_layer)(cout)
+
+    def forward(self, x):
+        return self.bn(self.conv(x))
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.stem = ConvNormAct(3, 16, conv_kwargs=dict(stride=2))
+        self.head = nn.Linear(WIDTH, 10)
+
+    def forward(self, x):
+        return self.head(self.stem(x).mean((2, 3)))
+"#;
+        assert_twins(src, "WIDTH", "32", "16", 51);
     }
 }

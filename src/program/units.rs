@@ -82,7 +82,7 @@ pub fn run_units(module: &ModModule, text: &str, imports: Option<ImportSearch>) 
     let mut builders = 0;
     for stmt in &module.body {
         match stmt {
-            Stmt::ClassDef(class) if is_module_class(&interp, class) => {
+            Stmt::ClassDef(class) if interp.is_module_class(class) => {
                 runs.extend(run_class(&mut interp, &globals, class));
             }
             Stmt::FunctionDef(def) => {
@@ -107,18 +107,6 @@ fn reset<'a>(interp: &mut Interp<'a>, globals: &std::collections::HashMap<String
     interp.trace = Trace::default();
     interp.reset_symbols();
     interp.new_unit_budget();
-}
-
-/// A class deriving (directly or through classes of the file) from a torch `nn.Module`.
-fn is_module_class<'a>(interp: &Interp<'a>, class: &'a StmtClassDef) -> bool {
-    interp.ancestry(class).into_iter().any(|c| {
-        interp
-            .class_bases
-            .get(&(c as *const _))
-            .into_iter()
-            .flatten()
-            .any(|b| matches!(b, V::Torch(path) if path.starts_with("torch.nn")))
-    })
 }
 
 /// The class's `forward` (its own or a base's in the file).
@@ -399,7 +387,7 @@ fn run_builder<'a>(
         return Vec::new();
     };
     let class = obj.borrow().class;
-    if interp.dead || !is_module_class(interp, class) {
+    if interp.dead || !interp.is_module_class(class) {
         return Vec::new();
     }
     let Some(forward) = forward_of(interp, class) else {
