@@ -91,16 +91,8 @@ impl<'a> Interp<'a> {
         })
     }
 
-    /// A dataclass's generated `__init__`: the annotated fields (a base's first), bound from
-    /// the arguments in order, then keywords, then their defaults (the class attributes the
-    /// field declarations set where the class was defined).
-    pub(super) fn dataclass_init(
-        &mut self,
-        class: &'a StmtClassDef,
-        obj: &V<'a>,
-        args: Vec<V<'a>>,
-        kwargs: Vec<(String, V<'a>)>,
-    ) {
+    /// A dataclass's fields: its annotated class attributes, a base's first.
+    fn dataclass_fields(&self, class: &'a StmtClassDef) -> Vec<&'a str> {
         let mut fields: Vec<&'a str> = Vec::new();
         for c in self.ancestry(class).into_iter().rev() {
             for stmt in &c.body {
@@ -112,8 +104,67 @@ impl<'a> Interp<'a> {
                 }
             }
         }
+        fields
+    }
+
+    /// `dataclasses.asdict(obj)`: a dict of the fields, nested dataclasses as dicts too;
+    /// `None` when `obj` is not a dataclass instance.
+    pub(super) fn dataclass_asdict(&self, obj: &V<'a>) -> Option<V<'a>> {
+        let V::Object(o) = obj else {
+            return None;
+        };
+        let class = o.borrow().class;
+        if !self.is_dataclass(class) {
+            return None;
+        }
+        let items = self
+            .dataclass_fields(class)
+            .into_iter()
+            .map(|name| {
+                let v = o.borrow().attrs.get(name).cloned().unwrap_or(V::Unknown);
+                let v = self.dataclass_asdict(&v).unwrap_or(v);
+                (name.to_string(), v)
+            })
+            .collect();
+        Some(V::Dict(items))
+    }
+
+    /// `dataclasses.replace(obj, **changes)`: a new instance with the fields changed.
+    pub(super) fn dataclass_replace(
+        &mut self,
+        obj: &V<'a>,
+        changes: Vec<(String, V<'a>)>,
+        span: ruff_text_size::TextRange,
+    ) -> Option<V<'a>> {
+        let V::Dict(mut fields) = self.dataclass_asdict(obj)? else {
+            return None;
+        };
+        let V::Object(o) = obj else {
+            return None;
+        };
+        let class = o.borrow().class;
+        // Nested dataclasses stay objects: take the fields' own values, not their dicts.
+        for (name, v) in fields.iter_mut() {
+            *v = o.borrow().attrs.get(name).cloned().unwrap_or(V::Unknown);
+        }
+        for (name, v) in changes {
+            super::methods::set_key(&mut fields, name, v);
+        }
+        Some(self.call(V::Class(class), Vec::new(), fields, span))
+    }
+
+    /// A dataclass's generated `__init__`: the annotated fields (a base's first), bound from
+    /// the arguments in order, then keywords, then their defaults (the class attributes the
+    /// field declarations set where the class was defined).
+    pub(super) fn dataclass_init(
+        &mut self,
+        class: &'a StmtClassDef,
+        obj: &V<'a>,
+        args: Vec<V<'a>>,
+        kwargs: Vec<(String, V<'a>)>,
+    ) {
         let mut args = args.into_iter();
-        for name in fields {
+        for name in self.dataclass_fields(class) {
             let v = match args.next() {
                 Some(v) => v,
                 None => match kwargs.iter().find(|(k, _)| k == name) {
@@ -122,6 +173,12 @@ impl<'a> Interp<'a> {
                 },
             };
             self.set_attr(obj, name, v);
+        }
+        // The generated `__init__` ends by calling `__post_init__` (timm's stage configs
+        // pad their per-stage tuples there).
+        if let Some(V::Func(post)) = self.class_member(class, "__post_init__") {
+            let span = post.range;
+            self.call_user(post, Some(obj.clone()), Vec::new(), Vec::new(), span);
         }
     }
 
@@ -284,5 +341,46 @@ def run():
 run()
 "#;
         assert_twins(src, "WIDTH", "12", "16", 25);
+    }
+
+    /// timm's CSPNet configs: `__post_init__` pads per-stage tuples (`(x,) * n`),
+    /// `dataclasses.asdict` and `replace` turn configs into keyword arguments, and blocks
+    /// are registered under `str(i)`.
+    #[test]
+    fn dataclass_post_init_asdict_replace_and_str_names() {
+        let src = r#"
+from dataclasses import dataclass, asdict, replace
+import torch
+from torch import nn
+
+def _pad(x, n):
+    if not isinstance(x, (tuple, list)):
+        x = (x,)
+    return tuple(x + (x[-1],) * (n - len(x)))
+
+@dataclass
+class StagesCfg:
+    out_chs: tuple = (16, 32)
+    ratio: float = 1.0
+
+    def __post_init__(self):
+        self.ratio = _pad(self.ratio, len(self.out_chs))
+
+class Net(nn.Module):
+    def __init__(self, cfg=StagesCfg()):
+        super().__init__()
+        cfg = replace(cfg, out_chs=(16, WIDTH))
+        args = asdict(cfg)
+        self.blocks = nn.Sequential()
+        prev = 3
+        for i, (c, r) in enumerate(zip(args["out_chs"], args["ratio"])):
+            self.blocks.add_module(str(i), nn.Conv2d(prev, int(c * r), 3, padding=1))
+            prev = 16
+        self.head = nn.Linear(32, 10)
+
+    def forward(self, x):
+        return self.head(self.blocks(x).mean((2, 3)))
+"#;
+        assert_twins(src, "WIDTH", "24", "32", 32);
     }
 }

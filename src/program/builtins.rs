@@ -61,6 +61,9 @@ pub const STDLIB_PATHS: &[&str] = &[
     "collections.abc.Iterable",
     "collections.abc.Sequence",
     "typing.Sequence",
+    "dataclasses",
+    "dataclasses.asdict",
+    "dataclasses.replace",
 ];
 
 pub fn stdlib_path(path: &str) -> Option<&'static str> {
@@ -190,6 +193,10 @@ impl<'a> Interp<'a> {
         }
         let first = args.first().cloned().unwrap_or(V::Unknown);
         match name {
+            "dataclasses.asdict" => self.dataclass_asdict(&first).unwrap_or(V::Unknown),
+            "dataclasses.replace" => self
+                .dataclass_replace(&first, kwargs, span)
+                .unwrap_or(V::Unknown),
             // `typing.cast(T, v)` is `v` at run time.
             "typing.cast" => args.get(1).cloned().unwrap_or(V::Unknown),
             // `repeat(x, n)`: n copies (an endless repeat is not iterable here).
@@ -242,7 +249,7 @@ impl<'a> Interp<'a> {
             "bool" => first
                 .truth()
                 .map_or(V::Unknown, |b| V::Data(Value::Bool(Some(b)))),
-            "str" => V::Data(Value::Str(None)),
+            "str" => V::Data(Value::Str(super::strings::known_text(&first))),
             "list" | "tuple" | "sorted" | "reversed" => match iterate(&first) {
                 Some(mut items) if name != "sorted" => {
                     if name == "reversed" {

@@ -346,13 +346,20 @@ impl<'a> Interp<'a> {
             (V::Tuple(a), Operator::Add, V::Tuple(b)) => {
                 return V::Tuple(a.iter().chain(b).cloned().collect())
             }
-            (V::List(a), Operator::Mult, n) | (n, Operator::Mult, V::List(a)) => {
+            (V::List(a) | V::Tuple(a), Operator::Mult, n)
+            | (n, Operator::Mult, V::List(a) | V::Tuple(a)) => {
+                let list = matches!(l, V::List(_)) || matches!(r, V::List(_));
                 return match int_of(n).and_then(|n| n.as_const()) {
                     Some(k) if (0..=256).contains(&k) => {
-                        V::List((0..k).flat_map(|_| a.clone()).collect())
+                        let items = (0..k.max(0)).flat_map(|_| a.clone()).collect();
+                        if list {
+                            V::List(items)
+                        } else {
+                            V::Tuple(items)
+                        }
                     }
                     _ => V::Unknown,
-                }
+                };
             }
             (V::Data(Value::Str(Some(a))), Operator::Add, V::Data(Value::Str(Some(b)))) => {
                 return V::Data(Value::Str(Some(format!("{a}{b}"))))
