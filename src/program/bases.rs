@@ -64,6 +64,57 @@ impl<'a> Interp<'a> {
 
     /// Whether the class (or a base in the file) is decorated with `@dataclass` (or
     /// `@dataclass(...)`, `@dataclasses.dataclass`).
+    /// A method or class attribute, searching the class and its bases in the file.
+    pub fn class_member(
+        &self,
+        class: &'a ruff_python_ast::StmtClassDef,
+        name: &str,
+    ) -> Option<V<'a>> {
+        self.ancestry(class).into_iter().find_map(|c| {
+            let method = super::calls::own_method(c, name).map(V::Func);
+            method.or_else(|| {
+                self.class_attrs
+                    .get(&(c as *const _))
+                    .and_then(|m| m.get(name))
+                    .cloned()
+            })
+        })
+    }
+
+    /// The class, then its bases defined in the file, depth first with the first base first
+    /// (Python's lookup order for single inheritance); at most 16.
+    pub fn ancestry(
+        &self,
+        class: &'a ruff_python_ast::StmtClassDef,
+    ) -> Vec<&'a ruff_python_ast::StmtClassDef> {
+        let mut out = Vec::new();
+        let mut todo = vec![class];
+        while let Some(c) = todo.pop() {
+            if out.len() == 16 {
+                break;
+            }
+            out.push(c);
+            todo.extend(self.user_bases(c).into_iter().rev());
+        }
+        out
+    }
+
+    /// The bases of a class that are classes defined in this file.
+    pub fn user_bases(
+        &self,
+        class: &'a ruff_python_ast::StmtClassDef,
+    ) -> Vec<&'a ruff_python_ast::StmtClassDef> {
+        self.class_bases
+            .get(&(class as *const _))
+            .into_iter()
+            .flatten()
+            .filter_map(|b| match b {
+                V::Class(c) => Some(*c),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// A class deriving (directly or through classes of the file) from a torch `nn.Module`.
     pub fn is_module_class(&self, class: &'a StmtClassDef) -> bool {
         self.ancestry(class).into_iter().any(|c| {
