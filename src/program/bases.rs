@@ -158,9 +158,8 @@ impl<'a> Interp<'a> {
         fields
     }
 
-    /// `dataclasses.asdict(obj)`: a dict of the fields, nested dataclasses as dicts too;
-    /// `None` when `obj` is not a dataclass instance.
-    pub(super) fn dataclass_asdict(&self, obj: &V<'a>) -> Option<V<'a>> {
+    /// A dataclass instance's class and field values, in field order.
+    fn dataclass_values(&self, obj: &V<'a>) -> Option<(&'a StmtClassDef, Vec<(String, V<'a>)>)> {
         let V::Object(o) = obj else {
             return None;
         };
@@ -168,36 +167,44 @@ impl<'a> Interp<'a> {
         if !self.is_dataclass(class) {
             return None;
         }
-        let items = self
+        let attrs = &o.borrow().attrs;
+        let values = self
             .dataclass_fields(class)
             .into_iter()
             .map(|name| {
-                let v = o.borrow().attrs.get(name).cloned().unwrap_or(V::Unknown);
-                let v = self.dataclass_asdict(&v).unwrap_or(v);
-                (name.to_string(), v)
+                (
+                    name.to_string(),
+                    attrs.get(name).cloned().unwrap_or(V::Unknown),
+                )
             })
             .collect();
-        Some(V::Dict(items))
+        Some((class, values))
     }
 
-    /// `dataclasses.replace(obj, **changes)`: a new instance with the fields changed.
+    /// `dataclasses.asdict(obj)`: a dict of the fields, nested dataclasses as dicts too;
+    /// `None` when `obj` is not a dataclass instance.
+    pub(super) fn dataclass_asdict(&self, obj: &V<'a>) -> Option<V<'a>> {
+        let (_, values) = self.dataclass_values(obj)?;
+        Some(V::Dict(
+            values
+                .into_iter()
+                .map(|(name, v)| {
+                    let v = self.dataclass_asdict(&v).unwrap_or(v);
+                    (name, v)
+                })
+                .collect(),
+        ))
+    }
+
+    /// `dataclasses.replace(obj, **changes)`: a new instance with the fields changed (nested
+    /// dataclasses stay objects).
     pub(super) fn dataclass_replace(
         &mut self,
         obj: &V<'a>,
         changes: Vec<(String, V<'a>)>,
         span: ruff_text_size::TextRange,
     ) -> Option<V<'a>> {
-        let V::Dict(mut fields) = self.dataclass_asdict(obj)? else {
-            return None;
-        };
-        let V::Object(o) = obj else {
-            return None;
-        };
-        let class = o.borrow().class;
-        // Nested dataclasses stay objects: take the fields' own values, not their dicts.
-        for (name, v) in fields.iter_mut() {
-            *v = o.borrow().attrs.get(name).cloned().unwrap_or(V::Unknown);
-        }
+        let (class, mut fields) = self.dataclass_values(obj)?;
         for (name, v) in changes {
             super::methods::set_key(&mut fields, name, v);
         }

@@ -538,7 +538,7 @@ fn dict_items<'a>(pairs: &V<'a>) -> Option<Vec<(String, V<'a>)>> {
     let mut items = Vec::new();
     for pair in iterate(pairs)? {
         match pair.elements()?.as_slice() {
-            [V::Data(Value::Str(Some(k))), v] => set_key(&mut items, k.clone(), v.clone()),
+            [k, v] => set_key(&mut items, k.known_str()?.to_string(), v.clone()),
             _ => return None,
         }
     }

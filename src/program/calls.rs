@@ -51,21 +51,21 @@ pub fn iterate<'a>(v: &V<'a>) -> Option<Vec<V<'a>>> {
             if !(0..=super::interp::MAX_UNROLL as i64).contains(&n) {
                 return None;
             }
-            let rest = Shape::Ranked(t.shape.dims()?[1..].to_vec());
-            Some(
-                (0..n)
-                    .map(|_| {
-                        V::Data(Value::Tensor(TensorValue {
-                            shape: rest.clone(),
-                            dtype: t.dtype,
-                            uniform: t.uniform,
-                        }))
-                    })
-                    .collect(),
-            )
+            let row = row_of(t)?;
+            Some(vec![row; n as usize])
         }
         other => other.elements(),
     }
+}
+
+/// One row of a tensor (its first dim dropped), keeping known uniform content.
+fn row_of<'a>(t: &TensorValue) -> Option<V<'a>> {
+    let rest = t.shape.dims()?.get(1..)?.to_vec();
+    Some(V::Data(Value::Tensor(TensorValue {
+        shape: Shape::Ranked(rest),
+        dtype: t.dtype,
+        uniform: t.uniform,
+    })))
 }
 
 /// `t.item()`, and `t.tolist()` of a 0-d or short 1-d tensor: Python numbers, known when the
@@ -96,12 +96,7 @@ fn tensor_to_python<'a>(t: &TensorValue, list: bool) -> V<'a> {
 /// One item of a sequence of unknown length, as far as it is known.
 pub fn element_of<'a>(v: &V<'a>) -> V<'a> {
     match v {
-        V::Data(Value::Tensor(t)) => match t.shape.dims() {
-            Some(d) if !d.is_empty() => {
-                V::Data(Value::tensor(Shape::Ranked(d[1..].to_vec()), t.dtype))
-            }
-            _ => V::Unknown,
-        },
+        V::Data(Value::Tensor(t)) => row_of(t).unwrap_or(V::Unknown),
         _ => V::Unknown,
     }
 }

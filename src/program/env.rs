@@ -3,10 +3,9 @@
 //! and get fresh symbols elsewhere; anything else becomes unknown).
 
 use std::collections::HashMap;
-
-use super::interp::Interp;
 use std::rc::Rc;
 
+use super::interp::Interp;
 use super::value::{TorchModule, V};
 use crate::shapes::shape::{Dim, Shape};
 use crate::shapes::Value;

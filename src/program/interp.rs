@@ -319,7 +319,12 @@ impl<'a> Interp<'a> {
             }
             Stmt::Assign(a) => {
                 let v = self.eval(&a.value);
-                if self.depth == 0 && self.returns.is_empty() && super::calls::debug_misses() {
+                // Only the analysed file's own top level (spans elsewhere are not its text).
+                if self.depth == 0
+                    && self.anchor.is_none()
+                    && self.returns.is_empty()
+                    && super::calls::debug_misses()
+                {
                     let line = self.position(a.range).line;
                     eprintln!(
                         "line {line}: {} = {}",

@@ -50,23 +50,16 @@ pub fn str_method<'a>(text: &str, method: &str, args: &[V<'a>]) -> V<'a> {
             known(&text.replace(from.as_str(), to))
         }
         ("startswith" | "endswith", [affix]) => {
-            let affixes: Option<Vec<String>> = match affix {
-                V::Data(Value::Str(Some(a))) => Some(vec![a.clone()]),
-                V::Tuple(items) => items
-                    .iter()
-                    .map(|v| match v {
-                        V::Data(Value::Str(Some(a))) => Some(a.clone()),
-                        _ => None,
-                    })
-                    .collect(),
-                _ => None,
+            let affixes: Option<Vec<&str>> = match affix {
+                V::Tuple(items) => items.iter().map(V::known_str).collect(),
+                one => one.known_str().map(|a| vec![a]),
             };
             let Some(affixes) = affixes else {
                 return V::Unknown;
             };
             let hit = affixes.iter().any(|a| match method {
-                "startswith" => text.starts_with(a.as_str()),
-                _ => text.ends_with(a.as_str()),
+                "startswith" => text.starts_with(a),
+                _ => text.ends_with(a),
             });
             V::Data(Value::Bool(Some(hit)))
         }

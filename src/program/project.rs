@@ -79,12 +79,8 @@ impl<'a> Interp<'a> {
     /// project: in the analysed file the definition itself, in a loaded module a lazy
     /// reference. `None` when the module is not part of the project.
     pub fn project_import(&mut self, level: u32, module: &str, name: &str) -> Option<V<'a>> {
-        let project = self.project.as_ref()?;
-        let absolute = ImportSearch::absolute(project.package(), level, module)?;
-        if absolute == "torch" || absolute.starts_with("torch.") {
-            return None;
-        }
-        if project.current.is_some() {
+        let absolute = self.project_module(level, module)?;
+        if self.project.as_ref()?.current.is_some() {
             return Some(V::Lazy(Rc::new((absolute, name.to_string()))));
         }
         self.import_name(&absolute, name, 0)
@@ -94,32 +90,21 @@ impl<'a> Interp<'a> {
     /// those listed in its `__all__`, else its public globals (a module still loading, in
     /// an import cycle, binds nothing).
     pub fn project_star_import(&mut self, level: u32, module: &str) -> Vec<(String, V<'a>)> {
-        let Some(project) = self.project.as_ref() else {
-            return Vec::new();
-        };
-        let Some(absolute) = ImportSearch::absolute(project.package(), level, module) else {
-            return Vec::new();
-        };
-        if absolute == "torch" || absolute.starts_with("torch.") {
-            return Vec::new();
-        }
-        let Some(id) = self.load_module(&absolute) else {
-            return Vec::new();
-        };
-        let Some(project) = self.project.as_ref() else {
-            return Vec::new();
-        };
+        self.star_names(level, module).unwrap_or_default()
+    }
+
+    fn star_names(&mut self, level: u32, module: &str) -> Option<Vec<(String, V<'a>)>> {
+        let absolute = self.project_module(level, module)?;
+        let id = self.load_module(&absolute)?;
+        let project = self.project.as_ref()?;
         if project.current == Some(id) {
-            return Vec::new();
+            return None;
         }
         let globals = &project.loaded[id].globals;
         let listed: Option<Vec<String>> = match globals.get("__all__") {
             Some(V::List(items) | V::Tuple(items)) => items
                 .iter()
-                .map(|v| match v {
-                    V::Data(Value::Str(Some(s))) => Some(s.clone()),
-                    _ => None,
-                })
+                .map(|v| v.known_str().map(str::to_string))
                 .collect(),
             _ => None,
         };
@@ -132,13 +117,23 @@ impl<'a> Interp<'a> {
             names.sort();
             names
         });
-        names
-            .into_iter()
-            .map(|name| {
-                let v = globals.get(&name).cloned().unwrap_or(V::Unknown);
-                (name, v)
-            })
-            .collect()
+        Some(
+            names
+                .into_iter()
+                .map(|name| {
+                    let v = globals.get(&name).cloned().unwrap_or(V::Unknown);
+                    (name, v)
+                })
+                .collect(),
+        )
+    }
+
+    /// The absolute name of `<dots><module>` when it may be a module of the project (torch
+    /// never is).
+    fn project_module(&self, level: u32, module: &str) -> Option<String> {
+        let project = self.project.as_ref()?;
+        let absolute = ImportSearch::absolute(project.package(), level, module)?;
+        (absolute != "torch" && !absolute.starts_with("torch.")).then_some(absolute)
     }
 
     /// Resolves a lazy import (`hops`: re-exports followed so far): a modelled library

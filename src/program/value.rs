@@ -88,6 +88,11 @@ pub fn any_known(answers: impl IntoIterator<Item = Option<bool>>) -> Option<bool
     all_known.then_some(false)
 }
 
+/// Named items (dict entries, container children) alike, in the same order.
+fn same_items<'a>(a: &[(String, V<'a>)], b: &[(String, V<'a>)]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|((k, x), (l, y))| k == l && x.same(y))
+}
+
 /// `functools.partial(func, *args, **kwargs)`: calling it calls `func` with `args` first and
 /// `kwargs` overridden by the call's own keywords.
 #[derive(Clone, Debug)]
@@ -157,6 +162,14 @@ impl<'a> V<'a> {
     /// stands for.
     pub fn container(&self) -> Option<V<'a>> {
         self.torch_base().filter(|b| matches!(b, V::Container(..)))
+    }
+
+    /// The text of a known string.
+    pub fn known_str(&self) -> Option<&str> {
+        match self {
+            V::Data(Value::Str(Some(s))) => Some(s),
+            _ => None,
+        }
     }
 
     pub fn data(v: Value) -> V<'a> {
@@ -272,16 +285,9 @@ impl<'a> V<'a> {
             // TypeError: super().__init__(...)`) is the same layer.
             (V::Module(a), V::Module(b)) => Rc::ptr_eq(a, b) || a.value == b.value,
             (V::Container(k, a, _), V::Container(l, b, _)) => {
-                Rc::ptr_eq(a, b)
-                    || (k == l
-                        && a.len() == b.len()
-                        && a.iter()
-                            .zip(b.iter())
-                            .all(|((m, x), (n, y))| m == n && x.same(y)))
+                Rc::ptr_eq(a, b) || (k == l && same_items(a, b))
             }
-            (V::Dict(a), V::Dict(b)) => {
-                a.len() == b.len() && a.iter().zip(b).all(|((k, x), (l, y))| k == l && x.same(y))
-            }
+            (V::Dict(a), V::Dict(b)) => same_items(a, b),
             (V::Bound(r, m), V::Bound(s, n)) => m == n && r.same(s),
             (V::Lazy(a), V::Lazy(b)) => a == b,
             (V::Unknown, V::Unknown) => true,

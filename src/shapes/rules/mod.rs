@@ -167,9 +167,12 @@ pub fn apply(
         assumptions: Vec::new(),
     };
     let mut value = rule(&mut ctx)?;
-    if let Some(Value::Tensor(input)) = ctx.args.first() {
-        if let (Some(u), true) = (input.uniform, keeps_content(op)) {
-            value = with_uniform(value, u);
+    if let Some(Value::Tensor(TensorValue {
+        uniform: Some(u), ..
+    })) = ctx.args.first()
+    {
+        if keeps_content(op) {
+            value = with_uniform(value, *u);
         }
     }
     // `out=t`: the result is written into `t` and returned, so it has `t`'s dtype.
