@@ -65,6 +65,7 @@ fn row_of<'a>(t: &TensorValue) -> Option<V<'a>> {
         shape: Shape::Ranked(rest),
         dtype: t.dtype,
         uniform: t.uniform,
+        top: None,
     })))
 }
 

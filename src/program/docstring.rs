@@ -23,8 +23,13 @@ pub fn docstring(def: &StmtFunctionDef) -> Option<&str> {
 }
 
 /// The declared dims of each of `params` that the docstring describes.
+///
+/// A single word in brackets (`ids: [batch]`) is prose as often as a dim (`mask: [optional]`);
+/// it declares a 1-D shape only when another declaration of the docstring uses the same word
+/// as a dim (`ids: [batch]; negatives: [batch, k]`).
 pub fn declared_shapes(doc: &str, params: &[String]) -> HashMap<String, Vec<AnnotatedDim>> {
     let mut out = HashMap::new();
+    let mut single: Vec<(Vec<String>, String)> = Vec::new();
     for part in doc.lines().flat_map(|l| l.split(';')) {
         let part = part.trim().trim_start_matches(['-', '*', ' ']);
         let Some((names, rest)) = leading_names(part) else {
@@ -33,8 +38,13 @@ pub fn declared_shapes(doc: &str, params: &[String]) -> HashMap<String, Vec<Anno
         if !names.iter().any(|n| params.contains(n)) {
             continue;
         }
-        let Some(dims) = first_dims(rest) else {
-            continue;
+        let dims = match first_dims(rest) {
+            Some(Group::Dims(dims)) => dims,
+            Some(Group::Word(w)) => {
+                single.push((names, w));
+                continue;
+            }
+            None => continue,
         };
         for n in names {
             if params.contains(&n) {
@@ -42,7 +52,27 @@ pub fn declared_shapes(doc: &str, params: &[String]) -> HashMap<String, Vec<Anno
             }
         }
     }
+    for (names, word) in single {
+        let shared = out
+            .values()
+            .any(|dims| dims.contains(&AnnotatedDim::Name(word.clone())));
+        if !shared {
+            continue;
+        }
+        for n in names {
+            if params.contains(&n) {
+                out.entry(n)
+                    .or_insert_with(|| vec![AnnotatedDim::Name(word.clone())]);
+            }
+        }
+    }
     out
+}
+
+/// A bracketed group after a parameter's name: dims, or one bare word.
+enum Group {
+    Dims(Vec<AnnotatedDim>),
+    Word(String),
 }
 
 fn is_identifier(s: &str) -> bool {
@@ -69,7 +99,7 @@ fn leading_names(part: &str) -> Option<(Vec<String>, &str)> {
 /// "shape" closely (`of shape (B, T)`, `shape :math:\`(*, 3, H, W)\``), or, when the text does
 /// not mention a shape, one that directly follows a colon (`x: [B, T, D]`). Other groups are
 /// prose: value ranges (`in [0, 255]`), coordinates (`(x, y, z) coordinates`), examples.
-fn first_dims(text: &str) -> Option<Vec<AnnotatedDim>> {
+fn first_dims(text: &str) -> Option<Group> {
     let lower = text.to_ascii_lowercase();
     let after_shape = lower.find("shape").map(|at| at + "shape".len());
     let starts: Vec<usize> = match after_shape {
@@ -102,10 +132,14 @@ fn first_dims(text: &str) -> Option<Vec<AnnotatedDim>> {
         if inner.contains(['(', '[']) {
             return None;
         }
+        let word = inner.trim().trim_matches('`');
+        if is_identifier(word) {
+            return Some(Group::Word(word.to_string()));
+        }
         let dims = parse_list(inner)?;
         // All numbers without the word "shape" is a value range or a literal (`[0, 255]`).
         let named = dims.iter().any(|d| matches!(d, AnnotatedDim::Name(_)));
-        (named || after_shape.is_some()).then_some(dims)
+        (named || after_shape.is_some()).then_some(Group::Dims(dims))
     })
 }
 
@@ -187,6 +221,20 @@ mod tests {
             &names(&["x"]),
         );
         assert_eq!(got["x"].len(), 4);
+    }
+
+    #[test]
+    fn a_single_word_is_a_dim_only_when_another_declaration_shares_it() {
+        let params = names(&["ids", "negatives", "mask"]);
+        let got = declared_shapes(
+            "ids: [batch]; negatives: [batch, k]; mask: [optional]",
+            &params,
+        );
+        assert_eq!(got["ids"], vec![Name("batch".into())]);
+        assert_eq!(got["negatives"].len(), 2);
+        assert!(!got.contains_key("mask"));
+        let got = declared_shapes("ids: [batch]", &params);
+        assert!(got.is_empty(), "{got:?}");
     }
 
     #[test]

@@ -225,8 +225,13 @@ impl<'b> Visitor<'b> for Uses<'_> {
                         for elt in list_elements(c.arguments.args.first()) {
                             self.mark(elt, |ev| ev.tensor = true);
                         }
-                        for a in c.arguments.args.iter().skip(1) {
-                            self.mark(a, |ev| ev.size = true);
+                        let operands = tensor_operands(path);
+                        for (i, a) in c.arguments.args.iter().enumerate().skip(1) {
+                            if operands.contains(&i) {
+                                self.mark(a, |ev| ev.tensor = true);
+                            } else {
+                                self.mark(a, |ev| ev.size = true);
+                            }
                         }
                         for k in c.arguments.keywords.iter() {
                             self.mark(&k.value, |ev| ev.size = true);
@@ -381,6 +386,40 @@ fn takes_data(path: &str) -> bool {
         last,
         "tensor" | "as_tensor" | "from_numpy" | "stack" | "cat" | "concat"
     )
+}
+
+/// The positional arguments after the first that a torch function takes as tensors (the
+/// weight of `F.linear`/`F.embedding`/`F.conv2d`, the second factor of `torch.matmul`, a
+/// loss's target); its other arguments are sizes, dims or options.
+fn tensor_operands(path: &str) -> &'static [usize] {
+    let last = path.rsplit('.').next().unwrap_or(path);
+    match last {
+        "matmul"
+        | "mm"
+        | "bmm"
+        | "mv"
+        | "dot"
+        | "outer"
+        | "inner"
+        | "cdist"
+        | "cosine_similarity"
+        | "pairwise_distance"
+        | "embedding"
+        | "grid_sample"
+        | "mse_loss"
+        | "l1_loss"
+        | "smooth_l1_loss"
+        | "huber_loss"
+        | "cross_entropy"
+        | "nll_loss"
+        | "binary_cross_entropy"
+        | "binary_cross_entropy_with_logits"
+        | "kl_div" => &[1],
+        "linear" | "conv1d" | "conv2d" | "conv3d" | "conv_transpose1d" | "conv_transpose2d"
+        | "conv_transpose3d" | "addmm" | "baddbmm" | "where" => &[1, 2],
+        "bilinear" | "scaled_dot_product_attention" => &[1, 2, 3],
+        _ => &[],
+    }
 }
 
 fn is_torch_like(path: &str) -> bool {
@@ -621,6 +660,29 @@ mod tests {
                 ParamKind::Size,
                 ParamKind::Unknown,
                 ParamKind::Unknown,
+                ParamKind::Size
+            ]
+        );
+    }
+
+    #[test]
+    fn weights_and_targets_of_torch_functions_are_tensors() {
+        let def = first_def(
+            "def f(ids, table, x, w, b, y, dim):\n    e = F.embedding(ids, table)\n    h = F.linear(x, w, b)\n    return F.mse_loss(h, y) + F.softmax(e, dim)\n",
+        );
+        let kinds: Vec<ParamKind> = classify(&def, false, false)
+            .into_iter()
+            .map(|(_, k, _)| k)
+            .collect();
+        assert_eq!(
+            kinds,
+            vec![
+                ParamKind::Tensor,
+                ParamKind::Tensor,
+                ParamKind::Tensor,
+                ParamKind::Tensor,
+                ParamKind::Tensor,
+                ParamKind::Tensor,
                 ParamKind::Size
             ]
         );

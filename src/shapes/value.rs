@@ -42,6 +42,10 @@ pub struct TensorValue {
     /// `zeros`/`ones`/`full` and their `_like`/`new_` forms. Masks, index tensors and repeat
     /// counts are read through it; `None` (the content is unknown) is always sound.
     pub uniform: Option<i64>,
+    /// The largest element when the tensor is not empty, when known exactly: `arange(n)`
+    /// holds `n - 1`. Index tensors are checked against table sizes through it; `None` is
+    /// always sound.
+    pub top: Option<DimExpr>,
 }
 
 impl TensorValue {
@@ -53,10 +57,15 @@ impl TensorValue {
             Some(_) => self.uniform,
             None => None,
         };
+        let top = match dtype {
+            Some(DType::Int | DType::Float) => self.top,
+            _ => None,
+        };
         TensorValue {
             shape: self.shape,
             dtype,
             uniform,
+            top,
         }
     }
 
@@ -107,6 +116,7 @@ impl Value {
             shape,
             dtype,
             uniform: None,
+            top: None,
         })
     }
 
@@ -122,7 +132,11 @@ impl Value {
     /// changes the values but not the shape).
     pub fn without_content(self) -> Value {
         match self {
-            Value::Tensor(t) => Value::Tensor(TensorValue { uniform: None, ..t }),
+            Value::Tensor(t) => Value::Tensor(TensorValue {
+                uniform: None,
+                top: None,
+                ..t
+            }),
             other => other,
         }
     }

@@ -31,6 +31,7 @@ pub fn decode(v: &Json) -> Value {
                     shape: Shape::of(&dims),
                     dtype,
                     uniform: uniform_content(o.get("fill"), dtype),
+                    top: None,
                 });
             }
             if let Some(x) = o.get("float") {
@@ -143,6 +144,7 @@ pub fn symbolize(v: &Value, env: &mut Env) -> Value {
                 ),
                 dtype: t.dtype,
                 uniform: t.uniform,
+                top: t.top.clone(),
             }),
             other => Value::tensor(other.clone(), t.dtype),
         },

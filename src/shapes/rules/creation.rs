@@ -72,6 +72,7 @@ fn uniform_out(shape: Shape, dtype: Option<DType>, uniform: Option<i64>) -> Valu
         shape,
         dtype: Some(DType::Int),
         uniform,
+        top: None,
     };
     Value::Tensor(t.converted(dtype))
 }
@@ -277,7 +278,20 @@ fn arange(ctx: &mut Ctx) -> RuleResult {
             })?;
             // ceil(span / c) = -((-span) // c)
             let n = span.neg().floordiv(&st).neg();
-            return Ok(tensor_out(vec![Dim::Known(n)], dtype));
+            // The last element counts up from `start`; counting down, `start` is the largest.
+            let top = if c > 0 {
+                s.add(&n.add_const(-1).mul_const(c))
+            } else {
+                s
+            };
+            let out = tensor_out(vec![Dim::Known(n)], dtype);
+            return Ok(match out {
+                Value::Tensor(t) => Value::Tensor(TensorValue {
+                    top: Some(top),
+                    ..t
+                }),
+                other => other,
+            });
         }
         return unsupported(format!("{}: symbolic step", ctx.op));
     }

@@ -104,7 +104,9 @@ fn require_indices(ctx: &Ctx, dtype: Option<DType>) -> Result<(), RuleError> {
 
 /// The embedding lookup: `indices.shape + [embedding_dim]`, floating. An empty table cannot
 /// be indexed ("index_select(): self indexing axis dim should be positive"); index values
-/// known to be uniform must lie in `[0, num_embeddings)` ("index out of range in self").
+/// known to be uniform must lie in `[0, num_embeddings)`, and a known largest index
+/// (positions from `arange(seq_len)`) must be below `num_embeddings` ("index out of range
+/// in self").
 fn embedding_shape(ctx: &mut Ctx, num: &Dim, dim: Dim) -> RuleResult {
     let t = ctx.tensor(0, "input")?;
     let (idx, dtype) = ctx.ranked(0, "input")?;
@@ -116,6 +118,20 @@ fn embedding_shape(ctx: &mut Ctx, num: &Dim, dim: Dim) -> RuleResult {
                 cx.op
             )
         })?;
+    }
+    if let (Some(top), Dim::Known(rows), Dim::Known(n)) = (&t.top, num, Dim::product(&idx)) {
+        ctx.require_with(
+            Pred::Or(vec![
+                Pred::Eq(n, DimExpr::zero()),
+                Pred::Lt(top.clone(), rows.clone()),
+            ]),
+            |cx| {
+                format!(
+                    "{}: index {top} out of range in self (num_embeddings {rows})",
+                    cx.op
+                )
+            },
+        )?;
     }
     // An empty table can only be indexed by an empty index tensor.
     if let (Some(rows), Dim::Known(n)) = (num.expr(), Dim::product(&idx)) {

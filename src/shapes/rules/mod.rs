@@ -175,6 +175,13 @@ pub fn apply(
             value = with_uniform(value, *u);
         }
     }
+    if let Some(Value::Tensor(TensorValue { top: Some(m), .. })) = ctx.args.first() {
+        if let Value::Tensor(t) = &mut value {
+            if keeps_every_element(op) && t.dtype == Some(DType::Int) {
+                t.top = Some(m.clone());
+            }
+        }
+    }
     // `out=t`: the result is written into `t` and returned, so it has `t`'s dtype.
     if let (Some(Value::Tensor(out)), Value::Tensor(t)) = (ctx.kwarg("out"), &mut value) {
         t.dtype = out.dtype;
@@ -217,6 +224,37 @@ fn keeps_content(op: &str) -> bool {
             | "roll"
             | "cpu"
             | "cuda"
+    )
+}
+
+/// Operators whose result holds every element of their input (reshaped, repeated, moved),
+/// so the input's largest element is the result's.
+fn keeps_every_element(op: &str) -> bool {
+    let name = op.rsplit('.').next().unwrap_or(op);
+    matches!(
+        name,
+        "reshape"
+            | "view"
+            | "flatten"
+            | "squeeze"
+            | "unsqueeze"
+            | "permute"
+            | "transpose"
+            | "t"
+            | "contiguous"
+            | "clone"
+            | "detach"
+            | "expand"
+            | "expand_as"
+            | "repeat"
+            | "flip"
+            | "roll"
+            | "cpu"
+            | "cuda"
+            | "to"
+            | "long"
+            | "int"
+            | "type_as"
     )
 }
 
