@@ -64,6 +64,9 @@ pub const STDLIB_PATHS: &[&str] = &[
     "dataclasses",
     "dataclasses.asdict",
     "dataclasses.replace",
+    "copy",
+    "copy.copy",
+    "copy.deepcopy",
 ];
 
 pub fn stdlib_path(path: &str) -> Option<&'static str> {
@@ -94,6 +97,18 @@ pub const MATH_FUNCS: &[&str] = &[
     "math.gcd",
     "math.isqrt",
 ];
+
+/// `numpy.<attr>`: the numpy functions that build arrays the way a torch function builds
+/// tensors, as that torch function (an array is a tensor to the analysis: its shape, and
+/// `.tolist()`). Model code computes per-block rates and widths with them
+/// (`np.linspace(0, drop_path_rate, depth).tolist()`). Everything else of numpy is unknown:
+/// its functions also take Python numbers and lists, which the torch rules reject.
+pub fn numpy_attr<'a>(attr: &str) -> V<'a> {
+    match attr {
+        "linspace" | "arange" => V::Torch(format!("torch.{attr}").into()),
+        _ => V::Unknown,
+    }
+}
 
 /// `math.<attr>`: a modelled function, a constant, or unknown.
 pub fn math_attr<'a>(attr: &str) -> V<'a> {
@@ -197,6 +212,8 @@ impl<'a> Interp<'a> {
             "dataclasses.replace" => self
                 .dataclass_replace(&first, kwargs, span)
                 .unwrap_or(V::Unknown),
+            "copy.copy" => first.copied(false),
+            "copy.deepcopy" => first.copied(true),
             // `typing.cast(T, v)` is `v` at run time.
             "typing.cast" => args.get(1).cloned().unwrap_or(V::Unknown),
             // `repeat(x, n)`: n copies (an endless repeat is not iterable here).

@@ -338,7 +338,12 @@ impl<'a> Interp<'a> {
         if number(&l) && number(&r) {
             return V::Data(Value::Float(float_op(&l, op, &r)));
         }
-        // Sequences.
+        // Sequences. `xs += ys` extends a list or a module list by any iterable.
+        if inplace && op == Operator::Add && matches!(l, V::List(_) | V::Container(..)) {
+            if let Some(grown) = super::methods::grown(&l, "extend", vec![r.clone()]) {
+                return grown;
+            }
+        }
         match (&l, op, &r) {
             (V::List(a), Operator::Add, V::List(b)) => {
                 return V::List(a.iter().chain(b).cloned().collect())
@@ -499,6 +504,7 @@ impl<'a> Interp<'a> {
             }
             V::Torch(path) => V::Torch(format!("{path}.{attr}").into()),
             V::Builtin("math") => super::builtins::math_attr(attr),
+            V::Builtin("numpy") => super::builtins::numpy_attr(attr),
             V::Builtin(name) if super::builtins::stdlib_path(name).is_some() => {
                 super::builtins::stdlib_path(&format!("{name}.{attr}"))
                     .map_or(V::Unknown, V::Builtin)
@@ -563,6 +569,12 @@ impl<'a> Interp<'a> {
                     None => V::Bound(Box::new(obj.clone()), attr.into()),
                 }
             }
+            // A child by its name (`self.layers.conv1`, children of a Sequential built from
+            // an OrderedDict).
+            V::Container(_, items, _) if items.iter().any(|(k, _)| k == attr) => items
+                .iter()
+                .find(|(k, _)| k == attr)
+                .map_or(V::Unknown, |(_, v)| v.clone()),
             V::Container(..)
             | V::Dict(_)
             | V::List(_)

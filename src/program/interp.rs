@@ -706,7 +706,8 @@ fn is_shape_text(text: &str) -> bool {
         .any(|k| text.contains(k))
 }
 
-/// What an import binds: torch paths, Python's `math` and the standard-library names of
+/// What an import binds: torch paths, Python's `math`, numpy's array builders and the
+/// standard-library names of
 /// [`super::builtins::STDLIB_PATHS`] are tracked, anything else is unknown.
 pub fn torch_module<'a>(path: &str) -> V<'a> {
     if path == "torch" || path.starts_with("torch.") {
@@ -715,6 +716,10 @@ pub fn torch_module<'a>(path: &str) -> V<'a> {
         V::Builtin("math")
     } else if let Some(attr) = path.strip_prefix("math.") {
         super::builtins::math_attr(attr)
+    } else if path == "numpy" {
+        V::Builtin("numpy")
+    } else if let Some(attr) = path.strip_prefix("numpy.") {
+        super::builtins::numpy_attr(attr)
     } else {
         super::builtins::stdlib_path(path).map_or(V::Unknown, V::Builtin)
     }

@@ -55,8 +55,9 @@ pub struct UnitRun {
 const RANKS: [usize; 6] = [1, 2, 3, 4, 5, 6];
 /// Lengths tried for the `...` part of an annotated shape.
 const VARIADIC: [usize; 3] = [0, 1, 2];
-/// Builder functions run per file, at most (the first in the file: a library file with a
-/// hundred variants of one model mostly repeats itself).
+/// Builder functions run per file, at most: a library file with a hundred variants of one
+/// model mostly repeats itself, so the ones run are spread over the file (its families of
+/// variants, such as EfficientNet's B0-B7 and then V2, sit together).
 const MAX_BUILDERS: usize = 8;
 /// At most this many rank variants per unit.
 const MAX_VARIANTS: usize = 36;
@@ -79,7 +80,7 @@ pub fn run_units(module: &ModModule, text: &str, imports: Option<ImportSearch>) 
         trace: std::mem::take(&mut interp.trace),
     }];
     let globals = interp.globals.clone();
-    let mut builders = 0;
+    let mut candidates = Vec::new();
     for stmt in &module.body {
         match stmt {
             Stmt::ClassDef(class) if interp.is_module_class(class) => {
@@ -87,16 +88,37 @@ pub fn run_units(module: &ModModule, text: &str, imports: Option<ImportSearch>) 
             }
             Stmt::FunctionDef(def) => {
                 runs.extend(run_function(&mut interp, &globals, def));
-                if builders < MAX_BUILDERS {
-                    let built = run_builder(&mut interp, &globals, def);
-                    builders += usize::from(!built.is_empty());
-                    runs.extend(built);
+                if may_build(def) {
+                    candidates.push(def);
                 }
             }
             _ => {}
         }
     }
+    let mut builders = 0;
+    for i in spread_order(candidates.len(), MAX_BUILDERS) {
+        if builders == MAX_BUILDERS {
+            break;
+        }
+        let built = run_builder(&mut interp, &globals, candidates[i]);
+        builders += usize::from(!built.is_empty());
+        runs.extend(built);
+    }
     runs
+}
+
+/// The indices `0..n` with `m` evenly spaced ones first (the first and the last among
+/// them), then the others in order.
+fn spread_order(n: usize, m: usize) -> Vec<usize> {
+    let mut order: Vec<usize> = if n <= m || m < 2 {
+        Vec::new()
+    } else {
+        (0..m).map(|k| k * (n - 1) / (m - 1)).collect()
+    };
+    order.dedup();
+    let first: std::collections::HashSet<usize> = order.iter().copied().collect();
+    order.extend((0..n).filter(|i| !first.contains(i)));
+    order
 }
 
 fn reset<'a>(interp: &mut Interp<'a>, globals: &std::collections::HashMap<String, V<'a>>) {
@@ -369,6 +391,11 @@ fn callable_bare(def: &StmtFunctionDef) -> bool {
         .all(|a| a.default.is_some())
 }
 
+/// A function that can be called without arguments, and is not a test: maybe a builder.
+fn may_build(def: &StmtFunctionDef) -> bool {
+    callable_bare(def) && !def.is_async && !def.name.id.starts_with("test")
+}
+
 /// A builder function (`def resnet18(*, weights=None, **kwargs)`) run as its callers would:
 /// with its defaults, then the model it returns run on symbolic inputs, one run per rank
 /// variant of its `forward` (see [`run_variants`]). Functions that return anything but an
@@ -378,7 +405,7 @@ fn run_builder<'a>(
     globals: &HashMap<String, V<'a>>,
     def: &'a StmtFunctionDef,
 ) -> Vec<UnitRun> {
-    if !callable_bare(def) || def.is_async || def.name.id.starts_with("test") {
+    if !may_build(def) {
         return Vec::new();
     }
     reset(interp, globals);
@@ -468,6 +495,15 @@ def small_net(*, weights=None, **kwargs):
         assert_eq!(found[0].unit_kind.name(), "builder");
         assert_eq!(found[0].span.line, 28, "the fc call in forward");
         assert!(findings(&NET.replace("HEAD", "32")).is_empty());
+    }
+
+    #[test]
+    fn builders_run_are_spread_over_the_file() {
+        assert_eq!(super::spread_order(3, 8), vec![0, 1, 2]);
+        assert_eq!(
+            super::spread_order(11, 4),
+            vec![0, 3, 6, 10, 1, 2, 4, 5, 7, 8, 9]
+        );
     }
 
     #[test]
