@@ -254,6 +254,12 @@ impl<'a> Interp<'a> {
                 x
             }
             V::Bound(recv, method) => self.call_method(*recv, &method, args, kwargs, span),
+            V::Either(e) => {
+                let (a, b) = self.each_choice(&e, |me, layer| {
+                    me.call(layer, args.clone(), kwargs.clone(), span)
+                });
+                self.join_under(a, b, Some(&e.guard))
+            }
             _ => V::Unknown,
         }
     }

@@ -8,7 +8,11 @@ use std::rc::Rc;
 use super::interp::Interp;
 use super::value::{TorchModule, V};
 use crate::shapes::shape::{Dim, Shape};
-use crate::shapes::Value;
+use crate::shapes::{Pred, Value};
+
+/// Choices between layers one value may nest (a layer chosen by three undecided branches
+/// is one of up to eight); past that it is unknown.
+const MAX_CHOICES: usize = 7;
 
 impl<'a> Interp<'a> {
     pub fn snapshot(&self) -> Snapshot<'a> {
@@ -71,16 +75,60 @@ impl<'a> Interp<'a> {
         self.dead = c.dead;
     }
 
+    /// `f` of each side of a choice, under its guard. A side that raises leaves the other's
+    /// result, and its guard on what follows (as a branch that raises does).
+    pub fn each_choice(
+        &mut self,
+        e: &super::value::Either<'a>,
+        mut f: impl FnMut(&mut Self, V<'a>) -> V<'a>,
+    ) -> (V<'a>, V<'a>) {
+        let was_dead = self.dead;
+        let not_g = Pred::Not(Box::new(e.guard.clone()));
+        let a = self.under(e.guard.clone(), |me| f(me, e.then.clone()));
+        let a_dead = std::mem::replace(&mut self.dead, was_dead);
+        let b = self.under(not_g.clone(), |me| f(me, e.other.clone()));
+        let b_dead = std::mem::replace(&mut self.dead, was_dead);
+        match (a_dead, b_dead) {
+            (true, true) => {
+                self.dead = true;
+                (V::Unknown, V::Unknown)
+            }
+            (true, false) => {
+                self.guards.push(not_g);
+                (b.clone(), b)
+            }
+            (false, true) => {
+                self.guards.push(e.guard.clone());
+                (a.clone(), a)
+            }
+            (false, false) => (a, b),
+        }
+    }
+
+    /// `f` run with `guard` pushed on the path condition.
+    pub fn under<T>(&mut self, guard: Pred, f: impl FnOnce(&mut Self) -> T) -> T {
+        self.guards.push(guard);
+        let out = f(self);
+        self.guards.pop();
+        out
+    }
+
     /// Joins the state `b` into the current state, which must equal `a`.
     pub fn join_into(&mut self, a: Snapshot<'a>, b: Snapshot<'a>) {
+        self.join_branches(a, b, None)
+    }
+
+    /// Joins the state `b` into the current state, which must equal `a`; `guard`, when
+    /// known, is where `a` holds (and `b` elsewhere), so layers that differ become a choice.
+    pub fn join_branches(&mut self, a: Snapshot<'a>, b: Snapshot<'a>, guard: Option<&Pred>) {
         if let (Some(la), Some(lb)) = (a.locals, b.locals) {
-            let joined = self.join_maps(la, lb);
+            let joined = self.join_maps(la, lb, guard);
             if let Some(frame) = self.locals.last_mut() {
                 *frame = joined;
             }
         }
         if let (Some(ga), Some(gb)) = (a.globals, b.globals) {
-            self.globals = self.join_maps(ga, gb);
+            self.globals = self.join_maps(ga, gb, guard);
         }
         for (o, attrs_b) in b.objects {
             let attrs_a = a
@@ -92,19 +140,20 @@ impl<'a> Interp<'a> {
             let joined: HashMap<String, V<'a>> = self.join_maps(
                 attrs_a.into_iter().collect::<HashMap<_, _>>(),
                 attrs_b.into_iter().collect::<HashMap<_, _>>(),
+                guard,
             );
             o.borrow_mut().attrs = joined.into_iter().collect();
         }
     }
 
-    pub fn join_maps<M>(&mut self, a: M, mut b: M) -> M
+    pub fn join_maps<M>(&mut self, a: M, mut b: M, guard: Option<&Pred>) -> M
     where
         M: IntoIterator<Item = (String, V<'a>)> + FromIterator<(String, V<'a>)> + MapLike<'a>,
     {
         let mut out = Vec::new();
         for (k, va) in a {
             let joined = match b.take(&k) {
-                Some(vb) => self.join(va, vb),
+                Some(vb) => self.join_under(va, vb, guard),
                 None => V::Unknown,
             };
             out.push((k, joined));
@@ -118,6 +167,12 @@ impl<'a> Interp<'a> {
     /// The join of two values: equal stays; tensors of one rank keep the dims that agree
     /// and get fresh symbols elsewhere; anything else is unknown.
     pub fn join(&mut self, a: V<'a>, b: V<'a>) -> V<'a> {
+        self.join_under(a, b, None)
+    }
+
+    /// [`Interp::join`], where `guard` (when known) tells the branches apart: two different
+    /// layers are then a choice between them ([`V::Either`]), a bounded number deep.
+    pub fn join_under(&mut self, a: V<'a>, b: V<'a>, guard: Option<&Pred>) -> V<'a> {
         if a.same(&b) {
             return a;
         }
@@ -145,12 +200,18 @@ impl<'a> Interp<'a> {
             (V::Data(Value::Int(_)), V::Data(Value::Int(_))) => {
                 V::Data(Value::Int(self.fresh_sym("joined")))
             }
-            (V::Tuple(x), V::Tuple(y)) if x.len() == y.len() => {
-                V::Tuple(x.into_iter().zip(y).map(|(p, q)| self.join(p, q)).collect())
-            }
-            (V::List(x), V::List(y)) if x.len() == y.len() => {
-                V::List(x.into_iter().zip(y).map(|(p, q)| self.join(p, q)).collect())
-            }
+            (V::Tuple(x), V::Tuple(y)) if x.len() == y.len() => V::Tuple(
+                x.into_iter()
+                    .zip(y)
+                    .map(|(p, q)| self.join_under(p, q, guard))
+                    .collect(),
+            ),
+            (V::List(x), V::List(y)) if x.len() == y.len() => V::List(
+                x.into_iter()
+                    .zip(y)
+                    .map(|(p, q)| self.join_under(p, q, guard))
+                    .collect(),
+            ),
             // One layer class built with different arguments (`act_layer(inplace=True)`, or
             // without `inplace` after a `TypeError`): the hyperparameters that differ are unknown.
             (V::Module(x), V::Module(y))
@@ -168,6 +229,18 @@ impl<'a> Interp<'a> {
                 V::Module(Rc::new(TorchModule {
                     value,
                     span: x.span,
+                }))
+            }
+            (a, b)
+                if guard.is_some()
+                    && a.is_layer()
+                    && b.is_layer()
+                    && a.choices() + b.choices() < MAX_CHOICES =>
+            {
+                V::Either(Rc::new(super::value::Either {
+                    guard: guard.cloned().unwrap_or(Pred::And(Vec::new())),
+                    then: a,
+                    other: b,
                 }))
             }
             _ => V::Unknown,
@@ -214,6 +287,7 @@ fn reachable_objects<'a>(mut todo: Vec<V<'a>>, deep: bool) -> Vec<super::value::
             V::List(items) | V::Tuple(items) => todo.extend(items.iter().cloned()),
             V::Dict(items) => todo.extend(items.iter().map(|(_, v)| v.clone())),
             V::Bound(recv, _) => todo.push((**recv).clone()),
+            V::Either(e) => todo.extend([e.then.clone(), e.other.clone()]),
             _ => {}
         }
     }
@@ -246,5 +320,44 @@ pub trait MapLike<'a> {
 impl<'a> MapLike<'a> for HashMap<String, V<'a>> {
     fn take(&mut self, k: &str) -> Option<V<'a>> {
         self.remove(k)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::program::units::tests::{assert_twins, findings};
+
+    /// A layer chosen by a branch the analysis cannot decide is one of two layers: what
+    /// follows it is still checked, and a failure on one side only is not a finding.
+    const CHOSEN: &str = r#"
+import torch
+from torch import nn
+
+class Net(nn.Module):
+    def __init__(self, rate):
+        super().__init__()
+        self.drop = nn.Dropout(rate) if rate > 0.0 else nn.Identity()
+        self.fc = nn.Linear(16, 8)
+        self.out = nn.Linear(OUT_IN, 2)
+
+    def forward(self, x):
+        return self.out(self.fc(self.drop(x)))
+
+def build():
+    return Net(rate=torch.rand(1).item())
+"#;
+
+    #[test]
+    fn a_choice_between_layers_keeps_the_shapes_flowing() {
+        assert_twins(CHOSEN, "OUT_IN", "9", "8", 13);
+    }
+
+    #[test]
+    fn a_failure_on_one_side_of_a_choice_is_not_a_finding() {
+        let src = CHOSEN
+            .replace("nn.Identity()", "nn.Linear(16, 7)")
+            .replace("OUT_IN", "8");
+        let found = findings(&src);
+        assert!(found.is_empty(), "{found:?}");
     }
 }

@@ -136,10 +136,15 @@ impl<'a> Interp<'a> {
                 match cond.truth() {
                     Some(true) => self.eval(&i.body),
                     Some(false) => self.eval(&i.orelse),
+                    // Each side under its guard, as an `if` statement runs its branches.
                     None => {
-                        let a = self.eval(&i.body);
-                        let b = self.eval(&i.orelse);
-                        self.join(a, b)
+                        let g = match cond {
+                            V::Cond(p) => p,
+                            _ => self.fresh_choice(),
+                        };
+                        let a = self.under(g.clone(), |me| me.eval(&i.body));
+                        let b = self.under(Pred::Not(Box::new(g.clone())), |me| me.eval(&i.orelse));
+                        self.join_under(a, b, Some(&g))
                     }
                 }
             }
@@ -503,6 +508,10 @@ impl<'a> Interp<'a> {
                 V::Data(Value::Str(Some(name.to_string())))
             }
             V::Torch(path) => V::Torch(format!("{path}.{attr}").into()),
+            V::Either(e) => {
+                let (a, b) = self.each_choice(e, |me, side| me.attribute(side, attr, span));
+                self.join_under(a, b, Some(&e.guard))
+            }
             V::Builtin("math") => super::builtins::math_attr(attr),
             V::Builtin("numpy") => super::builtins::numpy_attr(attr),
             V::Builtin(name) if super::builtins::stdlib_path(name).is_some() => {

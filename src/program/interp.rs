@@ -630,7 +630,7 @@ impl<'a> Interp<'a> {
             }
             (false, false) => {
                 self.restore(after_then.clone());
-                self.join_into(after_then, after_else);
+                self.join_branches(after_then, after_else, Some(&g));
                 Flow::Normal
             }
         }

@@ -71,6 +71,9 @@ pub enum V<'a> {
     /// A name another module of the project imports, resolved when first read
     /// (module, name); see `project.rs`.
     Lazy(Rc<(String, String)>),
+    /// One of two layers, by a branch the analysis cannot decide (`DropPath(p) if p > 0
+    /// else nn.Identity()`): calling it calls each under its guard and joins the results.
+    Either(Rc<Either<'a>>),
     Unknown,
 }
 
@@ -130,6 +133,33 @@ fn same_items<'a>(a: &[(String, V<'a>)], b: &[(String, V<'a>)]) -> bool {
     a.len() == b.len() && a.iter().zip(b).all(|((k, x), (l, y))| k == l && x.same(y))
 }
 
+/// `then` where `guard` holds, `other` elsewhere.
+#[derive(Debug)]
+pub struct Either<'a> {
+    pub guard: crate::shapes::Pred,
+    pub then: V<'a>,
+    pub other: V<'a>,
+}
+
+impl<'a> V<'a> {
+    /// A layer (something called on tensors): a torch module, an object of the file's
+    /// classes, a module container, or a choice between layers.
+    pub fn is_layer(&self) -> bool {
+        matches!(
+            self,
+            V::Module(_) | V::Object(_) | V::Container(..) | V::Either(_)
+        )
+    }
+
+    /// How many choices between layers this value nests.
+    pub fn choices(&self) -> usize {
+        match self {
+            V::Either(e) => 1 + e.then.choices() + e.other.choices(),
+            _ => 0,
+        }
+    }
+}
+
 /// `functools.partial(func, *args, **kwargs)`: calling it calls `func` with `args` first and
 /// `kwargs` overridden by the call's own keywords.
 #[derive(Clone, Debug)]
@@ -170,6 +200,7 @@ impl<'a> V<'a> {
                 format!("{} object {{{}}}", o.class.name, attrs.join(", "))
             }
             V::Bound(r, m) => format!("{}.{m}", r.brief()),
+            V::Either(e) => format!("either({} | {})", e.then.brief(), e.other.brief()),
             V::Module(m) => format!("{} {:?}", m.value.class, m.value.params),
             V::Container(k, items, _) => {
                 let names: Vec<_> = items
@@ -300,6 +331,10 @@ impl<'a> V<'a> {
             V::Builtin(_) | V::Bound(..) => Some(true),
             V::Container(_, items, _) => Some(!items.is_empty()),
             V::Cond(p) => p.decide(),
+            V::Either(e) => match (e.then.truth(), e.other.truth()) {
+                (Some(a), Some(b)) if a == b => Some(a),
+                _ => None,
+            },
             _ => None,
         }
     }
@@ -327,6 +362,10 @@ impl<'a> V<'a> {
             (V::Dict(a), V::Dict(b)) => same_items(a, b),
             (V::Bound(r, m), V::Bound(s, n)) => m == n && r.same(s),
             (V::Lazy(a), V::Lazy(b)) => a == b,
+            (V::Either(a), V::Either(b)) => {
+                Rc::ptr_eq(a, b)
+                    || (a.guard == b.guard && a.then.same(&b.then) && a.other.same(&b.other))
+            }
             (V::Unknown, V::Unknown) => true,
             _ => false,
         }
