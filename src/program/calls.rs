@@ -313,6 +313,8 @@ impl<'a> Interp<'a> {
                 _ => mapping_method(items, method, &args),
             },
             V::Data(Value::Str(Some(text))) => str_method(text, method, &args),
+            // Lists and dicts are values here: a copy is the value.
+            V::List(_) | V::Dict(_) if method == "copy" => recv.clone(),
             V::Dict(items) => mapping_method(items, method, &args),
             _ => V::Unknown,
         }
