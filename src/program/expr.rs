@@ -612,6 +612,7 @@ impl<'a> Interp<'a> {
             (V::Data(Value::Tensor(_) | Value::Size(_)), _) => {
                 self.apply_function("operator.getitem", vec![obj, idx], vec![], span, &[])
             }
+            (V::Data(Value::Str(Some(text))), _) => super::strings::str_subscript(text, &idx),
             (V::Tuple(items) | V::List(items), V::Data(Value::Int(i))) => match i.as_const() {
                 Some(i) => {
                     let n = items.len() as i64;
@@ -682,7 +683,12 @@ impl<'a> Interp<'a> {
 }
 
 /// Python slicing of a known sequence with constant bounds.
-fn slice_items<'a>(items: &[V<'a>], a: &Value, b: &Value, c: &Value) -> Option<Vec<V<'a>>> {
+pub(super) fn slice_items<'a>(
+    items: &[V<'a>],
+    a: &Value,
+    b: &Value,
+    c: &Value,
+) -> Option<Vec<V<'a>>> {
     let n = items.len() as i64;
     let get = |v: &Value| -> Option<Option<i64>> {
         match v {

@@ -644,15 +644,19 @@ mod tests {
         }
     }
 
+    fn kinds_of(def: &StmtFunctionDef) -> Vec<ParamKind> {
+        classify(def, false, false)
+            .into_iter()
+            .map(|(_, k, _)| k)
+            .collect()
+    }
+
     #[test]
     fn parameters_are_classified_by_use() {
         let def = first_def(
             "def f(x, k, model, cfg, n):\n    y = x.permute(0, 2, 1)\n    z = F.avg_pool1d(y, k)\n    out = model(z)\n    a = cfg['dim']\n    for i in range(n):\n        pass\n",
         );
-        let kinds: Vec<ParamKind> = classify(&def, false, false)
-            .into_iter()
-            .map(|(_, k, _)| k)
-            .collect();
+        let kinds = kinds_of(&def);
         assert_eq!(
             kinds,
             vec![
@@ -670,10 +674,7 @@ mod tests {
         let def = first_def(
             "def f(ids, table, x, w, b, y, dim):\n    e = F.embedding(ids, table)\n    h = F.linear(x, w, b)\n    return F.mse_loss(h, y) + F.softmax(e, dim)\n",
         );
-        let kinds: Vec<ParamKind> = classify(&def, false, false)
-            .into_iter()
-            .map(|(_, k, _)| k)
-            .collect();
+        let kinds = kinds_of(&def);
         assert_eq!(
             kinds,
             vec![

@@ -8,6 +8,32 @@ use super::interp::Interp;
 use super::value::V;
 use crate::shapes::Value;
 
+/// `text[i]` and `text[a:b:c]` of a known string (`attn_stage[0] == '0'` in model configs
+/// written as strings of flags); anything else is unknown.
+pub fn str_subscript<'a>(text: &str, idx: &V<'a>) -> V<'a> {
+    let chars: Vec<V<'a>> = text
+        .chars()
+        .map(|c| V::Data(Value::Str(Some(c.to_string()))))
+        .collect();
+    let known = |parts: &[V<'a>]| -> Option<String> {
+        parts
+            .iter()
+            .map(|p| p.known_str())
+            .collect::<Option<String>>()
+    };
+    let part = match idx {
+        V::Data(Value::Int(i)) => i.as_const().and_then(|i| {
+            let j = if i < 0 { i + chars.len() as i64 } else { i };
+            usize::try_from(j).ok().and_then(|j| chars.get(j).cloned())
+        }),
+        V::Data(Value::Slice(a, b, c)) => super::expr::slice_items(&chars, a, b, c)
+            .and_then(|parts| known(&parts))
+            .map(|s| V::Data(Value::Str(Some(s)))),
+        _ => None,
+    };
+    part.unwrap_or(V::Unknown)
+}
+
 /// The text `str(v)` gives for a value whose text is known: strings, integer constants,
 /// bools and None. Floats are left out (Python's shortest round-trip repr is not ours).
 pub fn known_text(v: &V) -> Option<String> {
@@ -92,6 +118,21 @@ mod tests {
 
     fn s(x: &str) -> V<'static> {
         V::Data(Value::Str(Some(x.to_string())))
+    }
+
+    #[test]
+    fn known_strings_index_and_slice_by_character() {
+        let idx = |i: i64| V::Data(Value::int(i));
+        assert_eq!(str_subscript("011", &idx(0)).known_str(), Some("0"));
+        assert_eq!(str_subscript("011", &idx(-1)).known_str(), Some("1"));
+        assert!(str_subscript("011", &idx(3)).is_unknown());
+        let slice = V::Data(Value::Slice(
+            Box::new(Value::int(1)),
+            Box::new(Value::None),
+            Box::new(Value::None),
+        ));
+        assert_eq!(str_subscript("011", &slice).known_str(), Some("11"));
+        assert!(s("x").known_str().is_some());
     }
 
     #[test]

@@ -177,7 +177,7 @@ pub fn apply(
     }
     if let Some(Value::Tensor(TensorValue { top: Some(m), .. })) = ctx.args.first() {
         if let Value::Tensor(t) = &mut value {
-            if keeps_every_element(op) && t.dtype == Some(DType::Int) {
+            if (keeps_every_element(op) || converts(op)) && t.dtype == Some(DType::Int) {
                 t.top = Some(m.clone());
             }
         }
@@ -198,37 +198,15 @@ pub fn apply(
 /// `torch.linspace(0, 0.0, n).split(depths)`).
 fn keeps_content(op: &str) -> bool {
     let name = op.rsplit('.').next().unwrap_or(op);
-    matches!(
-        name,
-        "split"
-            | "split_with_sizes"
-            | "tensor_split"
-            | "chunk"
-            | "unbind"
-            | "reshape"
-            | "view"
-            | "flatten"
-            | "squeeze"
-            | "unsqueeze"
-            | "permute"
-            | "transpose"
-            | "t"
-            | "contiguous"
-            | "clone"
-            | "detach"
-            | "expand"
-            | "expand_as"
-            | "repeat"
-            | "narrow"
-            | "flip"
-            | "roll"
-            | "cpu"
-            | "cuda"
-    )
+    keeps_every_element(name)
+        || matches!(
+            name,
+            "split" | "split_with_sizes" | "tensor_split" | "chunk" | "unbind" | "narrow"
+        )
 }
 
 /// Operators whose result holds every element of their input (reshaped, repeated, moved),
-/// so the input's largest element is the result's.
+/// so the input's largest element is the result's (converted to integers, as indices are).
 fn keeps_every_element(op: &str) -> bool {
     let name = op.rsplit('.').next().unwrap_or(op);
     matches!(
@@ -251,11 +229,13 @@ fn keeps_every_element(op: &str) -> bool {
             | "roll"
             | "cpu"
             | "cuda"
-            | "to"
-            | "long"
-            | "int"
-            | "type_as"
     )
+}
+
+/// Conversions that keep every value an integer tensor holds (`.long()`, `.to(device)`).
+fn converts(op: &str) -> bool {
+    let name = op.rsplit('.').next().unwrap_or(op);
+    matches!(name, "to" | "long" | "int" | "type_as")
 }
 
 /// `value` with every tensor in it known to hold `u` everywhere.
