@@ -67,6 +67,10 @@ pub const STDLIB_PATHS: &[&str] = &[
     "copy",
     "copy.copy",
     "copy.deepcopy",
+    "os",
+    "os.environ",
+    "os.environ.get",
+    "os.getenv",
 ];
 
 pub fn stdlib_path(path: &str) -> Option<&'static str> {
@@ -212,6 +216,9 @@ impl<'a> Interp<'a> {
             "dataclasses.replace" => self
                 .dataclass_replace(&first, kwargs, span)
                 .unwrap_or(V::Unknown),
+            // The environment a file is analysed for is the default one: a variable read
+            // with a default (`os.environ.get('TIMM_USE_NAFLEXVIT', 'false')`) is unset.
+            "os.environ.get" | "os.getenv" => args.get(1).cloned().unwrap_or_else(V::none),
             "copy.copy" => first.copied(false),
             "copy.deepcopy" => first.copied(true),
             // `typing.cast(T, v)` is `v` at run time.
