@@ -254,12 +254,9 @@ impl<'a> Interp<'a> {
                 x
             }
             V::Bound(recv, method) => self.call_method(*recv, &method, args, kwargs, span),
-            V::Either(e) => {
-                let (a, b) = self.each_choice(&e, |me, layer| {
-                    me.call(layer, args.clone(), kwargs.clone(), span)
-                });
-                self.join_under(a, b, Some(&e.guard))
-            }
+            V::Either(e) => self.on_each_side(&e, |me, layer| {
+                me.call(layer, args.clone(), kwargs.clone(), span)
+            }),
             _ => V::Unknown,
         }
     }
@@ -313,8 +310,7 @@ impl<'a> Interp<'a> {
                 _ => mapping_method(items, method, &args),
             },
             V::Data(Value::Str(Some(text))) => str_method(text, method, &args),
-            // Lists and dicts are values here: a copy is the value.
-            V::List(_) | V::Dict(_) if method == "copy" => recv.clone(),
+            V::List(_) | V::Dict(_) if method == "copy" => recv.copied(false),
             V::Dict(items) => mapping_method(items, method, &args),
             _ => V::Unknown,
         }

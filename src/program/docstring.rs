@@ -46,27 +46,29 @@ pub fn declared_shapes(doc: &str, params: &[String]) -> HashMap<String, Vec<Anno
             }
             None => continue,
         };
-        for n in names {
-            if params.contains(&n) {
-                out.entry(n).or_insert_with(|| dims.clone());
-            }
-        }
+        declare(&mut out, names, params, &dims);
     }
     for (names, word) in single {
-        let shared = out
-            .values()
-            .any(|dims| dims.contains(&AnnotatedDim::Name(word.clone())));
-        if !shared {
-            continue;
-        }
-        for n in names {
-            if params.contains(&n) {
-                out.entry(n)
-                    .or_insert_with(|| vec![AnnotatedDim::Name(word.clone())]);
-            }
+        let dim = AnnotatedDim::Name(word);
+        if out.values().any(|dims| dims.contains(&dim)) {
+            declare(&mut out, names, params, &[dim]);
         }
     }
     out
+}
+
+/// `dims` for each of `names` that is a parameter, unless an earlier line declared it.
+fn declare(
+    out: &mut HashMap<String, Vec<AnnotatedDim>>,
+    names: Vec<String>,
+    params: &[String],
+    dims: &[AnnotatedDim],
+) {
+    for n in names {
+        if params.contains(&n) {
+            out.entry(n).or_insert_with(|| dims.to_vec());
+        }
+    }
 }
 
 /// A bracketed group after a parameter's name: dims, or one bare word.

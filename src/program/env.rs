@@ -75,13 +75,13 @@ impl<'a> Interp<'a> {
         self.dead = c.dead;
     }
 
-    /// `f` of each side of a choice, under its guard. A side that raises leaves the other's
-    /// result, and its guard on what follows (as a branch that raises does).
-    pub fn each_choice(
+    /// `f` of each side of a choice, under its guard, joined. A side that raises leaves the
+    /// other's result, and its guard on what follows (as a branch that raises does).
+    pub fn on_each_side(
         &mut self,
         e: &super::value::Either<'a>,
         mut f: impl FnMut(&mut Self, V<'a>) -> V<'a>,
-    ) -> (V<'a>, V<'a>) {
+    ) -> V<'a> {
         let was_dead = self.dead;
         let not_g = Pred::Not(Box::new(e.guard.clone()));
         let a = self.under(e.guard.clone(), |me| f(me, e.then.clone()));
@@ -91,17 +91,17 @@ impl<'a> Interp<'a> {
         match (a_dead, b_dead) {
             (true, true) => {
                 self.dead = true;
-                (V::Unknown, V::Unknown)
+                V::Unknown
             }
             (true, false) => {
                 self.guards.push(not_g);
-                (b.clone(), b)
+                b
             }
             (false, true) => {
                 self.guards.push(e.guard.clone());
-                (a.clone(), a)
+                a
             }
-            (false, false) => (a, b),
+            (false, false) => self.join_under(a, b, Some(&e.guard)),
         }
     }
 
@@ -231,19 +231,18 @@ impl<'a> Interp<'a> {
                     span: x.span,
                 }))
             }
-            (a, b)
-                if guard.is_some()
-                    && a.is_layer()
-                    && b.is_layer()
-                    && a.choices() + b.choices() < MAX_CHOICES =>
-            {
-                V::Either(Rc::new(super::value::Either {
-                    guard: guard.cloned().unwrap_or(Pred::And(Vec::new())),
-                    then: a,
-                    other: b,
-                }))
-            }
-            _ => V::Unknown,
+            (a, b) => match guard {
+                Some(g)
+                    if a.is_layer() && b.is_layer() && a.choices() + b.choices() < MAX_CHOICES =>
+                {
+                    V::Either(Rc::new(super::value::Either {
+                        guard: g.clone(),
+                        then: a,
+                        other: b,
+                    }))
+                }
+                _ => V::Unknown,
+            },
         }
     }
 

@@ -138,10 +138,7 @@ impl<'a> Interp<'a> {
                     Some(false) => self.eval(&i.orelse),
                     // Each side under its guard, as an `if` statement runs its branches.
                     None => {
-                        let g = match cond {
-                            V::Cond(p) => p,
-                            _ => self.fresh_choice(),
-                        };
+                        let g = self.guard_of(cond);
                         let a = self.under(g.clone(), |me| me.eval(&i.body));
                         let b = self.under(Pred::Not(Box::new(g.clone())), |me| me.eval(&i.orelse));
                         self.join_under(a, b, Some(&g))
@@ -508,10 +505,7 @@ impl<'a> Interp<'a> {
                 V::Data(Value::Str(Some(name.to_string())))
             }
             V::Torch(path) => V::Torch(format!("{path}.{attr}").into()),
-            V::Either(e) => {
-                let (a, b) = self.each_choice(e, |me, side| me.attribute(side, attr, span));
-                self.join_under(a, b, Some(&e.guard))
-            }
+            V::Either(e) => self.on_each_side(e, |me, side| me.attribute(side, attr, span)),
             V::Builtin("math") => super::builtins::math_attr(attr),
             V::Builtin("numpy") => super::builtins::numpy_attr(attr),
             V::Builtin(name) if super::builtins::stdlib_path(name).is_some() => {
@@ -579,16 +573,14 @@ impl<'a> Interp<'a> {
                 }
             }
             // A child by its name (`self.layers.conv1`, children of a Sequential built from
-            // an OrderedDict).
-            V::Container(_, items, _) if items.iter().any(|(k, _)| k == attr) => items
-                .iter()
-                .find(|(k, _)| k == attr)
-                .map_or(V::Unknown, |(_, v)| v.clone()),
-            V::Container(..)
-            | V::Dict(_)
-            | V::List(_)
-            | V::Data(Value::Size(_))
-            | V::Data(Value::Str(Some(_))) => V::Bound(Box::new(obj.clone()), attr.into()),
+            // an OrderedDict); anything else is a method.
+            V::Container(_, items, _) => match items.iter().find(|(k, _)| k == attr) {
+                Some((_, child)) => child.clone(),
+                None => V::Bound(Box::new(obj.clone()), attr.into()),
+            },
+            V::Dict(_) | V::List(_) | V::Data(Value::Size(_)) | V::Data(Value::Str(Some(_))) => {
+                V::Bound(Box::new(obj.clone()), attr.into())
+            }
             // The named tuples of `max`/`min`/`sort`/`topk`/`median`/`mode`/`kthvalue`.
             V::Tuple(items) if items.len() == 2 && items.iter().all(V::is_tensor) => match attr {
                 "values" => items[0].clone(),
@@ -613,18 +605,10 @@ impl<'a> Interp<'a> {
                 self.apply_function("operator.getitem", vec![obj, idx], vec![], span, &[])
             }
             (V::Data(Value::Str(Some(text))), _) => super::strings::str_subscript(text, &idx),
-            (V::Tuple(items) | V::List(items), V::Data(Value::Int(i))) => match i.as_const() {
-                Some(i) => {
-                    let n = items.len() as i64;
-                    let j = if i < 0 { i + n } else { i };
-                    items
-                        .get(j as usize)
-                        .cloned()
-                        .filter(|_| j >= 0)
-                        .unwrap_or(V::Unknown)
-                }
-                None => V::Unknown,
-            },
+            (V::Tuple(items) | V::List(items), V::Data(Value::Int(i))) => i
+                .as_const()
+                .and_then(|i| item_at(items, i))
+                .unwrap_or(V::Unknown),
             (V::Tuple(items) | V::List(items), V::Data(Value::Slice(a, b, c))) => {
                 match slice_items(items, a, b, c) {
                     Some(out) if matches!(obj, V::Tuple(_)) => V::Tuple(out),
@@ -680,6 +664,12 @@ impl<'a> Interp<'a> {
             self.apply_function("operator.setitem", vec![obj, idx, v], vec![], span, &[]);
         }
     }
+}
+
+/// `items[i]` with Python's negative indices; `None` out of range.
+pub(super) fn item_at<'a>(items: &[V<'a>], i: i64) -> Option<V<'a>> {
+    let j = if i < 0 { i + items.len() as i64 } else { i };
+    usize::try_from(j).ok().and_then(|j| items.get(j).cloned())
 }
 
 /// Python slicing of a known sequence with constant bounds.

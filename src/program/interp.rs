@@ -564,6 +564,14 @@ impl<'a> Interp<'a> {
         Pred::Eq(b, DimExpr::zero())
     }
 
+    /// The path condition of an undecided test: its dim predicate, or a fresh choice.
+    pub(super) fn guard_of(&mut self, cond: V<'a>) -> Pred {
+        match cond {
+            V::Cond(p) => p,
+            _ => self.fresh_choice(),
+        }
+    }
+
     fn exec_if(&mut self, s: &'a ruff_python_ast::StmtIf) -> Flow {
         let mut clauses: Vec<(Option<&'a Expr>, &'a [Stmt])> = vec![(Some(&s.test), &s.body)];
         for c in &s.elif_else_clauses {
@@ -589,10 +597,7 @@ impl<'a> Interp<'a> {
                 self.exec_clauses(rest)
             };
         }
-        let g = match cond {
-            V::Cond(p) => p,
-            _ => self.fresh_choice(),
-        };
+        let g = self.guard_of(cond);
         let before = self.snapshot();
         self.guards.push(g.clone());
         let then_flow = self.exec_block(body);
@@ -707,8 +712,8 @@ fn is_shape_text(text: &str) -> bool {
 }
 
 /// What an import binds: torch paths, Python's `math`, numpy's array builders and the
-/// standard-library names of
-/// [`super::builtins::STDLIB_PATHS`] are tracked, anything else is unknown.
+/// standard-library names of [`super::builtins::STDLIB_PATHS`] are tracked, anything else
+/// is unknown.
 pub fn torch_module<'a>(path: &str) -> V<'a> {
     if path == "torch" || path.starts_with("torch.") {
         V::Torch(path.into())

@@ -22,10 +22,7 @@ pub fn str_subscript<'a>(text: &str, idx: &V<'a>) -> V<'a> {
             .collect::<Option<String>>()
     };
     let part = match idx {
-        V::Data(Value::Int(i)) => i.as_const().and_then(|i| {
-            let j = if i < 0 { i + chars.len() as i64 } else { i };
-            usize::try_from(j).ok().and_then(|j| chars.get(j).cloned())
-        }),
+        V::Data(Value::Int(i)) => i.as_const().and_then(|i| super::expr::item_at(&chars, i)),
         V::Data(Value::Slice(a, b, c)) => super::expr::slice_items(&chars, a, b, c)
             .and_then(|parts| known(&parts))
             .map(|s| V::Data(Value::Str(Some(s)))),

@@ -108,16 +108,18 @@ pub fn run_units(module: &ModModule, text: &str, imports: Option<ImportSearch>) 
 }
 
 /// The indices `0..n` with `m` evenly spaced ones first (the first and the last among
-/// them), then the others in order.
+/// them; distinct, since the step is at least 1 when `n > m`), then the others in order.
 fn spread_order(n: usize, m: usize) -> Vec<usize> {
     let mut order: Vec<usize> = if n <= m || m < 2 {
         Vec::new()
     } else {
         (0..m).map(|k| k * (n - 1) / (m - 1)).collect()
     };
-    order.dedup();
-    let first: std::collections::HashSet<usize> = order.iter().copied().collect();
-    order.extend((0..n).filter(|i| !first.contains(i)));
+    let mut chosen = vec![false; n];
+    for &i in &order {
+        chosen[i] = true;
+    }
+    order.extend((0..n).filter(|&i| !chosen[i]));
     order
 }
 
@@ -396,7 +398,8 @@ fn may_build(def: &StmtFunctionDef) -> bool {
     callable_bare(def) && !def.is_async && !def.name.id.starts_with("test")
 }
 
-/// A builder function (`def resnet18(*, weights=None, **kwargs)`) run as its callers would:
+/// A builder function (`def resnet18(*, weights=None, **kwargs)`, one that [`may_build`])
+/// run as its callers would:
 /// with its defaults, then the model it returns run on symbolic inputs, one run per rank
 /// variant of its `forward` (see [`run_variants`]). Functions that return anything but an
 /// instance of a module class of the file are not builders and yield nothing.
@@ -405,9 +408,6 @@ fn run_builder<'a>(
     globals: &HashMap<String, V<'a>>,
     def: &'a StmtFunctionDef,
 ) -> Vec<UnitRun> {
-    if !may_build(def) {
-        return Vec::new();
-    }
     reset(interp, globals);
     let built = interp.call_user(def, None, Vec::new(), Vec::new(), TextRange::default());
     let V::Object(obj) = &built else {

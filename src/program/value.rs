@@ -77,43 +77,6 @@ pub enum V<'a> {
     Unknown,
 }
 
-impl<'a> V<'a> {
-    /// `copy.copy(v)`, or `copy.deepcopy(v)` when `deep`: objects of the file's classes are
-    /// the only values held by reference here, so a copy is a new object with the same
-    /// attributes, and a deep copy copies the objects inside it too (to a bounded depth,
-    /// past which they stay shared); every other value already is a value.
-    pub fn copied(&self, deep: bool) -> V<'a> {
-        self.copied_within(if deep { 8 } else { 1 })
-    }
-
-    fn copied_within(&self, depth: usize) -> V<'a> {
-        if depth == 0 {
-            return self.clone();
-        }
-        let inner = |v: &V<'a>| v.copied_within(depth - 1);
-        let items = |xs: &[(String, V<'a>)]| -> Vec<(String, V<'a>)> {
-            xs.iter().map(|(k, v)| (k.clone(), inner(v))).collect()
-        };
-        match self {
-            V::Object(o) => {
-                let o = o.borrow();
-                V::Object(Rc::new(RefCell::new(Object {
-                    class: o.class,
-                    attrs: o.attrs.iter().map(|(k, v)| (k.clone(), inner(v))).collect(),
-                    span: o.span,
-                })))
-            }
-            // A shallow copy shares what a list or dict holds.
-            _ if depth == 1 => self.clone(),
-            V::List(xs) => V::List(xs.iter().map(inner).collect()),
-            V::Tuple(xs) => V::Tuple(xs.iter().map(inner).collect()),
-            V::Dict(xs) => V::Dict(items(xs)),
-            V::Container(kind, xs, span) => V::Container(*kind, Rc::new(items(xs)), *span),
-            other => other.clone(),
-        }
-    }
-}
-
 /// Python's `any` over truth values some of which are unknown: true when one is true,
 /// false when all are known to be false, otherwise unknown.
 pub fn any_known(answers: impl IntoIterator<Item = Option<bool>>) -> Option<bool> {
@@ -156,6 +119,41 @@ impl<'a> V<'a> {
         match self {
             V::Either(e) => 1 + e.then.choices() + e.other.choices(),
             _ => 0,
+        }
+    }
+
+    /// `copy.copy(v)`, or `copy.deepcopy(v)` when `deep`: objects of the file's classes are
+    /// the only values held by reference here, so a copy is a new object with the same
+    /// attributes, and a deep copy copies the objects inside it too (to a bounded depth,
+    /// past which they stay shared); every other value already is a value.
+    pub fn copied(&self, deep: bool) -> V<'a> {
+        self.copied_within(if deep { 8 } else { 1 })
+    }
+
+    fn copied_within(&self, depth: usize) -> V<'a> {
+        if depth == 0 {
+            return self.clone();
+        }
+        let inner = |v: &V<'a>| v.copied_within(depth - 1);
+        let items = |xs: &[(String, V<'a>)]| -> Vec<(String, V<'a>)> {
+            xs.iter().map(|(k, v)| (k.clone(), inner(v))).collect()
+        };
+        match self {
+            V::Object(o) => {
+                let o = o.borrow();
+                V::Object(Rc::new(RefCell::new(Object {
+                    class: o.class,
+                    attrs: o.attrs.iter().map(|(k, v)| (k.clone(), inner(v))).collect(),
+                    span: o.span,
+                })))
+            }
+            // A shallow copy shares what a list or dict holds.
+            _ if depth == 1 => self.clone(),
+            V::List(xs) => V::List(xs.iter().map(inner).collect()),
+            V::Tuple(xs) => V::Tuple(xs.iter().map(inner).collect()),
+            V::Dict(xs) => V::Dict(items(xs)),
+            V::Container(kind, xs, span) => V::Container(*kind, Rc::new(items(xs)), *span),
+            other => other.clone(),
         }
     }
 }

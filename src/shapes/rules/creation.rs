@@ -284,14 +284,11 @@ fn arange(ctx: &mut Ctx) -> RuleResult {
             } else {
                 s
             };
-            let out = tensor_out(vec![Dim::Known(n)], dtype);
-            return Ok(match out {
-                Value::Tensor(t) => Value::Tensor(TensorValue {
-                    top: Some(top),
-                    ..t
-                }),
-                other => other,
-            });
+            let mut out = tensor_out(vec![Dim::Known(n)], dtype);
+            if let Value::Tensor(t) = &mut out {
+                t.top = Some(top);
+            }
+            return Ok(out);
         }
         return unsupported(format!("{}: symbolic step", ctx.op));
     }
