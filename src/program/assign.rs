@@ -7,7 +7,10 @@ use ruff_text_size::TextRange;
 
 use super::interp::Interp;
 use super::methods::{set_key, with_child};
-use super::value::V;
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use super::value::{Object, TORCH_BASE_ATTR, V};
 use crate::shapes::shape::{Dim, Shape};
 use crate::shapes::value::TensorValue;
 use crate::shapes::{Pred, Value};
@@ -72,8 +75,30 @@ impl<'a> Interp<'a> {
 
     pub fn set_attr(&mut self, obj: &V<'a>, attr: &str, v: V<'a>) {
         if let V::Object(o) = obj {
-            o.borrow_mut().attrs.insert(attr.to_string(), v);
+            let mut o = o.borrow_mut();
+            if o.attrs.insert(attr.to_string(), v).is_none() {
+                o.order.push(attr.to_string());
+            }
         }
+    }
+
+    /// `module.children()` of an object of the file's `nn.Module` classes: its layer
+    /// attributes in registration order; unknown when an attribute is unknown (it may be a
+    /// layer, and leaving it out would run a different network).
+    pub fn children(&self, o: &Rc<RefCell<Object<'a>>>) -> V<'a> {
+        let o = o.borrow();
+        let mut out = Vec::new();
+        for name in o.order.iter().filter(|n| *n != TORCH_BASE_ATTR) {
+            match o.attrs.get(name) {
+                Some(V::Unknown | V::Data(Value::Unknown) | V::Lazy(_)) | None => {
+                    return V::Unknown
+                }
+                Some(V::Object(c)) if !self.is_module_class(c.borrow().class) => {}
+                Some(v) if v.is_layer() => out.push(v.clone()),
+                Some(_) => {}
+            }
+        }
+        V::List(out)
     }
 
     fn unpack(&mut self, targets: &'a [Expr], v: V<'a>, span: TextRange) {

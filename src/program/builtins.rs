@@ -6,7 +6,7 @@ use ruff_text_size::TextRange;
 use super::calls::iterate;
 use super::expr::int_of;
 use super::interp::Interp;
-use super::methods::set_key;
+use super::methods::{set_key, set_of, sorted_of};
 use super::numbers::known_number;
 use super::value::{any_known, Partial, V};
 use crate::shapes::{DimExpr, Value};
@@ -35,6 +35,8 @@ pub const BUILTINS: &[&str] = &[
     "super",
     "reversed",
     "sorted",
+    "set",
+    "frozenset",
     "round",
     "type",
     "iter",
@@ -242,6 +244,7 @@ impl<'a> Interp<'a> {
                 V::Data(Value::Tensor(_)) => {
                     self.apply_function("builtins.len", args, kwargs, span, &[])
                 }
+                V::Set(items) => V::Data(Value::int(items.len() as i64)),
                 other => match other.elements() {
                     Some(items) => V::Data(Value::int(items.len() as i64)),
                     None => V::Data(Value::IntUnknown),
@@ -274,6 +277,18 @@ impl<'a> Interp<'a> {
                 .truth()
                 .map_or(V::Unknown, |b| V::Data(Value::Bool(Some(b)))),
             "str" => V::Data(Value::Str(super::strings::known_text(&first))),
+            "set" | "frozenset" => match &first {
+                V::Set(_) => first.clone(),
+                _ if args.is_empty() => V::Set(Vec::new()),
+                other => iterate(other)
+                    .and_then(|items| set_of(&items))
+                    .unwrap_or(V::Unknown),
+            },
+            "sorted" if kwargs.is_empty() => match &first {
+                V::Set(items) => sorted_of(items),
+                other => iterate(other).and_then(|items| sorted_of(&items)),
+            }
+            .unwrap_or(V::Unknown),
             "list" | "tuple" | "sorted" | "reversed" => match iterate(&first) {
                 Some(mut items) if name != "sorted" => {
                     if name == "reversed" {

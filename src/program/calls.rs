@@ -12,6 +12,7 @@ use super::interp::{Interp, MAX_DEPTH};
 use super::methods::{dict_mutation, grown, mapping_method, set_key, str_method};
 use super::value::{ContainerKind, Object, TorchModule, TORCH_BASE_ATTR, V};
 use crate::operators::api::{torch_api, ApiKind};
+use crate::shapes::elements::{values_of, Elements};
 use crate::shapes::rules::{apply, lookup, RuleError, RuleKind};
 use crate::shapes::shape::Shape;
 use crate::shapes::value::{DType, TensorValue};
@@ -51,27 +52,54 @@ pub fn iterate<'a>(v: &V<'a>) -> Option<Vec<V<'a>>> {
             if !(0..=super::interp::MAX_UNROLL as i64).contains(&n) {
                 return None;
             }
-            let row = row_of(t)?;
-            Some(vec![row; n as usize])
+            Some(
+                (0..n as usize)
+                    .map(|i| row_of(t, Some(i)))
+                    .collect::<Option<_>>()?,
+            )
         }
         other => other.elements(),
     }
 }
 
-/// One row of a tensor (its first dim dropped), keeping known uniform content.
-fn row_of<'a>(t: &TensorValue) -> Option<V<'a>> {
+/// One row of a tensor (its first dim dropped), keeping known uniform content, and the
+/// row's values when it is the `index`th of a tensor whose values are known.
+fn row_of<'a>(t: &TensorValue, index: Option<usize>) -> Option<V<'a>> {
     let rest = t.shape.dims()?.get(1..)?.to_vec();
+    let elements = index.zip(values_of(t)).and_then(|(i, (dims, values))| {
+        let len: usize = dims[1..].iter().product();
+        Some(Elements(values.get(i * len..(i + 1) * len)?.into()))
+    });
     Some(V::Data(Value::Tensor(TensorValue {
         shape: Shape::Ranked(rest),
         dtype: t.dtype,
         uniform: t.uniform,
         top: None,
+        elements,
     })))
 }
 
-/// `t.item()`, and `t.tolist()` of a 0-d or short 1-d tensor: Python numbers, known when the
-/// tensor's content is known uniform.
+/// `t.item()`, and `t.tolist()` of a 0-d or short tensor: Python numbers, known when the
+/// tensor's values are (uniform, or every element known).
 fn tensor_to_python<'a>(t: &TensorValue, list: bool) -> V<'a> {
+    if let Some((dims, values)) = values_of(t) {
+        let number = |x: f64| {
+            V::Data(match t.dtype {
+                Some(DType::Bool) => Value::Bool(Some(x != 0.0)),
+                Some(DType::Int) => Value::int(x as i64),
+                Some(DType::Float) => Value::Float(Some(x)),
+                Some(DType::Complex) | None => Value::Unknown,
+            })
+        };
+        if !list {
+            return if values.len() == 1 {
+                number(values[0])
+            } else {
+                V::Unknown
+            };
+        }
+        return nested(&dims, &values, &number);
+    }
     let scalar = V::Data(match (t.dtype, t.uniform) {
         (Some(DType::Bool), u) => Value::Bool(u.map(|u| u != 0)),
         (Some(DType::Int), Some(u)) => Value::int(u),
@@ -94,10 +122,25 @@ fn tensor_to_python<'a>(t: &TensorValue, list: bool) -> V<'a> {
     }
 }
 
+/// Row-major `values` of shape `dims` as nested Python lists (`tolist()`).
+fn nested<'a>(dims: &[usize], values: &[f64], number: &dyn Fn(f64) -> V<'a>) -> V<'a> {
+    match dims.split_first() {
+        None => values.first().map_or(V::Unknown, |&x| number(x)),
+        Some((&n, rest)) => {
+            let len: usize = rest.iter().product();
+            V::List(
+                (0..n)
+                    .map(|i| nested(rest, &values[i * len..(i + 1) * len], number))
+                    .collect(),
+            )
+        }
+    }
+}
+
 /// One item of a sequence of unknown length, as far as it is known.
 pub fn element_of<'a>(v: &V<'a>) -> V<'a> {
     match v {
-        V::Data(Value::Tensor(t)) => row_of(t).unwrap_or(V::Unknown),
+        V::Data(Value::Tensor(t)) => row_of(t, None).unwrap_or(V::Unknown),
         _ => V::Unknown,
     }
 }
@@ -280,6 +323,13 @@ impl<'a> Interp<'a> {
                     None if MODULE_SELF_METHODS.contains(&method) => recv.clone(),
                     // A method of the torch module the class extends (`self.items()` in an
                     // `nn.ModuleDict` subclass).
+                    // `children()` of a module (not a container): its registered layers.
+                    None if method == "children"
+                        && args.is_empty()
+                        && recv.container().is_none() =>
+                    {
+                        self.children(o)
+                    }
                     None => match recv.torch_base() {
                         Some(base) => self.call_method(base, method, args, kwargs, span),
                         None => V::Unknown,
@@ -288,6 +338,10 @@ impl<'a> Interp<'a> {
                 }
             }
             V::Super(..) => self.call_super_method(method, args, kwargs, span),
+            V::Class(c) => match self.class_member(c, method) {
+                Some(V::Func(def)) => self.call_user(def, Some(recv.clone()), args, kwargs, span),
+                _ => V::Unknown,
+            },
             V::Data(Value::Tensor(t)) if matches!(method, "item" | "tolist") => {
                 tensor_to_python(t, method == "tolist")
             }
@@ -671,6 +725,7 @@ impl<'a> Interp<'a> {
         let obj = V::Object(Rc::new(RefCell::new(Object {
             class,
             attrs: BTreeMap::new(),
+            order: Vec::new(),
             span: self.here(span),
         })));
         let init = self
@@ -773,7 +828,7 @@ pub fn own_method<'a>(class: &'a StmtClassDef, name: &str) -> Option<&'a StmtFun
 }
 
 /// Whether `def` carries the plain decorator `@name`.
-fn has_decorator(def: &StmtFunctionDef, name: &str) -> bool {
+pub fn has_decorator(def: &StmtFunctionDef, name: &str) -> bool {
     def.decorator_list
         .iter()
         .any(|d| matches!(&d.expression, Expr::Name(n) if n.id.as_str() == name))

@@ -520,7 +520,9 @@ impl<'a> Interp<'a> {
                 match self.class_member(class, attr) {
                     Some(V::Func(_)) => V::Bound(Box::new(obj.clone()), attr.into()),
                     Some(v) => v,
-                    None if super::calls::MODULE_SELF_METHODS.contains(&attr) => {
+                    None if super::calls::MODULE_SELF_METHODS.contains(&attr)
+                        || (attr == "children" && obj.container().is_none()) =>
+                    {
                         V::Bound(Box::new(obj.clone()), attr.into())
                     }
                     // A parameter, hyperparameter or method of the torch module the class
@@ -536,10 +538,15 @@ impl<'a> Interp<'a> {
             }
             V::Class(c) if attr == "__name__" => V::Data(Value::Str(Some(c.name.to_string()))),
             V::Func(f) if attr == "__name__" => V::Data(Value::Str(Some(f.name.to_string()))),
-            V::Class(c) => self
-                .class_member(c, attr)
-                .or_else(|| self.library_class_member(c, attr))
-                .unwrap_or(V::Unknown),
+            V::Class(c) => match self.class_member(c, attr) {
+                // `Cls.make(...)` binds the class to a `@classmethod`.
+                Some(V::Func(f)) if super::calls::has_decorator(f, "classmethod") => {
+                    V::Bound(Box::new(obj.clone()), attr.into())
+                }
+                member => member
+                    .or_else(|| self.library_class_member(c, attr))
+                    .unwrap_or(V::Unknown),
+            },
             V::Super(..) => V::Bound(Box::new(obj.clone()), attr.into()),
             V::Data(Value::Tensor(_)) => match attr {
                 "shape" | "T" | "mT" | "H" | "mH" | "ndim" => {

@@ -43,6 +43,7 @@ pub fn str_method<'a>(text: &str, method: &str, args: &[V<'a>]) -> V<'a> {
         ("split", [V::Data(Value::Str(Some(sep)))]) if !sep.is_empty() => {
             V::List(text.split(sep.as_str()).map(known).collect())
         }
+        ("format", _) => super::strings::brace_format(text, args).map_or(V::Unknown, |t| known(&t)),
         ("lower", []) => known(&text.to_lowercase()),
         ("upper", []) => known(&text.to_uppercase()),
         ("strip", []) => known(text.trim()),
@@ -177,29 +178,67 @@ pub fn dict_mutation<'a>(
     }
 }
 
+/// A key that is equal for equal constants (Python's `==` on strings, ints, bools, None,
+/// and identity for classes, functions and torch objects); `None` for anything else.
+pub fn constant_key(v: &V) -> Option<String> {
+    match v {
+        V::Data(Value::Str(Some(s))) => Some(format!("s{s}")),
+        V::Data(Value::Int(e)) => e.as_const().map(|c| format!("i{c}")),
+        V::Data(Value::None) => Some("none".to_string()),
+        // `True == 1` in Python.
+        V::Data(Value::Bool(Some(b))) => Some(format!("i{}", *b as i64)),
+        // Classes and functions compare by identity (class registries).
+        V::Class(c) => Some(format!("c{:p}", *c)),
+        V::Func(f) => Some(format!("f{:p}", *f)),
+        V::Torch(path) => Some(format!("t{path}")),
+        _ => None,
+    }
+}
+
+/// `set(items)` of known constants: the distinct ones.
+pub fn set_of<'a>(items: &[V<'a>]) -> Option<V<'a>> {
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    for item in items {
+        if seen.insert(constant_key(item)?) {
+            out.push(item.clone());
+        }
+    }
+    Some(V::Set(out))
+}
+
+/// `sorted(items)` of known ints, or of known strings.
+pub fn sorted_of<'a>(items: &[V<'a>]) -> Option<V<'a>> {
+    let ints: Option<Vec<i64>> = items
+        .iter()
+        .map(|v| super::expr::int_of(v).and_then(|e| e.as_const()))
+        .collect();
+    if let Some(mut ints) = ints {
+        ints.sort();
+        return Some(V::List(
+            ints.into_iter().map(|i| V::Data(Value::int(i))).collect(),
+        ));
+    }
+    let mut texts: Vec<&str> = items.iter().map(V::known_str).collect::<Option<_>>()?;
+    texts.sort();
+    Some(V::List(
+        texts
+            .into_iter()
+            .map(|t| V::Data(Value::Str(Some(t.to_string()))))
+            .collect(),
+    ))
+}
+
 /// `needle in haystack` when it is decided: a key of a dict, an item of a list or tuple of
 /// known constants, a substring of a known string.
 pub fn contains(needle: &V, haystack: &V) -> Option<bool> {
-    let constant = |v: &V| -> Option<String> {
-        match v {
-            V::Data(Value::Str(Some(s))) => Some(format!("s{s}")),
-            V::Data(Value::Int(e)) => e.as_const().map(|c| format!("i{c}")),
-            V::Data(Value::None) => Some("none".to_string()),
-            // `True == 1` in Python.
-            V::Data(Value::Bool(Some(b))) => Some(format!("i{}", *b as i64)),
-            // Classes and functions compare by identity (class registries).
-            V::Class(c) => Some(format!("c{:p}", *c)),
-            V::Func(f) => Some(format!("f{:p}", *f)),
-            V::Torch(path) => Some(format!("t{path}")),
-            _ => None,
-        }
-    };
+    let constant = constant_key;
     match (needle, haystack) {
         (V::Data(Value::Str(Some(k))), V::Dict(items)) => Some(items.iter().any(|(n, _)| n == k)),
         (V::Data(Value::Str(Some(k))), V::Data(Value::Str(Some(s)))) => {
             Some(s.contains(k.as_str()))
         }
-        (_, V::List(items) | V::Tuple(items)) => {
+        (_, V::List(items) | V::Tuple(items) | V::Set(items)) => {
             let needle = constant(needle)?;
             any_known(items.iter().map(|item| constant(item).map(|c| c == needle)))
         }

@@ -73,6 +73,49 @@ pub fn percent_format(fmt: &str, args: &V) -> Option<String> {
     args.next().is_none().then_some(out)
 }
 
+/// `fmt.format(*args)` for plain `{}`/`{0}` fields (or with an empty, `d` or `s` spec) of
+/// known values, and `{{`/`}}`; `None` for named fields, other specs or unknown values.
+pub fn brace_format(fmt: &str, args: &[V]) -> Option<String> {
+    let mut out = String::new();
+    let mut next = 0;
+    let mut chars = fmt.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '{' if chars.peek() == Some(&'{') => {
+                chars.next();
+                out.push('{');
+            }
+            '}' if chars.peek() == Some(&'}') => {
+                chars.next();
+                out.push('}');
+            }
+            '{' => {
+                let mut field = String::new();
+                loop {
+                    match chars.next()? {
+                        '}' => break,
+                        ch => field.push(ch),
+                    }
+                }
+                let (name, spec) = field.split_once(':').unwrap_or((&field, ""));
+                if !matches!(spec, "" | "d" | "s") {
+                    return None;
+                }
+                let index = if name.is_empty() {
+                    next += 1;
+                    next - 1
+                } else {
+                    name.parse().ok()?
+                };
+                out.push_str(&known_text(args.get(index)?)?);
+            }
+            '}' => return None,
+            other => out.push(other),
+        }
+    }
+    Some(out)
+}
+
 impl<'a> Interp<'a> {
     /// An f-string: its text when every interpolation is a plain `{expr}` (or `{expr!s}`) of a
     /// value whose text is known. The interpolated expressions are evaluated either way.

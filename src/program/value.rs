@@ -18,6 +18,9 @@ use crate::shapes::Value;
 pub struct Object<'a> {
     pub class: &'a StmtClassDef,
     pub attrs: BTreeMap<String, V<'a>>,
+    /// Attribute names in the order they were first assigned (`children()` is in
+    /// registration order).
+    pub order: Vec<String>,
     /// Where the instance was constructed.
     pub span: TextRange,
 }
@@ -43,6 +46,9 @@ pub enum V<'a> {
     Data(Value),
     Tuple(Vec<V<'a>>),
     List(Vec<V<'a>>),
+    /// A set of known constants (`set(widths)`), distinct: its size and membership are
+    /// known, its iteration order is not (iterating it is unknown; `sorted` is not).
+    Set(Vec<V<'a>>),
     /// A dict with string keys (other dicts are `Unknown`).
     Dict(Vec<(String, V<'a>)>),
     /// A torch namespace or API object by path (`torch.nn`, `torch.nn.functional.relu`).
@@ -144,6 +150,7 @@ impl<'a> V<'a> {
                 V::Object(Rc::new(RefCell::new(Object {
                     class: o.class,
                     attrs: o.attrs.iter().map(|(k, v)| (k.clone(), inner(v))).collect(),
+                    order: o.order.clone(),
                     span: o.span,
                 })))
             }
@@ -180,6 +187,7 @@ impl<'a> V<'a> {
             V::Data(d) => format!("{d:?}").chars().take(120).collect(),
             V::Tuple(vs) => format!("({})", items(vs)),
             V::List(vs) => format!("[{}]", items(vs)),
+            V::Set(vs) => format!("{{{}}}", items(vs)),
             V::Dict(kv) => format!(
                 "{{{}}}",
                 kv.iter()

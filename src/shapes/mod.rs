@@ -3,6 +3,7 @@
 //! catalogue (`rules`), independent of any particular program.
 
 pub mod dim;
+pub mod elements;
 pub mod requirement;
 pub mod rules;
 pub mod shape;

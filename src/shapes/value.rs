@@ -4,6 +4,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use super::dim::DimExpr;
+use super::elements::Elements;
 use super::shape::{Dim, Shape};
 
 /// Element types that matter for shapes: integer targets and indices, boolean masks.
@@ -46,6 +47,9 @@ pub struct TensorValue {
     /// holds `n - 1`. Index tensors are checked against table sizes through it; `None` is
     /// always sound.
     pub top: Option<DimExpr>,
+    /// Every element, when the shape is concrete and small and the values follow from
+    /// known numbers (`arange`, literals, arithmetic on them; see `elements.rs`).
+    pub elements: Option<Elements>,
 }
 
 impl TensorValue {
@@ -61,11 +65,23 @@ impl TensorValue {
             Some(DType::Int | DType::Float) => self.top,
             _ => None,
         };
+        // Known values convert as the dtype stores them.
+        let elements = match dtype {
+            Some(DType::Int) => self
+                .elements
+                .map(|e| Elements(e.0.iter().map(|x| x.trunc()).collect())),
+            Some(DType::Bool) => self
+                .elements
+                .map(|e| Elements(e.0.iter().map(|x| (*x != 0.0) as i64 as f64).collect())),
+            Some(DType::Float) => self.elements,
+            _ => None,
+        };
         TensorValue {
             shape: self.shape,
             dtype,
             uniform,
             top,
+            elements,
         }
     }
 
@@ -117,6 +133,7 @@ impl Value {
             dtype,
             uniform: None,
             top: None,
+            elements: None,
         })
     }
 
@@ -135,6 +152,7 @@ impl Value {
             Value::Tensor(t) => Value::Tensor(TensorValue {
                 uniform: None,
                 top: None,
+                elements: None,
                 ..t
             }),
             other => other,

@@ -32,6 +32,7 @@ pub fn decode(v: &Json) -> Value {
                     dtype,
                     uniform: uniform_content(o.get("fill"), dtype),
                     top: None,
+                    elements: None,
                 });
             }
             if let Some(x) = o.get("float") {
@@ -145,6 +146,7 @@ pub fn symbolize(v: &Value, env: &mut Env) -> Value {
                 dtype: t.dtype,
                 uniform: t.uniform,
                 top: t.top.clone(),
+                elements: None,
             }),
             other => Value::tensor(other.clone(), t.dtype),
         },

@@ -73,6 +73,7 @@ fn uniform_out(shape: Shape, dtype: Option<DType>, uniform: Option<i64>) -> Valu
         dtype: Some(DType::Int),
         uniform,
         top: None,
+        elements: None,
     };
     Value::Tensor(t.converted(dtype))
 }

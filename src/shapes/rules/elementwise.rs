@@ -28,6 +28,8 @@ pub const RULES: &[Rule] = &[
     Rule::function("torch.sub", binary_arith),
     Rule::function("torch.mul", binary_arith),
     Rule::function("torch.div", binary_true_div),
+    Rule::function("torch.divide", binary_true_div),
+    Rule::function("torch.true_divide", binary_true_div),
     Rule::function("torch.pow", pow),
     Rule::function("torch.maximum", binary_arith),
     Rule::function("torch.minimum", binary_arith),
@@ -51,6 +53,8 @@ pub const RULES: &[Rule] = &[
     Rule::function("torch.Tensor.sub", binary_arith),
     Rule::function("torch.Tensor.mul", binary_arith),
     Rule::function("torch.Tensor.div", binary_true_div),
+    Rule::function("torch.Tensor.divide", binary_true_div),
+    Rule::function("torch.Tensor.true_divide", binary_true_div),
     Rule::function("torch.Tensor.pow", pow),
     Rule::function("torch.Tensor.add_", binary_inplace),
     Rule::function("torch.Tensor.sub_", binary_inplace),
@@ -123,6 +127,16 @@ fn operand_shape(ctx: &Ctx, v: Option<&Value>, name: &str) -> Result<Option<Shap
         Some(Value::Unknown) => super::unsupported(format!("{}: `{name}` is unknown", ctx.op)),
         Some(other) => invalid(format!("{}: unsupported operand {other}", ctx.op)),
         None => invalid(format!("{}: missing operand `{name}`", ctx.op)),
+    }
+}
+
+/// PyTorch's type-promotion categories.
+fn category(d: DType) -> u8 {
+    match d {
+        DType::Bool => 0,
+        DType::Int => 1,
+        DType::Float => 2,
+        DType::Complex => 3,
     }
 }
 
@@ -245,10 +259,22 @@ fn sequence_op(ctx: &Ctx) -> Option<Result<Value, RuleError>> {
 pub(super) fn broadcast_operands(ctx: &mut Ctx) -> Result<(Shape, Option<DType>), RuleError> {
     let a = operand_shape(ctx, ctx.arg(0, "input"), "input")?;
     let b = operand_shape(ctx, ctx.arg(1, "other"), "other")?;
-    let dtype = [ctx.arg(0, "input"), ctx.arg(1, "other")]
+    let operands = [ctx.arg(0, "input"), ctx.arg(1, "other")];
+    let mut dtype = operands
         .iter()
         .filter_map(|v| v.and_then(Value::as_tensor).and_then(|t| t.dtype))
-        .max_by_key(|d| d.is_floating());
+        .max_by_key(|d| category(*d));
+    // A Python number promotes only across categories (bool < int < float): an int
+    // tensor times `0.5` is a float tensor, a float tensor times `2` stays float.
+    for v in operands.into_iter().flatten() {
+        if v.as_tensor().is_none() {
+            if let (Some(d), Some(s)) = (dtype, dtype_of(Some(v))) {
+                if category(s) > category(d) {
+                    dtype = Some(s);
+                }
+            }
+        }
+    }
     let shape = match (a, b) {
         (Some(a), Some(b)) => {
             let mut reqs = Vec::new();

@@ -182,6 +182,12 @@ pub fn apply(
             }
         }
     }
+    // Element values are elements.rs's alone to give: a rule's result never keeps its
+    // input's.
+    if let Value::Tensor(t) = &mut value {
+        t.elements = None;
+    }
+    value = super::elements::evaluate(op, &ctx.args, &ctx.kwargs, value);
     // `out=t`: the result is written into `t` and returned, so it has `t`'s dtype.
     if let (Some(Value::Tensor(out)), Value::Tensor(t)) = (ctx.kwarg("out"), &mut value) {
         t.dtype = out.dtype;

@@ -1,0 +1,498 @@
+//! Known element values of small tensors: concrete shapes, at most [`MAX_ELEMENTS`]
+//! elements. Model code computes its per-stage widths with tensor arithmetic at construction
+//! time (RegNet: `torch.round(torch.log(torch.arange(d) * w_a + w_0) / ...)`, then
+//! `.int().tolist()`); evaluating that arithmetic makes the widths, and so the whole network,
+//! concrete. Any operation not listed here drops the values (never a wrong value: `None` is
+//! always sound).
+//!
+//! Floating tensors are float32 (the default dtype): every floating result is rounded to
+//! the nearest float32, as PyTorch stores it.
+
+use std::sync::Arc;
+
+use super::shape::Shape;
+use super::value::{DType, TensorValue, Value};
+
+/// At most this many elements are tracked.
+pub const MAX_ELEMENTS: usize = 4096;
+
+/// Row-major element values.
+#[derive(Clone, Debug)]
+pub struct Elements(pub Arc<[f64]>);
+
+impl Elements {
+    fn bits(&self) -> impl Iterator<Item = u64> + '_ {
+        self.0.iter().map(|x| x.to_bits())
+    }
+}
+
+impl PartialEq for Elements {
+    fn eq(&self, other: &Self) -> bool {
+        self.bits().eq(other.bits())
+    }
+}
+impl Eq for Elements {}
+impl PartialOrd for Elements {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Elements {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.bits().cmp(other.bits())
+    }
+}
+impl std::hash::Hash for Elements {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        for b in self.bits() {
+            b.hash(state);
+        }
+    }
+}
+
+/// The concrete dims of a shape, when every dim is a constant.
+fn concrete_dims(shape: &Shape) -> Option<Vec<usize>> {
+    shape
+        .dims()?
+        .iter()
+        .map(|d| d.as_const().and_then(|c| usize::try_from(c).ok()))
+        .collect()
+}
+
+/// A tensor's element values, row-major, when known: listed, or uniform over a concrete
+/// shape.
+pub fn values_of(t: &TensorValue) -> Option<(Vec<usize>, Arc<[f64]>)> {
+    let dims = concrete_dims(&t.shape)?;
+    if let Some(e) = &t.elements {
+        return Some((dims, e.0.clone()));
+    }
+    let n: usize = dims.iter().product();
+    let u = t.uniform?;
+    (n <= MAX_ELEMENTS).then(|| (dims, vec![u as f64; n].into()))
+}
+
+/// A number, or a tensor whose values are known.
+struct Operand {
+    dims: Vec<usize>,
+    values: Arc<[f64]>,
+}
+
+fn operand(v: &Value) -> Option<Operand> {
+    let scalar = |x: f64| {
+        Some(Operand {
+            dims: Vec::new(),
+            values: vec![x].into(),
+        })
+    };
+    match v {
+        Value::Int(e) => scalar(e.as_const()? as f64),
+        Value::Float(Some(x)) => scalar(*x),
+        Value::Bool(Some(b)) => scalar(*b as i64 as f64),
+        Value::Tensor(t) => {
+            let (dims, values) = values_of(t)?;
+            Some(Operand { dims, values })
+        }
+        _ => None,
+    }
+}
+
+/// The flat index into an operand of shape `dims` broadcast to `out` at `out_index`.
+fn broadcast_index(dims: &[usize], out: &[usize], mut flat: usize) -> usize {
+    let mut index = 0;
+    let mut stride = 1;
+    let mut out_rev = out.iter().rev();
+    for &d in dims.iter().rev() {
+        let o = *out_rev.next().unwrap_or(&1);
+        let pos = flat % o.max(1);
+        flat /= o.max(1);
+        if d != 1 {
+            index += pos * stride;
+        }
+        stride *= d;
+    }
+    index
+}
+
+fn round_half_even(x: f64) -> f64 {
+    let r = x.round();
+    if (x - x.trunc()).abs() == 0.5 {
+        2.0 * (x / 2.0).round()
+    } else {
+        r
+    }
+}
+
+/// Python's (and torch's) floored modulo.
+fn floor_mod(a: f64, b: f64) -> f64 {
+    let r = a % b;
+    if r != 0.0 && (r < 0.0) != (b < 0.0) {
+        r + b
+    } else {
+        r
+    }
+}
+
+fn unary(name: &str) -> Option<fn(f64) -> f64> {
+    Some(match name {
+        "neg" | "negative" => |x: f64| -x,
+        "abs" => f64::abs,
+        "log" => f64::ln,
+        "log2" => f64::log2,
+        "log10" => f64::log10,
+        "exp" => f64::exp,
+        "sqrt" => f64::sqrt,
+        "floor" => f64::floor,
+        "ceil" => f64::ceil,
+        "trunc" | "fix" => f64::trunc,
+        "round" => round_half_even,
+        // Conversions and copies: the dtype rounding below does the rest.
+        "int" | "long" | "short" | "float" | "double" | "half" | "to" | "type_as" | "clone"
+        | "detach" | "contiguous" | "cpu" | "reshape" | "view" | "flatten" | "ravel"
+        | "squeeze" | "unsqueeze" | "pos" => |x: f64| x,
+        _ => return None,
+    })
+}
+
+fn binary(name: &str, rounding: Option<&str>) -> Option<fn(f64, f64) -> f64> {
+    Some(match (name, rounding) {
+        ("add", None) => |a, b| a + b,
+        ("sub" | "subtract", None) => |a, b| a - b,
+        ("mul" | "multiply", None) => |a, b| a * b,
+        ("truediv" | "div" | "divide" | "true_divide", None) => |a, b| a / b,
+        ("div" | "divide", Some("floor")) | ("floordiv" | "floor_divide", None) => {
+            |a: f64, b: f64| (a / b).floor()
+        }
+        ("div" | "divide", Some("trunc")) => |a: f64, b: f64| (a / b).trunc(),
+        ("pow" | "float_power", None) => f64::powf,
+        ("mod" | "remainder", None) => floor_mod,
+        ("maximum" | "fmax", None) => f64::max,
+        ("minimum" | "fmin", None) => f64::min,
+        _ => return None,
+    })
+}
+
+/// `op`'s result with its element values when they follow from known inputs; `result` as
+/// the rule gave it otherwise.
+pub fn evaluate(op: &str, args: &[Value], kwargs: &[(String, Value)], result: Value) -> Value {
+    if matches!(op, "torch.unique" | "torch.Tensor.unique") {
+        return unique(args, kwargs, result);
+    }
+    let Value::Tensor(t) = &result else {
+        return result;
+    };
+    let Some(dims) = concrete_dims(&t.shape) else {
+        return result;
+    };
+    let n: usize = dims.iter().product();
+    if n > MAX_ELEMENTS || t.dtype.is_none() {
+        return result;
+    }
+    let float = t.dtype.is_some_and(DType::is_floating);
+    let Some(values) = compute(op, args, kwargs, &dims, float) else {
+        return result;
+    };
+    if values.len() != n {
+        return result;
+    }
+    let mut t = t.clone();
+    t.elements = Some(stored(values, t.dtype));
+    Value::Tensor(t)
+}
+
+/// Values as a tensor of `dtype` stores them: integers truncated toward zero (as `.int()`
+/// converts), bools as 0/1, floats rounded to float32.
+fn stored(values: Vec<f64>, dtype: Option<DType>) -> Elements {
+    let store = |x: f64| match dtype {
+        Some(DType::Int) => x.trunc(),
+        Some(DType::Bool) => (x != 0.0) as i64 as f64,
+        _ => x as f32 as f64,
+    };
+    Elements(values.into_iter().map(store).collect())
+}
+
+fn kwarg<'v>(kwargs: &'v [(String, Value)], name: &str) -> Option<&'v Value> {
+    kwargs.iter().find(|(k, _)| k == name).map(|(_, v)| v)
+}
+
+fn number(v: &Value) -> Option<f64> {
+    match v {
+        Value::Int(e) => Some(e.as_const()? as f64),
+        Value::Float(x) => *x,
+        Value::Bool(b) => b.map(|b| b as i64 as f64),
+        _ => None,
+    }
+}
+
+/// The values `op` computes, row-major over the result's `dims`.
+fn compute(
+    op: &str,
+    args: &[Value],
+    kwargs: &[(String, Value)],
+    dims: &[usize],
+    float: bool,
+) -> Option<Vec<f64>> {
+    // Operands of a float32 result are float32 (Python floats included, as PyTorch casts
+    // a scalar operand to the tensor's dtype).
+    let operand = |v: &Value| {
+        operand(v).map(|mut o| {
+            if float {
+                o.values = o.values.iter().map(|&x| x as f32 as f64).collect();
+            }
+            o
+        })
+    };
+    let method = op.starts_with("torch.Tensor.");
+    let name = if op.starts_with("operator.") {
+        op.trim_start_matches("operator.")
+    } else {
+        op.rsplit('.').next().unwrap_or(op)
+    };
+    let n: usize = dims.iter().product();
+    if !method && op.starts_with("torch.") {
+        match name {
+            "arange" => return arange(args, kwargs, n),
+            "linspace" => return linspace(args, kwargs, n),
+            "tensor" | "as_tensor" => return literal(args.first()?),
+            _ => {}
+        }
+    }
+    // A view to another dtype reinterprets bits; a `view(shape)` keeps the values.
+    if args.iter().skip(1).any(|a| matches!(a, Value::DType(_))) && name == "view" {
+        return None;
+    }
+    match name {
+        "sum" | "prod" | "max" | "min" | "amax" | "amin" | "mean"
+            if args.len() == 1 && kwargs.is_empty() =>
+        {
+            let x = operand(&args[0])?;
+            let v = x.values.iter().copied();
+            let len = x.values.len();
+            return Some(vec![match name {
+                "sum" => v.sum(),
+                "prod" => v.product(),
+                "mean" if len > 0 => v.sum::<f64>() / len as f64,
+                "max" | "amax" if len > 0 => v.fold(f64::NEG_INFINITY, f64::max),
+                "min" | "amin" if len > 0 => v.fold(f64::INFINITY, f64::min),
+                _ => return None,
+            }]);
+        }
+        "diff" if args.len() == 1 && kwargs.is_empty() => {
+            let x = operand(&args[0])?;
+            return (x.dims.len() == 1).then(|| x.values.windows(2).map(|w| w[1] - w[0]).collect());
+        }
+        "cumsum" => {
+            let x = operand(&args[0])?;
+            let dim = args
+                .get(1)
+                .or_else(|| kwarg(kwargs, "dim"))?
+                .as_const_int()?;
+            if x.dims.len() != 1
+                || !(dim == 0 || dim == -1)
+                || kwargs.iter().any(|(k, _)| k != "dim")
+            {
+                return None;
+            }
+            let mut acc = 0.0;
+            return Some(
+                x.values
+                    .iter()
+                    .map(|v| {
+                        acc += v;
+                        acc
+                    })
+                    .collect(),
+            );
+        }
+        _ => {}
+    }
+    if let Some(f) = unary(name) {
+        // `round(decimals=k)`, `to(other_tensor)` and the like: only the plain forms.
+        let extra_ok = args[1..].iter().all(|a| {
+            matches!(
+                name,
+                "to" | "view" | "reshape" | "squeeze" | "unsqueeze" | "flatten" | "type_as"
+            ) || matches!(a, Value::DType(_))
+        });
+        let kwargs_ok = kwargs.iter().all(|(k, _)| {
+            matches!(
+                k.as_str(),
+                "dtype" | "device" | "non_blocking" | "copy" | "memory_format"
+            )
+        });
+        if args.is_empty() || !extra_ok || !kwargs_ok || (name == "round" && args.len() > 1) {
+            return None;
+        }
+        if name == "type_as" && args.len() != 2 {
+            return None;
+        }
+        let x = operand(&args[0])?;
+        return Some(x.values.iter().map(|&v| f(v)).collect());
+    }
+    let rounding = match kwarg(kwargs, "rounding_mode") {
+        None | Some(Value::None) => None,
+        Some(Value::Str(Some(s))) => Some(s.as_str()),
+        Some(_) => return None,
+    };
+    let f = binary(name, rounding)?;
+    if args.len() != 2 || kwargs.iter().any(|(k, _)| k != "rounding_mode") {
+        return None;
+    }
+    let (a, b) = (operand(&args[0])?, operand(&args[1])?);
+    Some(
+        (0..n)
+            .map(|i| {
+                f(
+                    a.values[broadcast_index(&a.dims, dims, i)],
+                    b.values[broadcast_index(&b.dims, dims, i)],
+                )
+            })
+            .collect(),
+    )
+}
+
+/// `torch.arange`: `start + i * step`.
+fn arange(args: &[Value], kwargs: &[(String, Value)], n: usize) -> Option<Vec<f64>> {
+    let kw = |name: &str, default: f64| match kwarg(kwargs, name) {
+        Some(v) => number(v),
+        None => Some(default),
+    };
+    let (start, step) = match args.len() {
+        0 | 1 => (kw("start", 0.0)?, kw("step", 1.0)?),
+        2 => (number(&args[0])?, kw("step", 1.0)?),
+        _ => (number(&args[0])?, number(&args[2])?),
+    };
+    Some((0..n).map(|i| start + i as f64 * step).collect())
+}
+
+/// `torch.linspace(start, end, steps)` as PyTorch's CPU kernel computes it in float32: the
+/// first half counts up from `start`, the second half down from `end`.
+fn linspace(args: &[Value], kwargs: &[(String, Value)], n: usize) -> Option<Vec<f64>> {
+    let get = |i: usize, name: &str| args.get(i).or_else(|| kwarg(kwargs, name));
+    let start = number(get(0, "start")?)? as f32;
+    let end = number(get(1, "end")?)? as f32;
+    if kwargs.iter().any(|(k, _)| {
+        !matches!(
+            k.as_str(),
+            "steps" | "start" | "end" | "device" | "requires_grad"
+        )
+    }) {
+        return None;
+    }
+    if n == 1 {
+        return Some(vec![start as f64]);
+    }
+    let step = (end - start) / (n - 1) as f32;
+    let half = n / 2;
+    Some(
+        (0..n)
+            .map(|i| {
+                if i < half {
+                    start + step * i as f32
+                } else {
+                    end - step * (n - 1 - i) as f32
+                }
+            } as f64)
+            .collect(),
+    )
+}
+
+/// `torch.tensor([[1, 2], [3, 4]])`: the numbers of a nested literal, row-major.
+fn literal(data: &Value) -> Option<Vec<f64>> {
+    match data {
+        Value::List(items) | Value::Tuple(items) => {
+            let mut out = Vec::new();
+            for item in items {
+                out.extend(literal(item)?);
+            }
+            Some(out)
+        }
+        Value::Tensor(t) => values_of(t).map(|(_, v)| v.to_vec()),
+        other => number(other).map(|x| vec![x]),
+    }
+}
+
+/// `torch.unique(t)`: the sorted distinct values of a tensor (flattened), with their
+/// counts (`return_counts=True`) and each element's position among them
+/// (`return_inverse=True`), when the tensor's values are known.
+fn unique(args: &[Value], kwargs: &[(String, Value)], result: Value) -> Value {
+    let Some(Value::Tensor(t)) = args.first() else {
+        return result;
+    };
+    let flag = |name: &str| match kwarg(kwargs, name) {
+        None => Some(false),
+        Some(Value::Bool(b)) => *b,
+        Some(_) => None,
+    };
+    let (Some(inverse), Some(counts)) = (flag("return_inverse"), flag("return_counts")) else {
+        return result;
+    };
+    if args.len() > 1
+        || !matches!(kwarg(kwargs, "dim"), None | Some(Value::None))
+        || flag("sorted").is_none()
+    {
+        return result;
+    }
+    let Some((dims, values)) = values_of(t) else {
+        return result;
+    };
+    let mut distinct: Vec<f64> = values.to_vec();
+    distinct.sort_by(f64::total_cmp);
+    distinct.dedup();
+    let position = |v: &f64| distinct.partition_point(|d| d < v) as f64;
+    let vector = |values: Vec<f64>, dtype| {
+        Value::Tensor(TensorValue {
+            shape: Shape::of(&[values.len() as i64]),
+            dtype,
+            uniform: None,
+            top: None,
+            elements: Some(Elements(values.into())),
+        })
+    };
+    let mut out = vec![vector(distinct.clone(), t.dtype)];
+    if inverse {
+        let shape = Shape::of(&dims.iter().map(|&d| d as i64).collect::<Vec<_>>());
+        let Value::Tensor(mut inv) =
+            vector(values.iter().map(position).collect(), Some(DType::Int))
+        else {
+            return result;
+        };
+        inv.shape = shape;
+        out.push(Value::Tensor(inv));
+    }
+    if counts {
+        let count = |d: &f64| values.iter().filter(|v| *v == d).count() as f64;
+        out.push(vector(
+            distinct.iter().map(count).collect(),
+            Some(DType::Int),
+        ));
+    }
+    if out.len() == 1 {
+        out.pop().unwrap_or(result)
+    } else {
+        Value::Tuple(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn broadcasting_maps_each_output_element_to_its_operands() {
+        // [2, 3] with [3]: the row vector repeats; with [2, 1]: the column repeats.
+        assert_eq!(broadcast_index(&[3], &[2, 3], 4), 1);
+        assert_eq!(broadcast_index(&[2, 1], &[2, 3], 4), 1);
+        assert_eq!(broadcast_index(&[], &[2, 3], 5), 0);
+        assert_eq!(broadcast_index(&[2, 3], &[2, 3], 5), 5);
+    }
+
+    #[test]
+    fn rounding_is_half_to_even_and_modulo_is_floored() {
+        assert_eq!(round_half_even(2.5), 2.0);
+        assert_eq!(round_half_even(3.5), 4.0);
+        assert_eq!(round_half_even(-2.5), -2.0);
+        assert_eq!(round_half_even(2.4), 2.0);
+        assert_eq!(floor_mod(-7.0, 3.0), 2.0);
+        assert_eq!(floor_mod(7.0, -3.0), -2.0);
+    }
+}
