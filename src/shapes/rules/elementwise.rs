@@ -351,8 +351,13 @@ fn binary_true_div(ctx: &mut Ctx) -> RuleResult {
             return invalid(format!("{}: div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{mode}'", ctx.op));
         }
     }
-    let (shape, _) = broadcast_operands(ctx)?;
-    Ok(Value::tensor(shape, Some(DType::Float)))
+    let (shape, dtype) = broadcast_operands(ctx)?;
+    // A rounding division keeps the operands' (promoted) dtype: integers stay integers.
+    let rounded = matches!(ctx.kwarg("rounding_mode"), Some(Value::Str(Some(_))));
+    Ok(Value::tensor(
+        shape,
+        if rounded { dtype } else { Some(DType::Float) },
+    ))
 }
 
 /// `a == b`, `a < b`, ...: broadcasting; the result is a bool tensor.
