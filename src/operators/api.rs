@@ -96,6 +96,21 @@ impl TorchApi {
         Some((name.as_str(), *kind))
     }
 
+    /// The public names directly under a namespace (`dir(torch.nn.functional)`), sorted.
+    pub fn members(&self, namespace: &str) -> Vec<&str> {
+        let prefix = format!("{namespace}.");
+        let mut out: Vec<&str> = self
+            .names
+            .keys()
+            .chain(self.aliases.keys())
+            .filter_map(|n| n.strip_prefix(prefix.as_str()))
+            .filter(|rest| !rest.contains('.'))
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
     /// Is `name` a method of `torch.Tensor`, and is it shared with other types?
     pub fn tensor_method(&self, name: &str) -> Option<MethodSharing> {
         self.methods.get(name).copied()

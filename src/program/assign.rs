@@ -63,6 +63,31 @@ impl<'a> Interp<'a> {
                         set_key(&mut items, k.clone(), v);
                         self.assign(&s.value, V::Dict(items));
                     }
+                    // `seq[0] = nn.Conv2d(6, 64, 7)`: containers are values too; the child
+                    // is replaced (a key or index not known makes the container unknown).
+                    (V::Container(kind, items, at), _) => {
+                        let n = items.len() as i64;
+                        let slot = match &idx {
+                            V::Data(Value::Int(i)) => i
+                                .as_const()
+                                .map(|i| if i < 0 { i + n } else { i })
+                                .filter(|j| (0..n).contains(j))
+                                .map(|j| j as usize),
+                            V::Data(Value::Str(Some(k))) => {
+                                items.iter().position(|(name, _)| name == k)
+                            }
+                            _ => None,
+                        };
+                        let updated = match slot {
+                            Some(j) => {
+                                let mut items = items.as_ref().clone();
+                                items[j].1 = v;
+                                V::Container(*kind, Rc::new(items), *at)
+                            }
+                            None => V::Unknown,
+                        };
+                        self.assign(&s.value, updated);
+                    }
                     (V::List(_) | V::Dict(_) | V::Tuple(_), _) => {
                         self.assign(&s.value, V::Unknown);
                     }

@@ -37,6 +37,7 @@ pub const BUILTINS: &[&str] = &[
     "sorted",
     "set",
     "frozenset",
+    "dir",
     "round",
     "type",
     "iter",
@@ -277,6 +278,17 @@ impl<'a> Interp<'a> {
                 .truth()
                 .map_or(V::Unknown, |b| V::Data(Value::Bool(Some(b)))),
             "str" => V::Data(Value::Str(super::strings::known_text(&first))),
+            // `'hardswish' in dir(torch.nn.functional)`: feature checks on torch.
+            "dir" => match &first {
+                V::Torch(ns) => V::Set(
+                    crate::operators::api::torch_api()
+                        .members(ns)
+                        .into_iter()
+                        .map(|n| V::Data(Value::Str(Some(n.to_string()))))
+                        .collect(),
+                ),
+                _ => V::Unknown,
+            },
             "set" | "frozenset" => match &first {
                 V::Set(_) => first.clone(),
                 _ if args.is_empty() => V::Set(Vec::new()),
@@ -425,7 +437,20 @@ impl<'a> Interp<'a> {
                     None => V::Unknown,
                 }
             }
-            "print" | "setattr" => V::none(),
+            "print" => V::none(),
+            // `setattr(self, name, m)` registers `m` as `self.<name>`; under a name not
+            // known, the object gets an unknown attribute (its `children()` are unknown).
+            "setattr" => {
+                if let (V::Object(_), Some(value)) = (&first, args.get(2)) {
+                    match args.get(1) {
+                        Some(V::Data(Value::Str(Some(attr)))) => {
+                            self.set_attr(&first, attr, value.clone())
+                        }
+                        _ => self.set_attr(&first, "<setattr>", V::Unknown),
+                    }
+                }
+                V::none()
+            }
             "getattr" => match args.get(1) {
                 Some(V::Data(Value::Str(Some(attr)))) => {
                     let attr = attr.clone();

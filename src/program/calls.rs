@@ -167,6 +167,7 @@ impl<'a> Interp<'a> {
                     | "extend"
                     | "insert"
                     | "add_module"
+                    | "register_module"
                     | "register_buffer"
                     | "register_parameter"
             ) {
@@ -187,8 +188,16 @@ impl<'a> Interp<'a> {
                             self.set_attr(&recv, TORCH_BASE_ATTR, updated);
                         }
                         // `nn.Module.add_module(name, m)` registers an attribute.
-                        (None, "add_module", [V::Data(Value::Str(Some(name))), m]) => {
+                        (
+                            None,
+                            "add_module" | "register_module",
+                            [V::Data(Value::Str(Some(name))), m],
+                        ) => {
                             self.set_attr(&recv, name, m.clone());
+                        }
+                        // Under a name not known: a child the analysis cannot name.
+                        (None, "add_module" | "register_module", _) => {
+                            self.set_attr(&recv, "<add_module>", V::Unknown);
                         }
                         _ => {}
                     }

@@ -536,6 +536,13 @@ impl<'a> Interp<'a> {
                     },
                 }
             }
+            // `functools.partial` objects expose what they bind.
+            V::Partial(p) => match attr {
+                "func" => p.func.clone(),
+                "args" => V::Tuple(p.args.clone()),
+                "keywords" => V::Dict(p.kwargs.clone()),
+                _ => V::Unknown,
+            },
             V::Class(c) if attr == "__name__" => V::Data(Value::Str(Some(c.name.to_string()))),
             V::Func(f) if attr == "__name__" => V::Data(Value::Str(Some(f.name.to_string()))),
             V::Class(c) => match self.class_member(c, attr) {
