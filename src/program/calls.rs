@@ -10,12 +10,11 @@ use ruff_text_size::{Ranged, TextRange};
 
 use super::interp::{Interp, MAX_DEPTH};
 use super::methods::{dict_mutation, grown, mapping_method, set_key, str_method};
+use super::sequences::tensor_to_python;
+pub use super::sequences::{element_of, iterate};
 use super::value::{ContainerKind, Object, TorchModule, TORCH_BASE_ATTR, V};
 use crate::operators::api::{torch_api, ApiKind};
-use crate::shapes::elements::{values_of, Elements};
 use crate::shapes::rules::{apply, lookup, RuleError, RuleKind};
-use crate::shapes::shape::Shape;
-use crate::shapes::value::{DType, TensorValue};
 use crate::shapes::{DimExpr, Value};
 
 /// `SHAPEHOUND_DEBUG=1` prints what the catalogue could not answer (read once: it is asked
@@ -43,107 +42,6 @@ pub const MODULE_SELF_METHODS: &[&str] = &[
     "apply",
     "type",
 ];
-
-/// The items of a value iterated by a `for` loop, when their number is known.
-pub fn iterate<'a>(v: &V<'a>) -> Option<Vec<V<'a>>> {
-    match v {
-        V::Data(Value::Tensor(t)) => {
-            let n = t.shape.dims()?.first()?.as_const()?;
-            if !(0..=super::interp::MAX_UNROLL as i64).contains(&n) {
-                return None;
-            }
-            Some(
-                (0..n as usize)
-                    .map(|i| row_of(t, Some(i)))
-                    .collect::<Option<_>>()?,
-            )
-        }
-        other => other.elements(),
-    }
-}
-
-/// One row of a tensor (its first dim dropped), keeping known uniform content, and the
-/// row's values when it is the `index`th of a tensor whose values are known.
-fn row_of<'a>(t: &TensorValue, index: Option<usize>) -> Option<V<'a>> {
-    let rest = t.shape.dims()?.get(1..)?.to_vec();
-    let elements = index.zip(values_of(t)).and_then(|(i, (dims, values))| {
-        let len: usize = dims[1..].iter().product();
-        Some(Elements(values.get(i * len..(i + 1) * len)?.into()))
-    });
-    Some(V::Data(Value::Tensor(TensorValue {
-        shape: Shape::Ranked(rest),
-        dtype: t.dtype,
-        uniform: t.uniform,
-        top: None,
-        elements,
-    })))
-}
-
-/// `t.item()`, and `t.tolist()` of a 0-d or short tensor: Python numbers, known when the
-/// tensor's values are (uniform, or every element known).
-fn tensor_to_python<'a>(t: &TensorValue, list: bool) -> V<'a> {
-    if let Some((dims, values)) = values_of(t) {
-        let number = |x: f64| {
-            V::Data(match t.dtype {
-                Some(DType::Bool) => Value::Bool(Some(x != 0.0)),
-                Some(DType::Int) => Value::int(x as i64),
-                Some(DType::Float) => Value::Float(Some(x)),
-                Some(DType::Complex) | None => Value::Unknown,
-            })
-        };
-        if !list {
-            return if values.len() == 1 {
-                number(values[0])
-            } else {
-                V::Unknown
-            };
-        }
-        return nested(&dims, &values, &number);
-    }
-    let scalar = V::Data(match (t.dtype, t.uniform) {
-        (Some(DType::Bool), u) => Value::Bool(u.map(|u| u != 0)),
-        (Some(DType::Int), Some(u)) => Value::int(u),
-        (Some(DType::Int), None) => Value::IntUnknown,
-        (Some(DType::Float), u) => Value::Float(u.map(|u| u as f64)),
-        (Some(DType::Complex), _) | (None, _) => Value::Unknown,
-    });
-    if !list {
-        return scalar;
-    }
-    match t.shape.dims() {
-        Some([]) => scalar,
-        Some([n]) => match n.as_const() {
-            Some(n) if (0..=super::interp::MAX_UNROLL as i64).contains(&n) => {
-                V::List(vec![scalar; n as usize])
-            }
-            _ => V::Unknown,
-        },
-        _ => V::Unknown,
-    }
-}
-
-/// Row-major `values` of shape `dims` as nested Python lists (`tolist()`).
-fn nested<'a>(dims: &[usize], values: &[f64], number: &dyn Fn(f64) -> V<'a>) -> V<'a> {
-    match dims.split_first() {
-        None => values.first().map_or(V::Unknown, |&x| number(x)),
-        Some((&n, rest)) => {
-            let len: usize = rest.iter().product();
-            V::List(
-                (0..n)
-                    .map(|i| nested(rest, &values[i * len..(i + 1) * len], number))
-                    .collect(),
-            )
-        }
-    }
-}
-
-/// One item of a sequence of unknown length, as far as it is known.
-pub fn element_of<'a>(v: &V<'a>) -> V<'a> {
-    match v {
-        V::Data(Value::Tensor(t)) => row_of(t, None).unwrap_or(V::Unknown),
-        _ => V::Unknown,
-    }
-}
 
 impl<'a> Interp<'a> {
     pub fn eval_call(&mut self, c: &'a ExprCall) -> V<'a> {

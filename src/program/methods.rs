@@ -337,4 +337,86 @@ class Net(nn.Module):
 "#;
         assert_twins(src, "WIDTH", "32", "16", 51);
     }
+
+    /// `children()` in registration order (`b10` after `b9`, not after `b1`), blocks
+    /// registered under `str.format` names, and a container child replaced by index.
+    #[test]
+    fn children_run_in_registration_order_and_container_items_are_replaced() {
+        let src = r#"
+import torch
+from torch import nn
+
+class Stage(nn.Module):
+    def __init__(self, n, c):
+        super().__init__()
+        self.flag = False
+        for i in range(n):
+            self.add_module("b{}".format(i + 1), nn.Conv2d(c, c, 3, padding=1))
+        self.add_module("b{}".format(n + 1), nn.Conv2d(c, 2 * c, 1))
+
+    def forward(self, x):
+        for block in self.children():
+            x = block(x)
+        return x
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        stage = Stage(10, 8)
+        head = nn.Sequential(*list(stage.children())[:1])
+        head[0] = nn.Conv2d(IN, 8, 3, padding=1)
+        self.stem = head
+        self.stage = stage
+        self.fc = nn.Linear(16, 4)
+
+    def forward(self, x):
+        x = self.stage(self.stem(x))
+        return self.fc(x.mean((2, 3)))
+
+net = Net()
+net(torch.randn(1, 6, 8, 8))
+"#;
+        assert_twins(src, "IN", "3", "6", 29);
+    }
+
+    /// RegNet-style widths: tensor arithmetic on known values, `set`/`sorted`, a
+    /// `@classmethod` called on its class, and a `functools.partial`'s `func`/`keywords`.
+    #[test]
+    fn widths_computed_with_tensor_arithmetic_are_known() {
+        let src = r#"
+import math
+import torch
+from torch import nn
+from functools import partial
+
+class Params:
+    def __init__(self, widths):
+        self.widths = widths
+
+    @classmethod
+    def make(cls, depth, w0, wa, wm):
+        cont = torch.arange(depth) * wa + w0
+        exps = torch.round(torch.log(cont / w0) / math.log(wm))
+        widths = (torch.round(torch.divide(w0 * torch.pow(wm, exps), 8)) * 8).int().tolist()
+        return cls(sorted(set(widths)))
+
+class Net(nn.Module):
+    def __init__(self, params, norm=partial(nn.BatchNorm2d, eps=1e-3)):
+        super().__init__()
+        layers = []
+        c = 3
+        for w in params.widths:
+            layers += [nn.Conv2d(c, w, 3, padding=1), norm.func(w, **norm.keywords)]
+            c = w
+        self.features = nn.Sequential(*layers)
+        self.fc = nn.Linear(HEAD, 10)
+
+    def forward(self, x):
+        return self.fc(self.features(x).mean((2, 3)))
+
+net = Net(Params.make(16, 48, 27.89, 2.09))
+net(torch.randn(1, 3, 8, 8))
+"#;
+        assert_twins(src, "HEAD", "208", "440", 30);
+    }
 }

@@ -19,6 +19,7 @@ pub mod numbers;
 pub mod packed;
 pub mod params;
 pub mod project;
+pub mod sequences;
 pub mod strings;
 pub mod trace;
 pub mod units;

@@ -198,4 +198,24 @@ mod tests {
         );
         assert_eq!(percent_format("%d %d", &V::Data(Value::int(1))), None);
     }
+
+    #[test]
+    fn brace_format_fills_plain_fields() {
+        let one = V::Data(Value::int(1));
+        assert_eq!(
+            brace_format("s{}", std::slice::from_ref(&one)),
+            Some("s1".into())
+        );
+        assert_eq!(
+            brace_format("{0}-{0}{{x}}", &[s("a")]),
+            Some("a-a{x}".into())
+        );
+        assert_eq!(
+            brace_format("{:d}", std::slice::from_ref(&one)),
+            Some("1".into())
+        );
+        assert_eq!(brace_format("{:.2f}", std::slice::from_ref(&one)), None);
+        assert_eq!(brace_format("{name}", &[one]), None);
+        assert_eq!(brace_format("{}{}", &[s("a")]), None);
+    }
 }
