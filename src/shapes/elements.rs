@@ -50,13 +50,16 @@ impl std::hash::Hash for Elements {
     }
 }
 
-/// The concrete dims of a shape, when every dim is a constant.
+/// The concrete dims of a shape, when every dim is a constant and there are at most
+/// [`MAX_ELEMENTS`] elements (checked without overflow: dims can be huge).
 fn concrete_dims(shape: &Shape) -> Option<Vec<usize>> {
-    shape
+    let dims: Vec<usize> = shape
         .dims()?
         .iter()
         .map(|d| d.as_const().and_then(|c| usize::try_from(c).ok()))
-        .collect()
+        .collect::<Option<_>>()?;
+    let n = dims.iter().try_fold(1usize, |n, &d| n.checked_mul(d))?;
+    (n <= MAX_ELEMENTS).then_some(dims)
 }
 
 /// A tensor's element values, row-major, when known: listed, or uniform over a concrete
@@ -68,7 +71,7 @@ pub fn values_of(t: &TensorValue) -> Option<(Vec<usize>, Arc<[f64]>)> {
     }
     let n: usize = dims.iter().product();
     let u = t.uniform?;
-    (n <= MAX_ELEMENTS).then(|| (dims, vec![u as f64; n].into()))
+    Some((dims, vec![u as f64; n].into()))
 }
 
 /// A number, or a tensor whose values are known.
@@ -185,7 +188,7 @@ pub fn evaluate(op: &str, args: &[Value], kwargs: &[(String, Value)], result: Va
         return result;
     };
     let n: usize = dims.iter().product();
-    if n > MAX_ELEMENTS || t.dtype.is_none() {
+    if t.dtype.is_none() {
         return result;
     }
     let float = t.dtype.is_some_and(DType::is_floating);
@@ -282,7 +285,7 @@ fn compute(
             return (x.dims.len() == 1).then(|| x.values.windows(2).map(|w| w[1] - w[0]).collect());
         }
         "cumsum" => {
-            let x = operand(&args[0])?;
+            let x = operand(args.first()?)?;
             let dim = args
                 .get(1)
                 .or_else(|| kwarg(kwargs, "dim"))?
@@ -308,7 +311,7 @@ fn compute(
     }
     if let Some(f) = unary(name) {
         // `round(decimals=k)`, `to(other_tensor)` and the like: only the plain forms.
-        let extra_ok = args[1..].iter().all(|a| {
+        let extra_ok = args.iter().skip(1).all(|a| {
             matches!(
                 name,
                 "to" | "view" | "reshape" | "squeeze" | "unsqueeze" | "flatten" | "type_as"
@@ -382,8 +385,10 @@ fn linspace(args: &[Value], kwargs: &[(String, Value)], n: usize) -> Option<Vec<
     }) {
         return None;
     }
-    if n == 1 {
-        return Some(vec![start as f64]);
+    match n {
+        0 => return Some(Vec::new()),
+        1 => return Some(vec![start as f64]),
+        _ => {}
     }
     let step = (end - start) / (n - 1) as f32;
     let half = n / 2;
