@@ -7,10 +7,7 @@ use ruff_text_size::TextRange;
 
 use super::interp::Interp;
 use super::methods::{set_key, with_child};
-use std::cell::RefCell;
-use std::rc::Rc;
-
-use super::value::{Object, TORCH_BASE_ATTR, V};
+use super::value::V;
 use crate::shapes::shape::{Dim, Shape};
 use crate::shapes::value::TensorValue;
 use crate::shapes::{Pred, Value};
@@ -82,7 +79,7 @@ impl<'a> Interp<'a> {
                             Some(j) => {
                                 let mut items = items.as_ref().clone();
                                 items[j].1 = v;
-                                V::Container(*kind, Rc::new(items), *at)
+                                V::Container(*kind, std::rc::Rc::new(items), *at)
                             }
                             None => V::Unknown,
                         };
@@ -105,25 +102,6 @@ impl<'a> Interp<'a> {
                 o.order.push(attr.to_string());
             }
         }
-    }
-
-    /// `module.children()` of an object of the file's `nn.Module` classes: its layer
-    /// attributes in registration order; unknown when an attribute is unknown (it may be a
-    /// layer, and leaving it out would run a different network).
-    pub fn children(&self, o: &Rc<RefCell<Object<'a>>>) -> V<'a> {
-        let o = o.borrow();
-        let mut out = Vec::new();
-        for name in o.order.iter().filter(|n| *n != TORCH_BASE_ATTR) {
-            match o.attrs.get(name) {
-                Some(V::Unknown | V::Data(Value::Unknown) | V::Lazy(_)) | None => {
-                    return V::Unknown
-                }
-                Some(V::Object(c)) if !self.is_module_class(c.borrow().class) => {}
-                Some(v) if v.is_layer() => out.push(v.clone()),
-                Some(_) => {}
-            }
-        }
-        V::List(out)
     }
 
     fn unpack(&mut self, targets: &'a [Expr], v: V<'a>, span: TextRange) {

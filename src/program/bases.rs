@@ -4,14 +4,37 @@
 //! (`self.normalized_shape`), methods (`self.items()`) and default `forward` stand in for
 //! what the class does not define itself.
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
 use ruff_python_ast::{Expr, Stmt, StmtClassDef};
 use ruff_text_size::TextRange;
 
 use super::interp::Interp;
-use super::value::{TORCH_BASE_ATTR, V};
+use super::value::{Object, TORCH_BASE_ATTR, V};
 use crate::operators::api::torch_api;
+use crate::shapes::Value;
 
 impl<'a> Interp<'a> {
+    /// `module.children()` of an object of the file's `nn.Module` classes: its layer
+    /// attributes in registration order; unknown when an attribute is unknown (it may be a
+    /// layer, and leaving it out would run a different network).
+    pub fn children(&self, o: &Rc<RefCell<Object<'a>>>) -> V<'a> {
+        let o = o.borrow();
+        let mut out = Vec::new();
+        for name in o.order.iter().filter(|n| *n != TORCH_BASE_ATTR) {
+            match o.attrs.get(name) {
+                Some(V::Unknown | V::Data(Value::Unknown) | V::Lazy(_)) | None => {
+                    return V::Unknown
+                }
+                Some(V::Object(c)) if !self.is_module_class(c.borrow().class) => {}
+                Some(v) if v.is_layer() => out.push(v.clone()),
+                Some(_) => {}
+            }
+        }
+        V::List(out)
+    }
+
     /// `super().method(...)`: the method of the first base defined in the file; else, for
     /// `__init__`, a `@dataclass` base's generated one or the torch base's construction; for
     /// another method (`super().forward(x)`), the torch base's.

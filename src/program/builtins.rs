@@ -446,7 +446,7 @@ impl<'a> Interp<'a> {
                         Some(V::Data(Value::Str(Some(attr)))) => {
                             self.set_attr(&first, attr, value.clone())
                         }
-                        _ => self.set_attr(&first, "<setattr>", V::Unknown),
+                        _ => self.set_attr(&first, super::value::UNNAMED_ATTR, V::Unknown),
                     }
                 }
                 V::none()

@@ -95,7 +95,7 @@ impl<'a> Interp<'a> {
                         }
                         // Under a name not known: a child the analysis cannot name.
                         (None, "add_module" | "register_module", _) => {
-                            self.set_attr(&recv, "<add_module>", V::Unknown);
+                            self.set_attr(&recv, super::value::UNNAMED_ATTR, V::Unknown);
                         }
                         _ => {}
                     }

@@ -179,6 +179,10 @@ pub struct Partial<'a> {
 /// the torch instance its `super().__init__(...)` built.
 pub const TORCH_BASE_ATTR: &str = "__torch_base__";
 
+/// Where an object keeps an attribute registered under a name the analysis does not know
+/// (`setattr(self, name, m)`, `add_module(name, m)`): it is unknown, so `children()` is.
+pub const UNNAMED_ATTR: &str = "<unnamed>";
+
 impl<'a> V<'a> {
     /// A one-line description for debugging output.
     pub fn brief(&self) -> String {

@@ -10,6 +10,7 @@
 
 use std::sync::Arc;
 
+use super::rules::Ctx;
 use super::shape::Shape;
 use super::value::{DType, TensorValue, Value};
 
@@ -81,22 +82,11 @@ struct Operand {
 }
 
 fn operand(v: &Value) -> Option<Operand> {
-    let scalar = |x: f64| {
-        Some(Operand {
-            dims: Vec::new(),
-            values: vec![x].into(),
-        })
+    let (dims, values) = match v {
+        Value::Tensor(t) => values_of(t)?,
+        number => (Vec::new(), vec![number.as_number()?].into()),
     };
-    match v {
-        Value::Int(e) => scalar(e.as_const()? as f64),
-        Value::Float(Some(x)) => scalar(*x),
-        Value::Bool(Some(b)) => scalar(*b as i64 as f64),
-        Value::Tensor(t) => {
-            let (dims, values) = values_of(t)?;
-            Some(Operand { dims, values })
-        }
-        _ => None,
-    }
+    Some(Operand { dims, values })
 }
 
 /// The flat index into an operand of shape `dims` broadcast to `out` at `out_index`.
@@ -177,22 +167,32 @@ fn binary(name: &str, rounding: Option<&str>) -> Option<fn(f64, f64) -> f64> {
 
 /// `op`'s result with its element values when they follow from known inputs; `result` as
 /// the rule gave it otherwise.
-pub fn evaluate(op: &str, args: &[Value], kwargs: &[(String, Value)], result: Value) -> Value {
+pub fn evaluate(ctx: &Ctx, result: Value) -> Value {
+    let op = ctx.op.as_str();
     if matches!(op, "torch.unique" | "torch.Tensor.unique") {
-        return unique(args, kwargs, result);
+        return unique(ctx, result);
+    }
+    // Most applications have no known values in (and create none): nothing to do, and
+    // nothing to allocate, on this hot path.
+    let known_in = ctx
+        .args
+        .iter()
+        .any(|a| matches!(a, Value::Tensor(t) if t.elements.is_some() || t.uniform.is_some()));
+    if !known_in && !creates(op) {
+        return result;
     }
     let Value::Tensor(t) = &result else {
         return result;
     };
+    if t.dtype.is_none() {
+        return result;
+    }
     let Some(dims) = concrete_dims(&t.shape) else {
         return result;
     };
     let n: usize = dims.iter().product();
-    if t.dtype.is_none() {
-        return result;
-    }
     let float = t.dtype.is_some_and(DType::is_floating);
-    let Some(values) = compute(op, args, kwargs, &dims, float) else {
+    let Some(values) = compute(ctx, &dims, float) else {
         return result;
     };
     if values.len() != n {
@@ -214,27 +214,17 @@ fn stored(values: Vec<f64>, dtype: Option<DType>) -> Elements {
     Elements(values.into_iter().map(store).collect())
 }
 
-fn kwarg<'v>(kwargs: &'v [(String, Value)], name: &str) -> Option<&'v Value> {
-    kwargs.iter().find(|(k, _)| k == name).map(|(_, v)| v)
-}
-
-fn number(v: &Value) -> Option<f64> {
-    match v {
-        Value::Int(e) => Some(e.as_const()? as f64),
-        Value::Float(x) => *x,
-        Value::Bool(b) => b.map(|b| b as i64 as f64),
-        _ => None,
-    }
+/// The torch functions that create values from numbers.
+fn creates(op: &str) -> bool {
+    matches!(
+        op,
+        "torch.arange" | "torch.linspace" | "torch.tensor" | "torch.as_tensor"
+    )
 }
 
 /// The values `op` computes, row-major over the result's `dims`.
-fn compute(
-    op: &str,
-    args: &[Value],
-    kwargs: &[(String, Value)],
-    dims: &[usize],
-    float: bool,
-) -> Option<Vec<f64>> {
+fn compute(ctx: &Ctx, dims: &[usize], float: bool) -> Option<Vec<f64>> {
+    let (op, args, kwargs) = (ctx.op.as_str(), ctx.args.as_slice(), ctx.kwargs.as_slice());
     // Operands of a float32 result are float32 (Python floats included, as PyTorch casts
     // a scalar operand to the tensor's dtype).
     let operand = |v: &Value| {
@@ -245,20 +235,18 @@ fn compute(
             o
         })
     };
-    let method = op.starts_with("torch.Tensor.");
     let name = if op.starts_with("operator.") {
         op.trim_start_matches("operator.")
     } else {
         op.rsplit('.').next().unwrap_or(op)
     };
     let n: usize = dims.iter().product();
-    if !method && op.starts_with("torch.") {
-        match name {
-            "arange" => return arange(args, kwargs, n),
-            "linspace" => return linspace(args, kwargs, n),
-            "tensor" | "as_tensor" => return literal(args.first()?),
-            _ => {}
-        }
+    if creates(op) {
+        return match name {
+            "arange" => arange(ctx, n),
+            "linspace" => linspace(ctx, n),
+            _ => literal(args.first()?),
+        };
     }
     // A view to another dtype reinterprets bits; a `view(shape)` keeps the values.
     if args.iter().skip(1).any(|a| matches!(a, Value::DType(_))) && name == "view" {
@@ -286,10 +274,7 @@ fn compute(
         }
         "cumsum" => {
             let x = operand(args.first()?)?;
-            let dim = args
-                .get(1)
-                .or_else(|| kwarg(kwargs, "dim"))?
-                .as_const_int()?;
+            let dim = args.get(1).or_else(|| ctx.kwarg("dim"))?.as_const_int()?;
             if x.dims.len() != 1
                 || !(dim == 0 || dim == -1)
                 || kwargs.iter().any(|(k, _)| k != "dim")
@@ -332,7 +317,7 @@ fn compute(
         let x = operand(&args[0])?;
         return Some(x.values.iter().map(|&v| f(v)).collect());
     }
-    let rounding = match kwarg(kwargs, "rounding_mode") {
+    let rounding = match ctx.kwarg("rounding_mode") {
         None | Some(Value::None) => None,
         Some(Value::Str(Some(s))) => Some(s.as_str()),
         Some(_) => return None,
@@ -355,29 +340,30 @@ fn compute(
 }
 
 /// `torch.arange`: `start + i * step`.
-fn arange(args: &[Value], kwargs: &[(String, Value)], n: usize) -> Option<Vec<f64>> {
-    let kw = |name: &str, default: f64| match kwarg(kwargs, name) {
-        Some(v) => number(v),
+fn arange(ctx: &Ctx, n: usize) -> Option<Vec<f64>> {
+    let args = &ctx.args;
+    let kw = |name: &str, default: f64| match ctx.kwarg(name) {
+        Some(v) => v.as_number(),
         None => Some(default),
     };
     let (start, step) = match args.len() {
         0 | 1 => (kw("start", 0.0)?, kw("step", 1.0)?),
-        2 => (number(&args[0])?, kw("step", 1.0)?),
-        _ => (number(&args[0])?, number(&args[2])?),
+        2 => (args[0].as_number()?, kw("step", 1.0)?),
+        _ => (args[0].as_number()?, args[2].as_number()?),
     };
     Some((0..n).map(|i| start + i as f64 * step).collect())
 }
 
 /// `torch.linspace(start, end, steps)` as PyTorch's CPU kernel computes it in float32: the
-/// first half counts up from `start`, the second half down from `end`; whole pairs of
-/// 8-lane vectors (AVX2) step from a base computed at the vector's first index, the tail
-/// is computed element by element. (Other vector widths can differ in the last bit.)
-fn linspace(args: &[Value], kwargs: &[(String, Value)], n: usize) -> Option<Vec<f64>> {
+/// first half counts up from `start`, the second half down from `end`, with fused
+/// multiply-adds; whole pairs of 16-lane vectors (AVX512, the build the recorded cases
+/// come from) step from a base computed at the vector's first index, the tail is computed
+/// element by element. (Other vector widths can differ in the last bit.)
+fn linspace(ctx: &Ctx, n: usize) -> Option<Vec<f64>> {
     const LANES: usize = 16;
-    let get = |i: usize, name: &str| args.get(i).or_else(|| kwarg(kwargs, name));
-    let start = number(get(0, "start")?)? as f32;
-    let end = number(get(1, "end")?)? as f32;
-    if kwargs.iter().any(|(k, _)| {
+    let start = ctx.arg(0, "start")?.as_number()? as f32;
+    let end = ctx.arg(1, "end")?.as_number()? as f32;
+    if ctx.kwargs.iter().any(|(k, _)| {
         !matches!(
             k.as_str(),
             "steps" | "start" | "end" | "device" | "requires_grad"
@@ -421,18 +407,18 @@ fn literal(data: &Value) -> Option<Vec<f64>> {
             Some(out)
         }
         Value::Tensor(t) => values_of(t).map(|(_, v)| v.to_vec()),
-        other => number(other).map(|x| vec![x]),
+        other => other.as_number().map(|x| vec![x]),
     }
 }
 
 /// `torch.unique(t)`: the sorted distinct values of a tensor (flattened), with their
 /// counts (`return_counts=True`) and each element's position among them
 /// (`return_inverse=True`), when the tensor's values are known.
-fn unique(args: &[Value], kwargs: &[(String, Value)], result: Value) -> Value {
-    let Some(Value::Tensor(t)) = args.first() else {
+fn unique(ctx: &Ctx, result: Value) -> Value {
+    let Some(Value::Tensor(t)) = ctx.args.first() else {
         return result;
     };
-    let flag = |name: &str| match kwarg(kwargs, name) {
+    let flag = |name: &str| match ctx.kwarg(name) {
         None => Some(false),
         Some(Value::Bool(b)) => *b,
         Some(_) => None,
@@ -440,8 +426,8 @@ fn unique(args: &[Value], kwargs: &[(String, Value)], result: Value) -> Value {
     let (Some(inverse), Some(counts)) = (flag("return_inverse"), flag("return_counts")) else {
         return result;
     };
-    if args.len() > 1
-        || !matches!(kwarg(kwargs, "dim"), None | Some(Value::None))
+    if ctx.args.len() > 1
+        || !matches!(ctx.kwarg("dim"), None | Some(Value::None))
         || flag("sorted").is_none()
     {
         return result;
@@ -453,29 +439,26 @@ fn unique(args: &[Value], kwargs: &[(String, Value)], result: Value) -> Value {
     distinct.sort_by(f64::total_cmp);
     distinct.dedup();
     let position = |v: &f64| distinct.partition_point(|d| d < v) as f64;
-    let vector = |values: Vec<f64>, dtype| {
+    let tensor = |dims: &[i64], values: Vec<f64>, dtype| {
         Value::Tensor(TensorValue {
-            shape: Shape::of(&[values.len() as i64]),
+            shape: Shape::of(dims),
             dtype,
             uniform: None,
             top: None,
             elements: Some(Elements(values.into())),
         })
     };
-    let mut out = vec![vector(distinct.clone(), t.dtype)];
+    let k = distinct.len() as i64;
+    let mut out = vec![tensor(&[k], distinct.clone(), t.dtype)];
     if inverse {
-        let shape = Shape::of(&dims.iter().map(|&d| d as i64).collect::<Vec<_>>());
-        let Value::Tensor(mut inv) =
-            vector(values.iter().map(position).collect(), Some(DType::Int))
-        else {
-            return result;
-        };
-        inv.shape = shape;
-        out.push(Value::Tensor(inv));
+        let dims: Vec<i64> = dims.iter().map(|&d| d as i64).collect();
+        let inv = values.iter().map(position).collect();
+        out.push(tensor(&dims, inv, Some(DType::Int)));
     }
     if counts {
         let count = |d: &f64| values.iter().filter(|v| *v == d).count() as f64;
-        out.push(vector(
+        out.push(tensor(
+            &[k],
             distinct.iter().map(count).collect(),
             Some(DType::Int),
         ));

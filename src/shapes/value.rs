@@ -175,6 +175,16 @@ impl Value {
         }
     }
 
+    /// A concrete Python number as a float (ints, floats, bools; symbolic ints are not).
+    pub fn as_number(&self) -> Option<f64> {
+        match self {
+            Value::Int(e) => e.as_const().map(|c| c as f64),
+            Value::Float(x) => *x,
+            Value::Bool(Some(b)) => Some(*b as i64 as f64),
+            _ => None,
+        }
+    }
+
     pub fn as_const_int(&self) -> Option<i64> {
         match self {
             Value::Int(e) => e.as_const(),

@@ -201,16 +201,6 @@ fn randint(ctx: &mut Ctx) -> RuleResult {
     Ok(tensor_out(sizes, dtype_kw(ctx, Some(DType::Int))))
 }
 
-/// A numeric argument as a float (ints and floats; symbolic ints are not concrete).
-fn number(v: &Value) -> Option<f64> {
-    match v {
-        Value::Int(e) => e.as_const().map(|c| c as f64),
-        Value::Float(x) => *x,
-        Value::Bool(Some(b)) => Some(*b as i64 as f64),
-        _ => None,
-    }
-}
-
 /// `torch.arange(end)`, `arange(start, end, step=1)`: `ceil((end - start) / step)` elements;
 /// the step must be non-zero and point from start towards end ("upper bound and lower bound
 /// inconsistent with step sign"). Integer arguments give an integer tensor.
@@ -293,7 +283,8 @@ fn arange(ctx: &mut Ctx) -> RuleResult {
         }
         return unsupported(format!("{}: symbolic step", ctx.op));
     }
-    let (Some(s), Some(e), Some(st)) = (number(&start), number(&end), number(&step)) else {
+    let (Some(s), Some(e), Some(st)) = (start.as_number(), end.as_number(), step.as_number())
+    else {
         return unsupported(format!("{}: non-constant bounds", ctx.op));
     };
     if st == 0.0 {
@@ -514,12 +505,15 @@ fn new_full(ctx: &mut Ctx) -> RuleResult {
 /// `floor((end - start) / step) + 1` elements; floating by default.
 fn range_inclusive(ctx: &mut Ctx) -> RuleResult {
     let (Some(s), Some(e)) = (
-        ctx.arg(0, "start").and_then(number),
-        ctx.arg(1, "end").and_then(number),
+        ctx.arg(0, "start").and_then(Value::as_number),
+        ctx.arg(1, "end").and_then(Value::as_number),
     ) else {
         return unsupported(format!("{}: non-constant bounds", ctx.op));
     };
-    let step = ctx.arg(2, "step").map_or(Some(1.0), number).unwrap_or(1.0);
+    let step = ctx
+        .arg(2, "step")
+        .map_or(Some(1.0), Value::as_number)
+        .unwrap_or(1.0);
     if step == 0.0 {
         return invalid(format!("{}: step must be nonzero", ctx.op));
     }

@@ -187,7 +187,7 @@ pub fn apply(
     if let Value::Tensor(t) = &mut value {
         t.elements = None;
     }
-    value = super::elements::evaluate(op, &ctx.args, &ctx.kwargs, value);
+    value = super::elements::evaluate(&ctx, value);
     // `out=t`: the result is written into `t` and returned, so it has `t`'s dtype.
     if let (Some(Value::Tensor(out)), Value::Tensor(t)) = (ctx.kwarg("out"), &mut value) {
         t.dtype = out.dtype;
