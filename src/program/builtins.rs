@@ -9,6 +9,7 @@ use super::interp::Interp;
 use super::methods::{set_key, set_of, sorted_of};
 use super::numbers::known_number;
 use super::value::{any_known, Partial, V};
+use crate::shapes::bounds::Bounds;
 use crate::shapes::{DimExpr, Value};
 
 pub const BUILTINS: &[&str] = &[
@@ -74,6 +75,10 @@ pub const STDLIB_PATHS: &[&str] = &[
     "os.environ",
     "os.environ.get",
     "os.getenv",
+    "random",
+    "random.random",
+    "random.uniform",
+    "random.randint",
 ];
 
 pub fn stdlib_path(path: &str) -> Option<&'static str> {
@@ -222,6 +227,20 @@ impl<'a> Interp<'a> {
             // The environment a file is analysed for is the default one: a variable read
             // with a default (`os.environ.get('TIMM_USE_NAFLEXVIT', 'false')`) is unset.
             "os.environ.get" | "os.getenv" => args.get(1).cloned().unwrap_or_else(V::none),
+            // Draws: `random()` from [0, 1), `uniform(a, b)` between a and b (either end
+            // included, as rounding can reach it), `randint(a, b)` from a..=b.
+            "random.random" => V::Drawn(Bounds::half_open(0.0, 1.0)),
+            "random.uniform" | "random.randint" => {
+                let ends: Option<Vec<f64>> = args.iter().map(known_number).collect();
+                match ends.as_deref() {
+                    Some(&[a, b]) if name == "random.uniform" => {
+                        V::Drawn(Bounds::closed(a.min(b), a.max(b)))
+                    }
+                    Some(&[a, b]) if a <= b => self.drawn_int(Bounds::closed(a, b)),
+                    _ if name == "random.uniform" => V::Data(Value::Float(None)),
+                    _ => V::Data(Value::IntUnknown),
+                }
+            }
             "copy.copy" => first.copied(false),
             "copy.deepcopy" => first.copied(true),
             // `typing.cast(T, v)` is `v` at run time.

@@ -250,7 +250,10 @@ impl<'a> Interp<'a> {
                 _ => V::Unknown,
             },
             V::Data(Value::Tensor(t)) if matches!(method, "item" | "tolist") => {
-                tensor_to_python(t, method == "tolist")
+                match (tensor_to_python(t, method == "tolist"), t.range()) {
+                    (V::Data(Value::IntUnknown), Some(b)) => self.drawn_int(b),
+                    (v, _) => v,
+                }
             }
             V::Data(Value::Tensor(_)) => {
                 let mut all = vec![recv];

@@ -6,7 +6,7 @@ use ruff_text_size::TextRange;
 
 use super::interp::Interp;
 use super::methods::{contains, set_key};
-use super::numbers::{float_compare, float_op};
+use super::numbers::{drawn_compare, drawn_op, float_compare, float_op};
 use super::value::{ContainerKind, V};
 use crate::shapes::dim::DimExpr;
 use crate::shapes::{Pred, Value};
@@ -337,6 +337,9 @@ impl<'a> Interp<'a> {
         if int_like(&l) && int_like(&r) && op != Operator::Div {
             return V::Data(Value::IntUnknown);
         }
+        if let Some(v) = drawn_op(&l, op, &r) {
+            return v;
+        }
         if number(&l) && number(&r) {
             return V::Data(Value::Float(float_op(&l, op, &r)));
         }
@@ -431,6 +434,9 @@ impl<'a> Interp<'a> {
                 Some(t) => V::Data(Value::Bool(Some(t))),
                 None => V::Cond(p),
             };
+        }
+        if let Some(v) = drawn_compare(&l, op, &r) {
+            return v;
         }
         if let Some(holds) = float_compare(&l, op, &r) {
             return V::Data(Value::Bool(Some(holds)));

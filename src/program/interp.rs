@@ -14,6 +14,7 @@ use ruff_text_size::{Ranged, TextRange};
 use super::env::Snapshot;
 use super::trace::{guarded, never, Obligation, Span, Trace};
 use super::value::V;
+use crate::shapes::bounds::Bounds;
 use crate::shapes::shape::{Dim, Shape};
 use crate::shapes::{DimExpr, Pred, Value};
 
@@ -189,6 +190,26 @@ impl<'a> Interp<'a> {
         let d = self.fresh_sym(hint);
         self.trace.fact(Pred::Le(DimExpr::zero(), d.clone()), None);
         d
+    }
+
+    /// An integer drawn at random from `b` (`random.randint(1, 3)`, `torch.randint(0, 6,
+    /// (1,)).item()`): a fresh symbol within the range, so that a finding holds for every
+    /// draw. Unknown when the range is not finite and non-negative (symbols are sizes).
+    pub fn drawn_int(&mut self, b: Bounds) -> V<'a> {
+        let finite = b.lo.is_finite() && b.hi.is_finite() && b.lo >= 0.0 && b.lo <= b.hi;
+        if !finite || b.hi >= i64::MAX as f64 {
+            return V::Data(Value::IntUnknown);
+        }
+        let (lo, hi) = (b.lo.ceil() as i64, b.hi.floor() as i64);
+        if lo == hi {
+            return V::Data(Value::int(lo));
+        }
+        let d = self.fresh_sym("draw");
+        self.trace
+            .fact(Pred::Le(DimExpr::constant(lo), d.clone()), None);
+        self.trace
+            .fact(Pred::Le(d.clone(), DimExpr::constant(hi)), None);
+        V::Data(Value::Int(d))
     }
 
     /// A dim of a unit's input: positive (an input with an empty dim is not what a unit is

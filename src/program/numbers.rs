@@ -5,6 +5,7 @@ use ruff_python_ast::{CmpOp, Operator};
 
 use super::expr::int_of;
 use super::value::V;
+use crate::shapes::bounds::Bounds;
 use crate::shapes::Value;
 
 /// Python arithmetic on known numbers where one side is a float (the other may be an int
@@ -50,5 +51,111 @@ pub fn known_number(v: &V) -> Option<f64> {
         V::Data(Value::Float(f)) => *f,
         V::Data(Value::Bool(b)) => b.map(|b| b as i64 as f64),
         other => int_of(other).and_then(|e| e.as_const()).map(|c| c as f64),
+    }
+}
+
+/// Arithmetic between a float drawn from a range and a number: `+`, `-` and `*` by a known
+/// number map the range to a range (float rounding is monotone, so the ends round the same
+/// way every value does; the result is closed); anything else is an unknown float. `None`
+/// when neither side is ranged or the other side is not a Python number.
+pub fn drawn_op<'a>(l: &V<'a>, op: Operator, r: &V<'a>) -> Option<V<'a>> {
+    let (b, other, drawn_left) = match (l, r) {
+        (V::Drawn(b), other) => (*b, other, true),
+        (other, V::Drawn(b)) => (*b, other, false),
+        _ => return None,
+    };
+    if !is_number(other) {
+        return None;
+    }
+    let unknown = Some(V::Data(Value::Float(None)));
+    let Some(c) = known_number(other) else {
+        return unknown;
+    };
+    let (lo, hi) = match (op, drawn_left) {
+        (Operator::Add, _) => (b.lo + c, b.hi + c),
+        (Operator::Sub, true) => (b.lo - c, b.hi - c),
+        (Operator::Sub, false) => (c - b.hi, c - b.lo),
+        (Operator::Mult, _) if c >= 0.0 => (b.lo * c, b.hi * c),
+        (Operator::Mult, _) => (b.hi * c, b.lo * c),
+        _ => return unknown,
+    };
+    if lo.is_nan() || hi.is_nan() {
+        return unknown;
+    }
+    Some(V::Drawn(Bounds::closed(lo, hi)))
+}
+
+/// A comparison of a float drawn from a range with a known number: known when the range
+/// decides it, an unknown bool otherwise. `None` when neither side is ranged.
+pub fn drawn_compare<'a>(l: &V<'a>, op: CmpOp, r: &V<'a>) -> Option<V<'a>> {
+    let (b, other, drawn_left) = match (l, r) {
+        (V::Drawn(b), other) => (b, other, true),
+        (other, V::Drawn(b)) => (b, other, false),
+        _ => return None,
+    };
+    if !is_number(other) {
+        return None;
+    }
+    let decided = known_number(other).and_then(|c| {
+        if drawn_left {
+            b.compare(op, c)
+        } else {
+            b.compare_flipped(op, c)
+        }
+    });
+    Some(V::Data(Value::Bool(decided)))
+}
+
+/// A Python number, known or not.
+fn is_number(v: &V) -> bool {
+    matches!(
+        v,
+        V::Drawn(_) | V::Data(Value::Int(_) | Value::IntUnknown | Value::Float(_) | Value::Bool(_))
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::program::units::tests::{assert_twins, findings};
+
+    /// An epsilon-greedy branch that no draw can take: with `eps = 0.0` the model always
+    /// runs, so its bug is certain; with `eps = 0.5` the branch is undecided and nothing is
+    /// reported.
+    #[test]
+    fn random_draws_decide_the_branches_their_range_decides() {
+        let src = r#"
+import random
+import torch
+from torch import nn
+
+def act(x, eps):
+    if random.random() < eps:
+        return x
+    if torch.rand(1).item() * 2.0 > 2.0:
+        return x
+    return nn.Linear(IN, 4)(x)
+
+act(torch.randn(2, 8), EPS)
+"#;
+        let greedy = src.replace("EPS", "0.0");
+        assert_twins(&greedy, "IN", "6", "8", 11);
+        let undecided = src.replace("EPS", "0.5").replace("IN", "6");
+        assert!(findings(&undecided).is_empty());
+    }
+
+    /// `random.randint(a, b)` is a size within a..=b: a finding holds for every draw.
+    #[test]
+    fn random_ints_are_sizes_within_their_range() {
+        let src = r#"
+import random
+import torch
+
+def fold(x):
+    k = random.randint(LO, 4)
+    return x.reshape(k, -1)
+
+fold(torch.randn(5, 2))
+"#;
+        assert_twins(src, "LO", "3", "2", 7);
     }
 }

@@ -40,6 +40,7 @@ fn row_of<'a>(t: &TensorValue, index: Option<usize>) -> Option<V<'a>> {
         uniform: t.uniform,
         top: None,
         elements,
+        bounds: t.bounds.clone(),
     })))
 }
 
@@ -64,13 +65,16 @@ pub fn tensor_to_python<'a>(t: &TensorValue, list: bool) -> V<'a> {
         }
         return nested(&dims, &values, &number);
     }
-    let scalar = V::Data(match (t.dtype, t.uniform) {
-        (Some(DType::Bool), u) => Value::Bool(u.map(|u| u != 0)),
-        (Some(DType::Int), Some(u)) => Value::int(u),
-        (Some(DType::Int), None) => Value::IntUnknown,
-        (Some(DType::Float), u) => Value::Float(u.map(|u| u as f64)),
-        (Some(DType::Complex), _) | (None, _) => Value::Unknown,
-    });
+    let scalar = match (t.dtype, t.uniform, t.range()) {
+        (Some(DType::Float), None, Some(b)) => V::Drawn(b),
+        (dtype, uniform, _) => V::Data(match (dtype, uniform) {
+            (Some(DType::Bool), u) => Value::Bool(u.map(|u| u != 0)),
+            (Some(DType::Int), Some(u)) => Value::int(u),
+            (Some(DType::Int), None) => Value::IntUnknown,
+            (Some(DType::Float), u) => Value::Float(u.map(|u| u as f64)),
+            (Some(DType::Complex), _) | (None, _) => Value::Unknown,
+        }),
+    };
     if !list {
         return scalar;
     }

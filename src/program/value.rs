@@ -80,6 +80,9 @@ pub enum V<'a> {
     /// One of two layers, by a branch the analysis cannot decide (`DropPath(p) if p > 0
     /// else nn.Identity()`): calling it calls each under its guard and joins the results.
     Either(Rc<Either<'a>>),
+    /// A Python float whose value is unknown but drawn from a range (`random.random()`,
+    /// `torch.rand(1).item()`): comparisons the range decides are known.
+    Drawn(crate::shapes::bounds::Bounds),
     Unknown,
 }
 
@@ -223,6 +226,7 @@ impl<'a> V<'a> {
             V::Super(c, _) => format!("super({})", c.name),
             V::Packed(_) => "packed".into(),
             V::Lazy(l) => format!("lazy {}.{}", l.0, l.1),
+            V::Drawn(b) => format!("float in {b:?}"),
             V::Unknown => "unknown".into(),
         }
     }
@@ -272,6 +276,7 @@ impl<'a> V<'a> {
             V::List(items) => Value::List(items.iter().map(V::to_value).collect()),
             V::Module(m) => Value::Module(Box::new(m.value.clone())),
             V::Cond(p) => Value::Bool(p.decide()),
+            V::Drawn(_) => Value::Float(None),
             V::Torch(path) => match crate::shapes::value::DType::parse(path) {
                 Some(d) if path.starts_with("torch.") => Value::DType(d),
                 _ => Value::Function(path.to_string()),
@@ -341,6 +346,7 @@ impl<'a> V<'a> {
             V::Builtin(_) | V::Bound(..) => Some(true),
             V::Container(_, items, _) => Some(!items.is_empty()),
             V::Cond(p) => p.decide(),
+            V::Drawn(b) => b.truth(),
             V::Either(e) => match (e.then.truth(), e.other.truth()) {
                 (Some(a), Some(b)) if a == b => Some(a),
                 _ => None,

@@ -446,6 +446,7 @@ fn unique(ctx: &Ctx, result: Value) -> Value {
             uniform: None,
             top: None,
             elements: Some(Elements(values.into())),
+            bounds: None,
         })
     };
     let k = distinct.len() as i64;

@@ -2,6 +2,7 @@
 //! (`shape`), abstract values (`value`), requirements (`requirement`) and the operator
 //! catalogue (`rules`), independent of any particular program.
 
+pub mod bounds;
 pub mod dim;
 pub mod elements;
 pub mod requirement;

@@ -3,6 +3,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
+use super::bounds::Bounds;
 use super::dim::DimExpr;
 use super::elements::Elements;
 use super::shape::{Dim, Shape};
@@ -50,6 +51,10 @@ pub struct TensorValue {
     /// Every element, when the shape is concrete and small and the values follow from
     /// known numbers (`arange`, literals, arithmetic on them; see `elements.rs`).
     pub elements: Option<Elements>,
+    /// The range the values lie in when they are unknown but drawn from one (`rand`,
+    /// `randint`; see `bounds.rs`).
+    /// Boxed: rare, and every `Value` would otherwise carry its size.
+    pub bounds: Option<Box<Bounds>>,
 }
 
 impl TensorValue {
@@ -82,7 +87,13 @@ impl TensorValue {
             uniform,
             top,
             elements,
+            bounds: None,
         }
+    }
+
+    /// The range the values are drawn from, when known.
+    pub fn range(&self) -> Option<Bounds> {
+        self.bounds.as_deref().copied()
     }
 
     /// The number of elements is zero for certain.
@@ -134,6 +145,7 @@ impl Value {
             uniform: None,
             top: None,
             elements: None,
+            bounds: None,
         })
     }
 
@@ -153,6 +165,7 @@ impl Value {
                 uniform: None,
                 top: None,
                 elements: None,
+                bounds: None,
                 ..t
             }),
             other => other,

@@ -33,6 +33,7 @@ pub fn decode(v: &Json) -> Value {
                     uniform: uniform_content(o.get("fill"), dtype),
                     top: None,
                     elements: None,
+                    bounds: None,
                 });
             }
             if let Some(x) = o.get("float") {
@@ -147,6 +148,7 @@ pub fn symbolize(v: &Value, env: &mut Env) -> Value {
                 uniform: t.uniform,
                 top: t.top.clone(),
                 elements: None,
+                bounds: None,
             }),
             other => Value::tensor(other.clone(), t.dtype),
         },

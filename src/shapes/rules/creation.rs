@@ -74,6 +74,7 @@ fn uniform_out(shape: Shape, dtype: Option<DType>, uniform: Option<i64>) -> Valu
         uniform,
         top: None,
         elements: None,
+        bounds: None,
     };
     Value::Tensor(t.converted(dtype))
 }

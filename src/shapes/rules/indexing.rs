@@ -174,7 +174,7 @@ fn size_getitem(ctx: &Ctx, dims: &[Dim], idx: &Value) -> RuleResult {
 /// One index item, classified.
 enum Item {
     Int(DimExpr),
-    Slice(Value, Value, Value),
+    Slice(Box<Value>, Box<Value>, Box<Value>),
     /// `None` (size 1), `True` (size 1) or `False` (size 0): a new dim.
     NewDim(i64),
     Ellipsis,
@@ -252,7 +252,7 @@ fn classify(ctx: &Ctx, v: &Value) -> Result<Item, RuleError> {
         Value::Bool(Some(b)) => Item::NewDim(*b as i64),
         Value::None => Item::NewDim(1),
         Value::Ellipsis => Item::Ellipsis,
-        Value::Slice(a, b, c) => Item::Slice((**a).clone(), (**b).clone(), (**c).clone()),
+        Value::Slice(a, b, c) => Item::Slice(a.clone(), b.clone(), c.clone()),
         Value::Tensor(t) => tensor_item(ctx, t)?,
         Value::List(xs) | Value::Tuple(xs) => match list_shape(ctx, xs)? {
             (d, true, leaves) => {

@@ -188,6 +188,7 @@ pub fn apply(
         t.elements = None;
     }
     value = super::elements::evaluate(&ctx, value);
+    value = super::bounds::evaluate(&ctx, value);
     // `out=t`: the result is written into `t` and returned, so it has `t`'s dtype.
     if let (Some(Value::Tensor(out)), Value::Tensor(t)) = (ctx.kwarg("out"), &mut value) {
         t.dtype = out.dtype;
@@ -202,7 +203,7 @@ pub fn apply(
 /// Operators that move, copy or select elements without changing them: pieces and views
 /// of a tensor whose every element is known keep that knowledge (timm's drop-path rates,
 /// `torch.linspace(0, 0.0, n).split(depths)`).
-fn keeps_content(op: &str) -> bool {
+pub fn keeps_content(op: &str) -> bool {
     let name = op.rsplit('.').next().unwrap_or(op);
     keeps_every_element(name)
         || matches!(
@@ -507,7 +508,7 @@ pub fn tensor_out(dims: Vec<Dim>, dtype: Option<DType>) -> Value {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     #[test]
@@ -522,7 +523,7 @@ mod tests {
         assert!(seen.len() >= 200, "{} rules", seen.len());
     }
 
-    fn call(op: &str, args: Vec<Value>, kwargs: Vec<(&str, Value)>) -> RuleResult {
+    pub(crate) fn call(op: &str, args: Vec<Value>, kwargs: Vec<(&str, Value)>) -> RuleResult {
         let Some(RuleKind::Function(f)) = lookup(op).map(|r| r.kind) else {
             panic!("no function rule {op}");
         };
@@ -533,7 +534,7 @@ mod tests {
         apply(f, op, args, kwargs, None).map(|o| o.value)
     }
 
-    fn ints(xs: &[i64]) -> Vec<Value> {
+    pub(crate) fn ints(xs: &[i64]) -> Vec<Value> {
         xs.iter().map(|&x| Value::int(x)).collect()
     }
 
