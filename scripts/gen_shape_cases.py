@@ -2086,11 +2086,64 @@ def gen_spectral():
                 add(fn, [x] + a, k)
 
 
+def gen_folding():
+    rng = random.Random(SEED + 21)
+    for i in range(60):
+        x = rng.choice([t(2, 3, rng.randint(1, 9), rng.randint(1, 9)), t(3, rng.randint(1, 9), rng.randint(1, 9)),
+                        t(1, 2, 6, 6)])
+        k = rng.choice([1, 2, 3, (2, 3), (3, 1)])
+        kw = {}
+        for name, choices in [("dilation", [1, 2, (1, 2)]), ("padding", [0, 1, (1, 0)]), ("stride", [1, 2, (2, 1)])]:
+            if rng.random() < 0.4:
+                kw[name] = rng.choice(choices)
+        add(F + "unfold", [x, k], kw)
+        if i % 3 == 0:
+            mod("torch.nn.Unfold", [k], kw, [x])
+    for x, k, kw in [(t(1, 3, 4, 4), 5, {}), (t(1, 0, 4, 4), 2, {}), (t(0, 3, 4, 4), 2, {}), (t(1, 3, 0, 4), 1, {}),
+                     (t(1, 3, 4, 4), 0, {}), (t(1, 3, 4, 4), 2, {"stride": 0}), (t(1, 3, 4, 4), 2, {"padding": -1}),
+                     (t(1, 3, 4, 4), 2, {"dilation": 0}), (t(1, 3, 4, 4), (2, 2, 2), {}), (t(1, 3, 4, 4), (2,), {}),
+                     (t(1, 2, 3, 8, 8), 2, {}), (t(8, 8), 2, {}), (t(0, 4, 4), 2, {})]:
+        add(F + "unfold", [x, k], kw)
+    for i in range(50):
+        oh, ow = rng.randint(1, 9), rng.randint(1, 9)
+        k = rng.choice([1, 2, 3, (2, 3)])
+        kw = {}
+        for name, choices in [("dilation", [1, 2]), ("padding", [0, 1]), ("stride", [1, 2, (2, 1)])]:
+            if rng.random() < 0.4:
+                kw[name] = rng.choice(choices)
+        kh, kwd = (k, k) if isinstance(k, int) else k
+        d, p = kw.get("dilation", 1), kw.get("padding", 0)
+        s = kw.get("stride", 1)
+        sh, sw = (s, s) if isinstance(s, int) else s
+        nh = (oh + 2 * p - d * (kh - 1) - 1) // sh + 1
+        nw = (ow + 2 * p - d * (kwd - 1) - 1) // sw + 1
+        blocks = max(nh, 0) * max(nw, 0)
+        c = rng.randint(1, 3)
+        cols = c * kh * kwd + (1 if rng.random() < 0.15 else 0)
+        length = blocks + (1 if rng.random() < 0.15 else 0)
+        x = rng.choice([t(2, cols, length), t(cols, length)])
+        add(F + "fold", [x, (oh, ow), k], kw)
+        if i % 3 == 0:
+            mod("torch.nn.Fold", [(oh, ow), k], kw, [x])
+    for x, size, k, kw in [(t(2, 12, 16), 8, 2, {"stride": 2}), (t(2, 12, 16), (8, 8, 8), 2, {"stride": 2}),
+                           (t(1, 2, 12, 16), (8, 8), 2, {"stride": 2}), (t(2, 12, 0), (1, 1), 2, {"stride": 2}),
+                           (t(2, 0, 16), (8, 8), 2, {"stride": 2}), (t(0, 12, 16), (8, 8), 2, {"stride": 2}),
+                           (t(2, 12, 25), (8, 8), 2, {"stride": 2, "padding": 1})]:
+        add(F + "fold", [x, size, k], kw)
+    # Window pooling needs every non-batch dim non-empty, channels included.
+    for fn, x in [("max_pool2d", t(2, 0, 8, 8)), ("avg_pool2d", t(2, 0, 8, 8)), ("max_pool1d", t(2, 0, 8)),
+                  ("avg_pool1d", t(2, 0, 8)), ("max_pool3d", t(1, 0, 4, 4, 4)), ("avg_pool3d", t(1, 0, 4, 4, 4)),
+                  ("lp_pool2d", t(2, 0, 8, 8)), ("max_pool2d", t(0, 8, 8)), ("avg_pool2d", t(0, 8, 8)),
+                  ("max_pool2d", t(0, 3, 8, 8)), ("avg_pool1d", t(0, 8))]:
+        args = [x, 2, 2] if fn.startswith("lp") else [x, 2]
+        add(F + fn, args)
+
+
 # ---------------------------------------------------------------------------------------------- driver
 
 GENERATORS = [gen_creation, gen_views, gen_getitem, gen_joins, gen_math, gen_products, gen_reductions, gen_nn_conv,
               gen_nn_pool, gen_nn_norm, gen_nn_embedding, gen_nn_misc, gen_nn_rnn, gen_nn_attention, gen_losses,
-              gen_queries, gen_pointwise_more, gen_init, gen_structure, gen_spectral]
+              gen_queries, gen_pointwise_more, gen_init, gen_structure, gen_spectral, gen_folding]
 
 
 def build_cases():

@@ -26,6 +26,7 @@ pub mod creation;
 pub mod einsum;
 pub mod elementwise;
 pub mod embedding;
+pub mod folding;
 pub mod indexing;
 pub mod init;
 pub mod joins;
@@ -116,6 +117,7 @@ fn families() -> Vec<&'static [Rule]> {
         init::RULES,
         structure::RULES,
         spectral::RULES,
+        folding::RULES,
         products::RULES,
         einsum::RULES,
         reductions::RULES,

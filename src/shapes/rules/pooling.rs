@@ -197,8 +197,8 @@ fn pool_functional(ctx: &mut Ctx) -> RuleResult {
     pool_shape(ctx, n, &w)
 }
 
-/// The generic N-d pooling window. Input `[C, *L]` or `[N, C, *L]` with non-empty spatial
-/// dims; positive kernel, stride and dilation; padding at most half the (effective) kernel
+/// The generic N-d pooling window. Input `[C, *L]` or `[N, C, *L]` with every non-batch dim
+/// non-empty; positive kernel, stride and dilation; padding at most half the (effective) kernel
 /// ("pad should be at most half of effective kernel size"); `out = (L + 2p - dil*(k-1) - 1 +
 /// (ceil ? stride-1 : 0)) // stride + 1`, and with `ceil_mode` the last window must start
 /// inside the input or the left padding (`out <= (L + p - 1) // stride + 1`); every output
@@ -246,19 +246,25 @@ fn pool_shape(ctx: &mut Ctx, n: usize, w: &Window) -> RuleResult {
             )
         })?;
     }
+    // Every non-batch dim, channels included, must be non-empty ("with optional 0 dim batch
+    // size").
+    for d in [&c].into_iter().chain(&spatial).filter_map(Dim::expr) {
+        ctx.require_with(Pred::Lt(DimExpr::zero(), d.clone()), |_| {
+            format!(
+                "{op}: Expected {}D or {}D (batch mode) tensor with optional 0 dim batch size \
+                 for input, but got: {}",
+                n + 1,
+                n + 2,
+                Shape::Ranked(x.clone())
+            )
+        })?;
+    }
     let mut out = Vec::new();
     for (i, l) in spatial.iter().enumerate() {
         let Some(l) = l.expr() else {
             out.push(Dim::Dyn);
             continue;
         };
-        ctx.require_with(Pred::Lt(DimExpr::zero(), l.clone()), |_| {
-            format!(
-                "{op}: non-empty {}D or {}D (batch mode) tensor expected for input",
-                n + 1,
-                n + 2
-            )
-        })?;
         let (k, s, p) = (&w.kernel[i], &w.stride[i], &w.padding[i]);
         if kind == PoolKind::Avg && n == 3 {
             ctx.require_with(Pred::Le(k.clone(), l.clone()), |_| {
