@@ -431,13 +431,18 @@ impl<'a> Interp<'a> {
                 }
                 None => V::Unknown,
             },
+            // `sum(xs, start=0)` is `start + xs[0] + ...`: ints, floats, tensors, and lists
+            // concatenated (`sum([[s] + [1] * (n - 1) for ...], [])`).
             "sum" => {
-                let ints: Option<Vec<DimExpr>> =
-                    iterate(&first).and_then(|items| items.iter().map(int_of).collect());
-                match ints {
-                    Some(ints) => V::Data(Value::Int(
-                        ints.iter().fold(DimExpr::zero(), |acc, x| acc.add(x)),
-                    )),
+                let start = args
+                    .get(1)
+                    .or_else(|| kwargs.iter().find(|(k, _)| k == "start").map(|(_, v)| v))
+                    .cloned()
+                    .unwrap_or(V::Data(Value::int(0)));
+                match iterate(&first) {
+                    Some(items) => items.into_iter().fold(start, |acc, x| {
+                        self.binop(acc, ruff_python_ast::Operator::Add, x, span, false)
+                    }),
                     None => V::Unknown,
                 }
             }

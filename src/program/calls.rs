@@ -559,12 +559,41 @@ impl<'a> Interp<'a> {
         kwargs: Vec<(String, V<'a>)>,
         span: TextRange,
     ) -> V<'a> {
+        // A property is read (`obj.out_channels`, see `read_property`), never called.
+        if has_decorator(def, "property") {
+            self.captured = None;
+            return V::Unknown;
+        }
+        self.run_user(def, class, this, args, kwargs, span)
+    }
+
+    /// Reads a `@property` of an object: its getter runs with the object bound
+    /// (`self.num_features = features[-1].out_channels`).
+    pub fn read_property(
+        &mut self,
+        def: &'a StmtFunctionDef,
+        obj: V<'a>,
+        span: TextRange,
+    ) -> V<'a> {
+        let class = match &obj {
+            V::Object(o) => Some(o.borrow().class),
+            _ => None,
+        };
+        self.run_user(def, class, Some(obj), Vec::new(), Vec::new(), span)
+    }
+
+    fn run_user(
+        &mut self,
+        def: &'a StmtFunctionDef,
+        class: Option<&'a StmtClassDef>,
+        this: Option<V<'a>>,
+        args: Vec<V<'a>>,
+        kwargs: Vec<(String, V<'a>)>,
+        span: TextRange,
+    ) -> V<'a> {
         // A closure's captured frame is for this call only.
         let captured = self.captured.take();
         if self.depth >= MAX_DEPTH || def.is_async {
-            return V::Unknown;
-        }
-        if has_decorator(def, "property") {
             return V::Unknown;
         }
         // `@staticmethod` binds nothing; `@classmethod` binds the instance's class.

@@ -524,6 +524,9 @@ impl<'a> Interp<'a> {
                 }
                 let class = o.borrow().class;
                 match self.class_member(class, attr) {
+                    Some(V::Func(def)) if super::calls::has_decorator(def, "property") => {
+                        self.read_property(def, obj.clone(), span)
+                    }
                     Some(V::Func(_)) => V::Bound(Box::new(obj.clone()), attr.into()),
                     Some(v) => v,
                     None if super::calls::MODULE_SELF_METHODS.contains(&attr)

@@ -419,4 +419,54 @@ net(torch.randn(1, 3, 8, 8))
 "#;
         assert_twins(src, "HEAD", "208", "440", 30);
     }
+
+    /// A `@property` read on an object runs its getter (timm's `ConvNormAct.out_channels`
+    /// sizes the next layer).
+    #[test]
+    fn properties_run_their_getter_when_read() {
+        let src = r#"
+import torch
+from torch import nn
+
+class ConvAct(nn.Module):
+    def __init__(self, cin, cout):
+        super().__init__()
+        self.conv = nn.Conv2d(cin, cout, 1)
+
+    @property
+    def out_channels(self):
+        return self.conv.out_channels
+
+    def forward(self, x):
+        return self.conv(x)
+
+def run():
+    stem = ConvAct(3, WIDTH)
+    head = nn.Linear(stem.out_channels, 10)
+    return head(stem(torch.randn(2, 3, 4, 4)).mean((2, 3))[:, :16])
+
+run()
+"#;
+        assert_twins(src, "WIDTH", "24", "16", 20);
+    }
+
+    /// `sum(xs, start)` adds from `start`: lists concatenate (a stride list built per stage).
+    #[test]
+    fn sum_with_a_start_concatenates_lists() {
+        let src = r#"
+import torch
+
+def strides():
+    per_stage = sum([[s] + [1] * (n - 1) for s, n in zip([1, 2], [1, 2])], [])
+    return torch.randn(2, 3).view(len(per_stage), -1)
+
+strides()
+"#;
+        // [1] + [2, 1]: three entries, and 6 elements view as 3 rows; a fourth stage breaks it.
+        assert!(crate::program::units::tests::findings(src).is_empty());
+        let four = src.replace("[1, 2], [1, 2]", "[1, 2], [1, 3]");
+        let found = crate::program::units::tests::findings(&four);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].span.line, 6);
+    }
 }
