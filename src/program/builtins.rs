@@ -252,7 +252,21 @@ impl<'a> Interp<'a> {
                 }
                 _ => V::Unknown,
             },
+            // A partial of a partial is flattened, as Python does: `.func` is the innermost
+            // callable, the arguments accumulate and later keywords override earlier ones.
             "functools.partial" => match args.split_first() {
+                Some((V::Partial(inner), rest)) => {
+                    let mut merged = inner.kwargs.clone();
+                    for (k, v) in kwargs {
+                        merged.retain(|(m, _)| *m != k);
+                        merged.push((k, v));
+                    }
+                    V::Partial(std::rc::Rc::new(Partial {
+                        func: inner.func.clone(),
+                        args: inner.args.iter().chain(rest).cloned().collect(),
+                        kwargs: merged,
+                    }))
+                }
                 Some((func, rest)) => V::Partial(std::rc::Rc::new(Partial {
                     func: func.clone(),
                     args: rest.to_vec(),

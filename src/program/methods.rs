@@ -469,4 +469,22 @@ strides()
         assert_eq!(found.len(), 1, "{found:?}");
         assert_eq!(found[0].span.line, 6);
     }
+
+    /// A partial of a partial is one partial, as in Python: its keywords hold both layers'.
+    #[test]
+    fn nested_partials_flatten() {
+        let src = r#"
+import functools
+import torch
+from torch import nn
+
+def run():
+    norm = functools.partial(functools.partial(nn.BatchNorm2d, eps=1e-3), momentum=0.01)
+    bn = nn.BatchNorm2d(WIDTH, eps=norm.keywords["eps"], momentum=norm.keywords["momentum"])
+    return bn(torch.randn(2, 8, 4, 4))
+
+run()
+"#;
+        assert_twins(src, "WIDTH", "6", "8", 9);
+    }
 }

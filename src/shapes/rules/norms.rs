@@ -133,6 +133,13 @@ fn features_init(ctx: &mut Ctx) -> RuleResult {
         vec![
             ("num_features", Value::Int(n)),
             ("eps", eps_arg(ctx, 1)),
+            // `momentum=None` (a cumulative average) is kept as given.
+            (
+                "momentum",
+                ctx.arg(2, "momentum")
+                    .cloned()
+                    .unwrap_or(Value::Float(Some(0.1))),
+            ),
             ("affine", Value::Bool(Some(affine))),
             ("track_running_stats", Value::Bool(Some(track))),
         ],
