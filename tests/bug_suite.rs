@@ -11,7 +11,7 @@ use std::path::Path;
 use serde_json::Value as Json;
 
 /// The share of bugs found at the right line may only go up (the target is 0.90).
-const MIN_FOUND: f64 = 0.87;
+const MIN_FOUND: f64 = 0.89;
 
 fn findings(path: &Path) -> Vec<Json> {
     let out = common::run(&["check", "--format", "json", &path.display().to_string()]);
