@@ -204,6 +204,14 @@ fn call_math<'a>(name: &str, args: &[V<'a>]) -> V<'a> {
     }
 }
 
+/// Two known numbers, the whole argument list.
+fn known_pair(args: &[V]) -> Option<(f64, f64)> {
+    match args {
+        [a, b] => Some((known_number(a)?, known_number(b)?)),
+        _ => None,
+    }
+}
+
 impl<'a> Interp<'a> {
     pub fn call_builtin(
         &mut self,
@@ -230,17 +238,14 @@ impl<'a> Interp<'a> {
             // Draws: `random()` from [0, 1), `uniform(a, b)` between a and b (either end
             // included, as rounding can reach it), `randint(a, b)` from a..=b.
             "random.random" => V::Drawn(Bounds::half_open(0.0, 1.0)),
-            "random.uniform" | "random.randint" => {
-                let ends: Option<Vec<f64>> = args.iter().map(known_number).collect();
-                match ends.as_deref() {
-                    Some(&[a, b]) if name == "random.uniform" => {
-                        V::Drawn(Bounds::closed(a.min(b), a.max(b)))
-                    }
-                    Some(&[a, b]) if a <= b => self.drawn_int(Bounds::closed(a, b)),
-                    _ if name == "random.uniform" => V::Data(Value::Float(None)),
-                    _ => V::Data(Value::IntUnknown),
-                }
-            }
+            "random.uniform" => match known_pair(&args) {
+                Some((a, b)) => V::Drawn(Bounds::closed(a.min(b), a.max(b))),
+                None => V::Data(Value::Float(None)),
+            },
+            "random.randint" => match known_pair(&args) {
+                Some((a, b)) if a <= b => self.drawn_int(Bounds::closed(a, b)),
+                _ => V::Data(Value::IntUnknown),
+            },
             "copy.copy" => first.copied(false),
             "copy.deepcopy" => first.copied(true),
             // `typing.cast(T, v)` is `v` at run time.

@@ -541,10 +541,7 @@ impl<'a> Interp<'a> {
         kwargs: Vec<(String, V<'a>)>,
         span: TextRange,
     ) -> V<'a> {
-        let class = match &this {
-            Some(V::Object(o)) => Some(o.borrow().class),
-            _ => None,
-        };
+        let class = this.as_ref().and_then(V::object_class);
         self.call_user_in(def, class, this, args, kwargs, span)
     }
 
@@ -575,11 +572,14 @@ impl<'a> Interp<'a> {
         obj: V<'a>,
         span: TextRange,
     ) -> V<'a> {
-        let class = match &obj {
-            V::Object(o) => Some(o.borrow().class),
-            _ => None,
-        };
-        self.run_user(def, class, Some(obj), Vec::new(), Vec::new(), span)
+        self.run_user(
+            def,
+            obj.object_class(),
+            Some(obj),
+            Vec::new(),
+            Vec::new(),
+            span,
+        )
     }
 
     fn run_user(

@@ -59,14 +59,7 @@ pub fn known_number(v: &V) -> Option<f64> {
 /// way every value does; the result is closed); anything else is an unknown float. `None`
 /// when neither side is ranged or the other side is not a Python number.
 pub fn drawn_op<'a>(l: &V<'a>, op: Operator, r: &V<'a>) -> Option<V<'a>> {
-    let (b, other, drawn_left) = match (l, r) {
-        (V::Drawn(b), other) => (*b, other, true),
-        (other, V::Drawn(b)) => (*b, other, false),
-        _ => return None,
-    };
-    if !is_number(other) {
-        return None;
-    }
+    let (b, other, drawn_left) = drawn_operands(l, r)?;
     let unknown = Some(V::Data(Value::Float(None)));
     let Some(c) = known_number(other) else {
         return unknown;
@@ -88,14 +81,7 @@ pub fn drawn_op<'a>(l: &V<'a>, op: Operator, r: &V<'a>) -> Option<V<'a>> {
 /// A comparison of a float drawn from a range with a known number: known when the range
 /// decides it, an unknown bool otherwise. `None` when neither side is ranged.
 pub fn drawn_compare<'a>(l: &V<'a>, op: CmpOp, r: &V<'a>) -> Option<V<'a>> {
-    let (b, other, drawn_left) = match (l, r) {
-        (V::Drawn(b), other) => (b, other, true),
-        (other, V::Drawn(b)) => (b, other, false),
-        _ => return None,
-    };
-    if !is_number(other) {
-        return None;
-    }
+    let (b, other, drawn_left) = drawn_operands(l, r)?;
     let decided = known_number(other).and_then(|c| {
         if drawn_left {
             b.compare(op, c)
@@ -104,6 +90,17 @@ pub fn drawn_compare<'a>(l: &V<'a>, op: CmpOp, r: &V<'a>) -> Option<V<'a>> {
         }
     });
     Some(V::Data(Value::Bool(decided)))
+}
+
+/// The range of the drawn side of a binary operation, the other side, and whether the drawn
+/// side is the left one; `None` unless one side is drawn and the other is a Python number.
+fn drawn_operands<'v, 'a>(l: &'v V<'a>, r: &'v V<'a>) -> Option<(Bounds, &'v V<'a>, bool)> {
+    let (b, other, drawn_left) = match (l, r) {
+        (V::Drawn(b), other) => (*b, other, true),
+        (other, V::Drawn(b)) => (*b, other, false),
+        _ => return None,
+    };
+    is_number(other).then_some((b, other, drawn_left))
 }
 
 /// A Python number, known or not.

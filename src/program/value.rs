@@ -285,6 +285,14 @@ impl<'a> V<'a> {
         }
     }
 
+    /// The class of an instance of a class of the program.
+    pub fn object_class(&self) -> Option<&'a StmtClassDef> {
+        match self {
+            V::Object(o) => Some(o.borrow().class),
+            _ => None,
+        }
+    }
+
     pub fn as_data(&self) -> Option<&Value> {
         match self {
             V::Data(v) => Some(v),

@@ -7,7 +7,8 @@
 
 use ruff_python_ast::CmpOp;
 
-use super::rules::Ctx;
+use super::rules::creation::randint_args;
+use super::rules::{converts, keeps_content, Ctx};
 use super::value::{DType, TensorValue, Value};
 
 /// A closed or half-open interval of reals (infinite ends allowed).
@@ -36,8 +37,12 @@ impl Bounds {
         }
     }
 
-    fn key(&self) -> (u64, u64, bool) {
-        (self.lo.to_bits(), self.hi.to_bits(), self.hi_open)
+    fn bits(&self) -> [u64; 3] {
+        [
+            self.lo.to_bits(),
+            self.hi.to_bits(),
+            u64::from(self.hi_open),
+        ]
     }
 
     /// `x <op> c` for every `x` in the range, when the range decides it.
@@ -111,27 +116,7 @@ impl Bounds {
     }
 }
 
-impl PartialEq for Bounds {
-    fn eq(&self, other: &Self) -> bool {
-        self.key() == other.key()
-    }
-}
-impl Eq for Bounds {}
-impl PartialOrd for Bounds {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl Ord for Bounds {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        self.key().cmp(&other.key())
-    }
-}
-impl std::hash::Hash for Bounds {
-    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        self.key().hash(state);
-    }
-}
+compared_by_bits!(Bounds);
 
 /// Largest integer every float type stores exactly (float16's 2^11): a conversion to a
 /// floating dtype keeps a range whose ends are integers no larger.
@@ -145,20 +130,27 @@ pub fn evaluate(ctx: &Ctx, mut value: Value) -> Value {
         return value;
     };
     out.bounds = None;
-    let name = ctx.op.rsplit('.').next().unwrap_or(&ctx.op);
+    // Most applications draw nothing and have no drawn operand: nothing to do on this hot
+    // path.
+    let drawn = |v: &Value| matches!(v, Value::Tensor(t) if t.bounds.is_some());
+    let op = ctx.op.as_str();
+    if !matches!(op, "torch.rand" | "torch.rand_like" | "torch.randint")
+        && !ctx.args.iter().take(2).any(drawn)
+    {
+        return value;
+    }
+    let name = op.rsplit('.').next().unwrap_or(op);
     let input = match ctx.args.first() {
         Some(Value::Tensor(t)) => t.range(),
         _ => None,
     };
-    let range = match ctx.op.as_str() {
+    let range = match op {
         "torch.rand" | "torch.rand_like" => Some(Bounds::half_open(0.0, 1.0)),
-        "torch.randint" | "torch.randint_like" => randint(ctx),
-        "torch.bernoulli" | "torch.Tensor.bernoulli" => Some(Bounds::closed(0.0, 1.0)),
-        _ => match input {
-            Some(b) if super::rules::keeps_content(&ctx.op) || name == "getitem" => Some(b),
-            Some(b) => converted(name, out, b),
-            None => None,
-        },
+        "torch.randint" => randint(ctx),
+        // Subsets of the values keep their range too.
+        _ if keeps_content(op) || name == "getitem" => input,
+        _ if converts(op) => input.and_then(|b| converted(out, b)),
+        _ => None,
     };
     out.bounds = range.map(Box::new);
     if let Some(truth) = decided_comparison(ctx, name) {
@@ -167,36 +159,17 @@ pub fn evaluate(ctx: &Ctx, mut value: Value) -> Value {
     value
 }
 
-/// `randint(high, size)`, `randint(low, high, size)`, `randint_like(t, high)`,
-/// `randint_like(t, low, high)`: the integers `low..high` when both ends are known.
+/// `randint(low, high, size)`: the integers `low..high` when both ends are known.
 fn randint(ctx: &Ctx) -> Option<Bounds> {
-    let skip = usize::from(ctx.op.ends_with("_like"));
-    let ends: Vec<f64> = ctx
-        .args
-        .iter()
-        .skip(skip)
-        .take_while(|v| v.elements().is_none())
-        .map(Value::as_number)
-        .collect::<Option<_>>()?;
-    let (low, high) = match (ends.as_slice(), ctx.kwarg("low"), ctx.kwarg("high")) {
-        ([h], None, None) => (0.0, *h),
-        ([l, h], None, None) => (*l, *h),
-        ([], l, Some(h)) => (l.map_or(Some(0.0), Value::as_number)?, h.as_number()?),
-        ([l], None, Some(h)) => (*l, h.as_number()?),
-        _ => return None,
-    };
+    let (low, high, _) = randint_args(ctx).ok()?;
+    let (low, high) = (low.as_const()? as f64, high.as_const()? as f64);
     (low < high).then(|| Bounds::closed(low, high - 1.0))
 }
 
-/// Conversions keep the range: to integers truncated, to a floating dtype when its ends are
-/// small integers (every float type rounds them to themselves, and rounding is monotone).
-fn converted(name: &str, out: &TensorValue, b: Bounds) -> Option<Bounds> {
-    if !matches!(
-        name,
-        "to" | "type_as" | "float" | "double" | "half" | "bfloat16" | "long" | "int"
-    ) {
-        return None;
-    }
+/// A conversion keeps the range: to integers truncated, to a floating dtype when its ends
+/// are small integers (every float type rounds them to themselves, and rounding is
+/// monotone).
+fn converted(out: &TensorValue, b: Bounds) -> Option<Bounds> {
     match out.dtype {
         Some(DType::Int) => Some(b.truncated()),
         Some(DType::Float) => {

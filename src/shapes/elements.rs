@@ -27,29 +27,7 @@ impl Elements {
     }
 }
 
-impl PartialEq for Elements {
-    fn eq(&self, other: &Self) -> bool {
-        self.bits().eq(other.bits())
-    }
-}
-impl Eq for Elements {}
-impl PartialOrd for Elements {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl Ord for Elements {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        self.bits().cmp(other.bits())
-    }
-}
-impl std::hash::Hash for Elements {
-    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        for b in self.bits() {
-            b.hash(state);
-        }
-    }
-}
+compared_by_bits!(Elements);
 
 /// The concrete dims of a shape, when every dim is a constant and there are at most
 /// [`MAX_ELEMENTS`] elements (checked without overflow: dims can be huge).

@@ -2,6 +2,37 @@
 //! (`shape`), abstract values (`value`), requirements (`requirement`) and the operator
 //! catalogue (`rules`), independent of any particular program.
 
+/// `PartialEq`, `Eq`, `PartialOrd`, `Ord` and `Hash` for a type of float payloads, through
+/// its `bits()`, a sequence of bit patterns: values compare and hash bitwise (deterministic,
+/// and a NaN equals itself).
+macro_rules! compared_by_bits {
+    ($t:ty) => {
+        impl PartialEq for $t {
+            fn eq(&self, other: &Self) -> bool {
+                self.bits().into_iter().eq(other.bits())
+            }
+        }
+        impl Eq for $t {}
+        impl PartialOrd for $t {
+            fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+                Some(self.cmp(other))
+            }
+        }
+        impl Ord for $t {
+            fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+                self.bits().into_iter().cmp(other.bits())
+            }
+        }
+        impl std::hash::Hash for $t {
+            fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+                for b in self.bits() {
+                    b.hash(state);
+                }
+            }
+        }
+    };
+}
+
 pub mod bounds;
 pub mod dim;
 pub mod elements;

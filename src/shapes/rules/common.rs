@@ -143,6 +143,19 @@ pub fn size_hyper(
     Ok(v)
 }
 
+/// Requires every known dim of `dims` (an input's non-batch dims) to be non-empty, with
+/// PyTorch's message.
+pub fn require_non_empty(
+    ctx: &mut Ctx,
+    dims: &[Dim],
+    message: impl Fn(&Ctx) -> String,
+) -> Result<(), RuleError> {
+    for d in dims.iter().filter_map(Dim::expr) {
+        ctx.require_with(Pred::Lt(DimExpr::zero(), d.clone()), &message)?;
+    }
+    Ok(())
+}
+
 /// Requires `0 < v` with PyTorch's message.
 pub fn require_positive(ctx: &mut Ctx, v: &DimExpr, msg: &str) -> Result<(), RuleError> {
     ctx.require_with(Pred::Lt(DimExpr::zero(), v.clone()), |cx| {

@@ -153,6 +153,20 @@ fn full(ctx: &mut Ctx) -> RuleResult {
 /// `torch.randint(high, size)` or `torch.randint(low, high, size)`: needs `low < high`
 /// ("random_ expects 'from' to be less than 'to'").
 fn randint(ctx: &mut Ctx) -> RuleResult {
+    let (low, high, sizes) = randint_args(ctx)?;
+    ctx.require_with(Pred::Lt(low.clone(), high.clone()), |cx| {
+        format!(
+            "{}: random_ expects 'from' to be less than 'to', but got from={low} >= to={high}",
+            cx.op
+        )
+    })?;
+    check_sizes(ctx, &sizes)?;
+    Ok(tensor_out(sizes, dtype_kw(ctx, Some(DType::Int))))
+}
+
+/// `randint`'s `(low, high, size)`, positional or by keyword (`low` defaults to 0); the
+/// values drawn are `low..high` (`bounds.rs` reads them too).
+pub(crate) fn randint_args(ctx: &Ctx) -> Result<(DimExpr, DimExpr, Vec<Dim>), RuleError> {
     let size_pos = ctx.args.iter().position(|v| v.elements().is_some());
     let (low, high, sizes) = match size_pos {
         Some(p) => {
@@ -192,14 +206,7 @@ fn randint(ctx: &mut Ctx) -> RuleResult {
             None => return invalid(format!("{}: missing argument `size`", ctx.op)),
         },
     };
-    ctx.require_with(Pred::Lt(low.clone(), high.clone()), |cx| {
-        format!(
-            "{}: random_ expects 'from' to be less than 'to', but got from={low} >= to={high}",
-            cx.op
-        )
-    })?;
-    check_sizes(ctx, &sizes)?;
-    Ok(tensor_out(sizes, dtype_kw(ctx, Some(DType::Int))))
+    Ok((low, high, sizes))
 }
 
 /// `torch.arange(end)`, `arange(start, end, step=1)`: `ceil((end - start) / step)` elements;

@@ -2,6 +2,7 @@
 //! of a 2-d input as a column) and its inverse `nn.Fold`/`F.fold` (col2im). Patch-based models
 //! (TNT's pixel embedding, local attention) cut images into patches with them.
 
+use super::common::require_non_empty;
 use super::conv::{module_value, ntuple, param_tuple, show, tuple_value};
 use super::{invalid, tensor_out, Ctx, Rule, RuleError, RuleResult};
 use crate::shapes::dim::DimExpr;
@@ -166,37 +167,25 @@ fn block_counts(ctx: &mut Ctx, sizes: &[DimExpr], b: &Blocks) -> Result<Vec<DimE
     Ok(counts)
 }
 
-/// Requires every listed dim to be non-zero ("other non-zero dimensions").
-fn non_empty(ctx: &mut Ctx, dims: &[Dim], what: &str, x: &[Dim]) -> Result<(), RuleError> {
-    for d in dims.iter().filter_map(Dim::expr) {
-        ctx.require_with(Pred::Lt(DimExpr::zero(), d.clone()), |cx| {
-            format!(
-                "{}: Expected {what} tensor with possibly 0 batch size and other non-zero \
-                 dimensions for input, but got: {}",
-                cx.op,
-                Shape::Ranked(x.to_vec())
-            )
-        })?;
-    }
-    Ok(())
-}
-
 /// Input `[N, C, H, W]` or `[C, H, W]` → `[N, C*kh*kw, L]` or `[C*kh*kw, L]`, `L` the number
 /// of blocks.
 fn unfold_shape(ctx: &mut Ctx, b: &Blocks) -> RuleResult {
     let (x, dtype) = ctx.ranked(0, "input")?;
-    let what = "3D or 4D (batch mode)";
+    // One message for a wrong rank and for an empty non-batch dim.
+    let message = |cx: &Ctx| {
+        format!(
+            "{}: Expected 3D or 4D (batch mode) tensor with possibly 0 batch size and other \
+             non-zero dimensions for input, but got: {}",
+            cx.op,
+            Shape::Ranked(x.clone())
+        )
+    };
     if x.len() != 3 && x.len() != 4 {
-        return invalid(format!(
-            "{}: Expected {what} tensor with possibly 0 batch size and other non-zero dimensions \
-             for input, but got: {}",
-            ctx.op,
-            Shape::Ranked(x)
-        ));
+        return invalid(message(ctx));
     }
     check_geometry(ctx, b)?;
     let first = x.len() - 3;
-    non_empty(ctx, &x[first..], what, &x)?;
+    require_non_empty(ctx, &x[first..], message)?;
     let (c, spatial) = (&x[first], &x[first + 1..]);
     let columns = match c.expr() {
         Some(c) => Dim::Known(c.mul(&b.kernel[0]).mul(&b.kernel[1])),
@@ -218,18 +207,21 @@ fn unfold_shape(ctx: &mut Ctx, b: &Blocks) -> RuleResult {
 /// dim divisible by the kernel's size, `L` equal to the number of blocks `output_size` holds.
 fn fold_shape(ctx: &mut Ctx, size: &[DimExpr], b: &Blocks) -> RuleResult {
     let (x, dtype) = ctx.ranked(0, "input")?;
-    let what = "2D or 3D (batch mode)";
+    // One message for a wrong rank and for an empty non-batch dim.
+    let message = |cx: &Ctx| {
+        format!(
+            "{}: Expected 2D or 3D (batch mode) tensor for input with possibly 0 batch size and \
+             non-zero dimensions for input, but got: {}",
+            cx.op,
+            Shape::Ranked(x.clone())
+        )
+    };
     if x.len() != 2 && x.len() != 3 {
-        return invalid(format!(
-            "{}: Expected {what} tensor for input with possibly 0 batch size and non-zero \
-             dimensions for input, but got: {}",
-            ctx.op,
-            Shape::Ranked(x)
-        ));
+        return invalid(message(ctx));
     }
     check_geometry(ctx, b)?;
     let first = x.len() - 2;
-    non_empty(ctx, &x[first..], what, &x)?;
+    require_non_empty(ctx, &x[first..], message)?;
     let area = b.kernel[0].mul(&b.kernel[1]);
     let channels = match x[first].expr() {
         Some(cols) => {

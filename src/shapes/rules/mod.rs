@@ -241,10 +241,15 @@ fn keeps_every_element(op: &str) -> bool {
     )
 }
 
-/// Conversions that keep every value an integer tensor holds (`.long()`, `.to(device)`).
-fn converts(op: &str) -> bool {
+/// Dtype conversions (`.long()`, `.float()`, `.to(...)`): they keep every value an integer
+/// tensor holds when the result is an integer tensor, and small integers exactly in any
+/// floating type.
+pub fn converts(op: &str) -> bool {
     let name = op.rsplit('.').next().unwrap_or(op);
-    matches!(name, "to" | "long" | "int" | "type_as")
+    matches!(
+        name,
+        "to" | "type_as" | "long" | "int" | "float" | "double" | "half" | "bfloat16"
+    )
 }
 
 /// `value` with every tensor in it known to hold `u` everywhere.

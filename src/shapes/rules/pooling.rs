@@ -1,6 +1,7 @@
 //! Operator rules: pooling (`MaxPoolNd`, `AvgPoolNd`, `LPPool`, adaptive pooling and their
 //! functional forms). One generic N-d window function serves every dimensionality.
 
+use super::common::require_non_empty;
 use super::conv::{
     join_batch, module_value, ntuple, ntuple_arg, param_tuple, show, spatial_rank, split_batch,
     tuple_value,
@@ -248,17 +249,15 @@ fn pool_shape(ctx: &mut Ctx, n: usize, w: &Window) -> RuleResult {
     }
     // Every non-batch dim, channels included, must be non-empty ("with optional 0 dim batch
     // size").
-    for d in [&c].into_iter().chain(&spatial).filter_map(Dim::expr) {
-        ctx.require_with(Pred::Lt(DimExpr::zero(), d.clone()), |_| {
-            format!(
-                "{op}: Expected {}D or {}D (batch mode) tensor with optional 0 dim batch size \
-                 for input, but got: {}",
-                n + 1,
-                n + 2,
-                Shape::Ranked(x.clone())
-            )
-        })?;
-    }
+    require_non_empty(ctx, &x[x.len() - n - 1..], |_| {
+        format!(
+            "{op}: Expected {}D or {}D (batch mode) tensor with optional 0 dim batch size for \
+             input, but got: {}",
+            n + 1,
+            n + 2,
+            Shape::Ranked(x.clone())
+        )
+    })?;
     let mut out = Vec::new();
     for (i, l) in spatial.iter().enumerate() {
         let Some(l) = l.expr() else {
@@ -414,15 +413,13 @@ fn adaptive_shape(ctx: &mut Ctx, size: &Value, return_indices: bool) -> RuleResu
             *w = spatial[i].expr().cloned();
         }
     }
-    for d in [&c].into_iter().chain(&spatial).filter_map(Dim::expr) {
-        ctx.require_with(Pred::Lt(DimExpr::zero(), d.clone()), |_| {
-            format!(
-                "{op}: Expected input to have non-zero size for non-batch dimensions, but input \
-                 has sizes {}",
-                Shape::Ranked(x.clone())
-            )
-        })?;
-    }
+    require_non_empty(ctx, &x[x.len() - n - 1..], |_| {
+        format!(
+            "{op}: Expected input to have non-zero size for non-batch dimensions, but input has \
+             sizes {}",
+            Shape::Ranked(x.clone())
+        )
+    })?;
     let mut out = Vec::new();
     for w in want {
         match w {
