@@ -230,9 +230,12 @@ def main():
                     help="check only this case (repeatable); prints the result, does not write the JSON")
     ap.add_argument("-o", "--output", default=str(DEFAULT_OUT), help="JSON output (default %(default)s)")
     ap.add_argument("-j", "--jobs", type=int, default=2, help="cases checked in parallel (default 2)")
+    ap.add_argument("--cases", default=str(CASES_DIR), metavar="DIR",
+                    help="folder of case folders (default %(default)s), e.g. a held-out set kept elsewhere")
     args = ap.parse_args()
 
-    case_dirs = sorted(p for p in CASES_DIR.iterdir() if p.is_dir()) if CASES_DIR.is_dir() else []
+    cases_dir = Path(args.cases)
+    case_dirs = sorted(p for p in cases_dir.iterdir() if p.is_dir()) if cases_dir.is_dir() else []
     if args.only:
         wanted = set(args.only)
         case_dirs = [p for p in case_dirs if p.name in wanted]
@@ -241,7 +244,7 @@ def main():
             print(f"no such case: {', '.join(sorted(missing))}", file=sys.stderr)
             return 2
     if not case_dirs:
-        print(f"no cases under {CASES_DIR}", file=sys.stderr)
+        print(f"no cases under {cases_dir}", file=sys.stderr)
         return 2
 
     import torch  # only for the version recorded in the JSON

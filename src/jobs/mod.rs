@@ -111,7 +111,13 @@ pub fn solve(run: &UnitRun, z3: &JobSolver) -> Solved {
         variables: 0,
         constraints: trace.obligations.len() + trace.facts.len(),
     };
-    if trace.assumption_violated {
+    let doubtful_path = || {
+        trace
+            .guarded_violations
+            .iter()
+            .any(|path| path_feasible(trace, path, z3))
+    };
+    if trace.assumption_violated || doubtful_path() {
         solved.verdict = Verdict::Skipped("assumption violated");
     } else if trace.obligations.is_empty() {
         solved.verdict = Verdict::Skipped("no obligations");
@@ -164,6 +170,28 @@ pub fn solve(run: &UnitRun, z3: &JobSolver) -> Solved {
     }
     solved.micros = start.elapsed().as_micros() as u64;
     solved
+}
+
+/// Whether some input consistent with the facts takes `path` (unknown counts as yes).
+fn path_feasible(trace: &crate::program::Trace, path: &Pred, z3: &JobSolver) -> bool {
+    let positive = simplify::positive_symbols(&trace.facts);
+    let path = simplify::simplify(path, &positive);
+    if path.decide() == Some(false) {
+        return false;
+    }
+    let mut preds: Vec<&Pred> = trace.facts.iter().map(|f| &f.pred).collect();
+    preds.push(&path);
+    if simplify::sample_model(&preds) {
+        return true;
+    }
+    let mut syms = Symbols::default();
+    z3.z3().push();
+    for p in preds {
+        z3.z3().assert(dims::pred(p, &mut syms));
+    }
+    let feasible = z3.check(&[]) != SatResult::Unsat;
+    z3.z3().pop(1);
+    feasible
 }
 
 fn solve_with_z3(

@@ -55,6 +55,16 @@ impl<'a> Interp<'a> {
                         };
                         self.assign(&s.value, updated);
                     }
+                    // `xs[i:j] = ys` splices (timm's `val2tuple` pads a list this way); an
+                    // extended slice must keep the length, as Python requires.
+                    (V::List(items), V::Data(Value::Slice(a, b, c))) => {
+                        let updated = super::calls::iterate(&v)
+                            .zip(super::expr::slice_range(items.len() as i64, a, b, c))
+                            .and_then(|(new, (start, stop, step))| {
+                                splice(items, new, start, stop, step)
+                            });
+                        self.assign(&s.value, updated.map_or(V::Unknown, V::List));
+                    }
                     (V::Dict(items), V::Data(Value::Str(Some(k)))) => {
                         let mut items = items.clone();
                         set_key(&mut items, k.clone(), v);
@@ -195,5 +205,70 @@ impl<'a> Interp<'a> {
                 Some(Dim::Dyn) => {}
             }
         }
+    }
+}
+
+/// `items[start:stop:step] = new`: a plain slice is replaced by any number of items; an
+/// extended one needs exactly as many items as it selects (else Python raises, and the
+/// result is not known).
+fn splice<'a>(
+    items: &[V<'a>],
+    new: Vec<V<'a>>,
+    start: i64,
+    stop: i64,
+    step: i64,
+) -> Option<Vec<V<'a>>> {
+    if step == 1 {
+        let (start, stop) = (start as usize, stop.max(start) as usize);
+        let mut out = items[..start].to_vec();
+        out.extend(new);
+        out.extend_from_slice(&items[stop..]);
+        return Some(out);
+    }
+    let selected: Vec<usize> = std::iter::successors(Some(start), |i| Some(i + step))
+        .take_while(|i| if step > 0 { *i < stop } else { *i > stop })
+        .map(|i| i as usize)
+        .collect();
+    if selected.len() != new.len() {
+        return None;
+    }
+    let mut out = items.to_vec();
+    for (i, v) in selected.into_iter().zip(new) {
+        out[i] = v;
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::program::units::tests::assert_twins;
+
+    /// timm's `val2tuple` pads a list with a slice assignment; plain and extended slices
+    /// replace what Python replaces.
+    #[test]
+    fn slice_assignment_splices_a_list() {
+        let src = r#"
+import torch
+from torch import nn
+
+def val2tuple(x, min_len=1, idx_repeat=-1):
+    x = list(x) if isinstance(x, (list, tuple)) else [x]
+    if len(x) > 0:
+        x[idx_repeat:idx_repeat] = [x[idx_repeat] for _ in range(min_len - len(x))]
+    return tuple(x)
+
+def run():
+    widths = val2tuple((4, 8), 4)
+    xs = [1, 2, 3, 4, 5]
+    xs[1:4] = [6]
+    ys = [1, 2, 3, 4]
+    ys[::2] = [16, 32]
+    nn.Linear(widths[2], xs[1])(torch.randn(2, 8))
+    nn.Linear(sum(widths), ys[2])(torch.randn(2, 28))
+    nn.Linear(ys[0] + ys[1] + widths[3] + xs[1], 3)(torch.randn(2, WIDTH))
+
+run()
+"#;
+        assert_twins(src, "WIDTH", "31", "32", 19);
     }
 }

@@ -1,6 +1,7 @@
 //! Python builtins the interpreter models: `len`, `range`, `zip`, `enumerate`, `min`/`max`
 //! over dims, `list`/`tuple`, `getattr`, ...; anything else is unknown.
 
+use ruff_python_ast::Expr;
 use ruff_text_size::TextRange;
 
 use super::calls::iterate;
@@ -30,6 +31,7 @@ pub const BUILTINS: &[&str] = &[
     "sum",
     "print",
     "isinstance",
+    "issubclass",
     "getattr",
     "hasattr",
     "setattr",
@@ -465,10 +467,17 @@ impl<'a> Interp<'a> {
                     None => V::Unknown,
                 }
             }
-            "isinstance" => match self.isinstance(&first, args.get(1)) {
-                Some(b) => V::Data(Value::Bool(Some(b))),
-                None => V::Unknown,
-            },
+            "isinstance" | "issubclass" => {
+                let decided = if name == "isinstance" {
+                    self.isinstance(&first, args.get(1))
+                } else {
+                    self.issubclass(&first, args.get(1))
+                };
+                match decided {
+                    Some(b) => V::Data(Value::Bool(Some(b))),
+                    None => V::Unknown,
+                }
+            }
             "any" | "all" => {
                 // `all(xs)` is `not any(not x for x in xs)`.
                 let flip = name == "all";
@@ -510,6 +519,28 @@ impl<'a> Interp<'a> {
     }
 }
 
+impl<'a> Interp<'a> {
+    /// `range(hi)` / `range(lo, hi)` of the builtin, its bounds evaluated (once): `None`
+    /// when the loop is not over such a range, `Some(None)` when a bound is not an int.
+    pub(super) fn range_bounds(&mut self, iter: &'a Expr) -> Option<Option<(DimExpr, DimExpr)>> {
+        let Expr::Call(c) = iter else { return None };
+        let args = &c.arguments.args;
+        let plain = matches!(&*c.func, Expr::Name(n) if n.id.as_str() == "range")
+            && c.arguments.keywords.is_empty()
+            && matches!(args.len(), 1 | 2)
+            && !args.iter().any(|a| matches!(a, Expr::Starred(_)));
+        if !plain || !matches!(self.lookup("range"), V::Builtin("range")) {
+            return None;
+        }
+        let bounds: Option<Vec<DimExpr>> = args.iter().map(|a| int_of(&self.eval(a))).collect();
+        Some(bounds.and_then(|b| match b.as_slice() {
+            [hi] => Some((DimExpr::zero(), hi.clone())),
+            [lo, hi] => Some((lo.clone(), hi.clone())),
+            _ => None,
+        }))
+    }
+}
+
 fn int_range<'a>(start: i64, stop: i64, step: i64) -> V<'a> {
     let n = if step > 0 {
         (stop - start + step - 1).max(0) / step
@@ -524,119 +555,6 @@ fn int_range<'a>(start: i64, stop: i64, step: i64) -> V<'a> {
             .map(|i| V::Data(Value::int(start + i * step)))
             .collect(),
     )
-}
-
-/// The Python type of a value, as far as `isinstance` needs it (`None`: not known, or an
-/// instance of a user class, which may derive from anything).
-fn plain_type(v: &V) -> Option<&'static str> {
-    Some(match v {
-        V::Data(Value::Int(_) | Value::IntUnknown) => "int",
-        V::Data(Value::Float(_)) => "float",
-        V::Data(Value::Bool(_)) | V::Cond(_) => "bool",
-        V::Data(Value::Str(_)) => "str",
-        V::Data(Value::None) => "NoneType",
-        V::Data(Value::Tensor(_)) => "torch.Tensor",
-        V::Data(Value::Size(_)) => "torch.Size",
-        V::Tuple(_) => "tuple",
-        V::List(_) => "list",
-        V::Dict(_) => "dict",
-        V::Class(_) => "type",
-        V::Torch(path) if is_torch_class(path) => "type",
-        V::Func(_) | V::Closure(..) => "function",
-        V::Partial(_) => "functools.partial",
-        V::Module(_) | V::Container(..) => "torch.nn.Module",
-        V::Torch(_) => "other",
-        _ => return None,
-    })
-}
-
-/// Torch classes are named in CamelCase (`torch.nn.BatchNorm2d`, `torch.Size`); functions,
-/// namespaces and dtypes in lower case.
-fn is_torch_class(path: &str) -> bool {
-    path.rsplit('.')
-        .next()
-        .and_then(|last| last.chars().next())
-        .is_some_and(|c| c.is_ascii_uppercase())
-}
-
-impl<'a> Interp<'a> {
-    /// `isinstance(v, ty)` when it is decided: builtin types, `torch.Tensor` and
-    /// `torch.Size` against plain values, a class of the file against its instances, `type`,
-    /// `types.FunctionType`, `functools.partial` and `nn.Module` against classes, functions,
-    /// partials and torch modules (timm's `get_norm_layer` dispatches on them).
-    fn isinstance(&self, v: &V<'a>, ty: Option<&V<'a>>) -> Option<bool> {
-        let ty = ty?;
-        if let V::Tuple(types) = ty {
-            return any_known(types.iter().map(|t| self.isinstance(v, Some(t))));
-        }
-        if let (V::Object(o), V::Class(c)) = (v, ty) {
-            // A base outside the file may be anything: only a class of the file decides.
-            let class = o.borrow().class;
-            return self
-                .ancestry(class)
-                .into_iter()
-                .any(|a| std::ptr::eq(a, *c))
-                .then_some(true);
-        }
-        let actual = plain_type(v)?;
-        let wanted = match ty {
-            V::Builtin(
-                b @ ("int" | "float" | "bool" | "str" | "list" | "tuple" | "dict" | "type"
-                | "functools.partial"),
-            ) => *b,
-            V::Builtin("types.FunctionType") => "function",
-            V::Torch(path) => match &**path {
-                "torch.Tensor" => "torch.Tensor",
-                "torch.Size" => "torch.Size",
-                "torch.nn.Module" => "torch.nn.Module",
-                // A torch layer class against a torch module: the same class decides; another
-                // may be one of its bases (`_ConvNd`), so only plain values are decided.
-                class if is_torch_class(class) => match v {
-                    V::Module(m) if m.value.class == class => return Some(true),
-                    V::Module(_) | V::Container(..) => return None,
-                    _ if actual == "other" => return None,
-                    _ => return Some(false),
-                },
-                _ => return None,
-            },
-            // A user class: none of the plain values is an instance of it.
-            V::Class(_) => return Some(false),
-            V::Builtin("collections.abc.Iterable") if actual != "other" => {
-                return match actual {
-                    // `nn.Sequential` and `nn.ModuleList` iterate, layers do not.
-                    "torch.nn.Module" => None,
-                    _ => Some(!matches!(
-                        actual,
-                        "int"
-                            | "float"
-                            | "bool"
-                            | "NoneType"
-                            | "type"
-                            | "function"
-                            | "functools.partial"
-                    )),
-                };
-            }
-            V::Builtin("collections.abc.Sequence" | "typing.Sequence") if actual != "other" => {
-                return Some(matches!(actual, "str" | "tuple" | "list" | "torch.Size"));
-            }
-            _ => return None,
-        };
-        if actual == "other"
-            && !matches!(
-                wanted,
-                "int" | "float" | "bool" | "str" | "list" | "tuple" | "dict"
-            )
-        {
-            return None;
-        }
-        // `bool` derives from `int`, `torch.Size` from `tuple`.
-        Some(
-            actual == wanted
-                || (wanted == "int" && actual == "bool")
-                || (wanted == "tuple" && actual == "torch.Size"),
-        )
-    }
 }
 
 /// The items of `dict(pairs)`: an iterable of `(str, value)` pairs; `None` when a key is not

@@ -14,7 +14,7 @@ use super::sequences::tensor_to_python;
 pub use super::sequences::{element_of, iterate};
 use super::value::{ContainerKind, Object, TorchModule, TORCH_BASE_ATTR, V};
 use crate::operators::api::{torch_api, ApiKind};
-use crate::shapes::rules::{apply, lookup, RuleError, RuleKind};
+use crate::shapes::rules::{apply_noting_reads, lookup, RuleError, RuleKind};
 use crate::shapes::{DimExpr, Value};
 
 /// `SHAPEHOUND_DEBUG=1` prints what the catalogue could not answer (read once: it is asked
@@ -455,14 +455,11 @@ impl<'a> Interp<'a> {
             .iter()
             .map(|(k, v)| (k.clone(), v.to_value()))
             .collect();
-        let uncertain = arg_values
-            .iter()
-            .chain(kw_values.iter().map(|(_, v)| v))
-            .any(has_unknown)
-            || kwargs.iter().any(|(k, _)| k == "**");
+        // `f(**unknown)` may bind any parameter: nothing the rule reads is certain.
+        let spread = kwargs.iter().any(|(k, _)| k == "**");
         let shapes = describe(&arg_values);
         self.trace.ops += 1;
-        match apply(rule, name, arg_values, kw_values, module) {
+        match apply_noting_reads(rule, name, arg_values, kw_values, module) {
             Ok(outcome) => {
                 for r in outcome.requirements {
                     self.require(r.pred, r.message, name, span, related, &shapes);
@@ -474,15 +471,16 @@ impl<'a> Interp<'a> {
             }
             // A type error (a tensor where a size goes, a missing argument) means a value is
             // not what the analysis assumed: the run proves nothing.
-            Err(RuleError::Invalid(msg)) if is_type_error(&msg) => {
+            Err((RuleError::Invalid(msg), _)) if is_type_error(&msg) => {
                 self.violate(|| msg.clone());
                 None
             }
-            Err(RuleError::Invalid(msg)) if !uncertain => {
+            // An error is certain unless the rule read something not known before it failed.
+            Err((RuleError::Invalid(msg), read_unknown)) if !read_unknown && !spread => {
                 self.fail(msg, name, span, related, &shapes);
                 None
             }
-            Err(e) => {
+            Err((e, _)) => {
                 if debug_misses() {
                     eprintln!("rule {name}: {e:?} (line {})", self.position(span).line);
                 }
@@ -680,18 +678,6 @@ impl<'a> Interp<'a> {
             None => self.init_torch_base(class, &obj, args, kwargs, span),
         }
         obj
-    }
-}
-
-/// Whether a value handed to a rule contains something unknown (then a rule's "invalid"
-/// may be a misreading, not a bug).
-fn has_unknown(v: &Value) -> bool {
-    match v {
-        Value::Unknown | Value::Function(_) | Value::IntUnknown => true,
-        Value::Float(None) | Value::Bool(None) | Value::Str(None) => true,
-        Value::Tuple(items) | Value::List(items) => items.iter().any(has_unknown),
-        Value::Tensor(t) => t.shape.dims().is_none(),
-        _ => false,
     }
 }
 

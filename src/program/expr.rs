@@ -702,7 +702,19 @@ pub(super) fn slice_items<'a>(
     b: &Value,
     c: &Value,
 ) -> Option<Vec<V<'a>>> {
-    let n = items.len() as i64;
+    let (start, stop, step) = slice_range(items.len() as i64, a, b, c)?;
+    let mut out = Vec::new();
+    let mut i = start;
+    while (step > 0 && i < stop) || (step < 0 && i > stop) {
+        out.push(items[i as usize].clone());
+        i += step;
+    }
+    Some(out)
+}
+
+/// The start, stop and step a slice with constant bounds takes on a sequence of `n` items,
+/// clamped as Python clamps them (`None` for a bound or step not known, or a zero step).
+pub(super) fn slice_range(n: i64, a: &Value, b: &Value, c: &Value) -> Option<(i64, i64, i64)> {
     let get = |v: &Value| -> Option<Option<i64>> {
         match v {
             Value::None => Some(None),
@@ -723,13 +735,7 @@ pub(super) fn slice_items<'a>(
     } else {
         (bound(get(a)?, n - 1), bound(get(b)?, -1))
     };
-    let mut out = Vec::new();
-    let mut i = start;
-    while (step > 0 && i < stop) || (step < 0 && i > stop) {
-        out.push(items[i as usize].clone());
-        i += step;
-    }
-    Some(out)
+    Some((start, stop, step))
 }
 
 /// The integer a value holds, when it is a Python int (or bool).

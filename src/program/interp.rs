@@ -283,9 +283,18 @@ impl<'a> Interp<'a> {
     }
 
     /// Records that a value was not what the unit assumed (see `Trace::violate`).
+    /// On a path under guards, only that path is in doubt: it ends here, and the job
+    /// decides whether it can be taken at all.
     pub fn violate(&mut self, reason: impl FnOnce() -> String) {
-        if !self.dead {
+        if self.dead {
+            return;
+        }
+        if self.guards.is_empty() {
             self.trace.violate(reason);
+        } else {
+            let path = Pred::And(self.guards.clone());
+            self.trace.guarded_violations.push(path);
+            self.dead = true;
         }
     }
 
@@ -299,9 +308,8 @@ impl<'a> Interp<'a> {
         shapes: &str,
     ) {
         self.require(never(), message, operator, span, related, shapes);
-        if self.guards.is_empty() {
-            self.dead = true;
-        }
+        // What follows on this path never runs (branches and loops rejoin the others).
+        self.dead = true;
     }
 
     // ---- statements ------------------------------------------------------------------
@@ -379,12 +387,19 @@ impl<'a> Interp<'a> {
             Stmt::Raise(_) | Stmt::Break(_) | Stmt::Continue(_) => return Flow::Exit,
             Stmt::If(s) => return self.exec_if(s),
             Stmt::For(f) => {
+                match self.range_bounds(&f.iter) {
+                    Some(Some((lo, hi))) => {
+                        return self.exec_range_loop(&f.target, lo, hi, &f.body, &f.orelse)
+                    }
+                    Some(None) => return self.exec_for(&f.target, V::Unknown, &f.body, &f.orelse),
+                    None => {}
+                }
                 let iter = self.eval(&f.iter);
                 return self.exec_for(&f.target, iter, &f.body, &f.orelse);
             }
             Stmt::While(w) => {
                 self.eval(&w.test);
-                return self.exec_unknown_loop(None, &w.body, &w.orelse);
+                return self.exec_unknown_loop(None, &w.body, &w.orelse, None);
             }
             Stmt::With(w) => {
                 for item in &w.items {
@@ -683,21 +698,56 @@ impl<'a> Interp<'a> {
             return self.exec_block(orelse);
         }
         let element = super::calls::element_of(&iter);
-        self.exec_unknown_loop(Some((target, element)), body, orelse)
+        self.exec_unknown_loop(Some((target, element)), body, orelse, None)
+    }
+
+    /// `for i in range(lo, hi)`: unrolled when both bounds are small constants; otherwise
+    /// one pass, under the guard `lo < hi`, stands for every pass, with `i` a symbol in
+    /// `[lo, hi)`. A decoder's `for t in range(tgt.size(1))` runs at least once, so what its
+    /// body requires is required.
+    fn exec_range_loop(
+        &mut self,
+        target: &'a Expr,
+        lo: DimExpr,
+        hi: DimExpr,
+        body: &'a [Stmt],
+        orelse: &'a [Stmt],
+    ) -> Flow {
+        if let (Some(a), Some(b)) = (lo.as_const(), hi.as_const()) {
+            if b.saturating_sub(a) <= MAX_UNROLL as i64 {
+                let items = (a..b).map(|i| V::Data(Value::int(i))).collect();
+                return self.exec_for(target, V::List(items), body, orelse);
+            }
+        }
+        let i = self.fresh_sym("i");
+        // Holds whenever the loop runs; otherwise `i` is unconstrained.
+        let within = Pred::And(vec![
+            Pred::Le(lo.clone(), i.clone()),
+            Pred::Lt(i.clone(), hi.clone()),
+        ]);
+        let runs = Pred::Lt(lo, hi);
+        self.trace.fact(
+            Pred::Or(vec![Pred::Not(Box::new(runs.clone())), within]),
+            None,
+        );
+        let element = V::Data(Value::Int(i));
+        self.exec_unknown_loop(Some((target, element)), body, orelse, Some(runs))
     }
 
     /// A loop whose trip count is unknown: the body runs under a guard (it may not run at
-    /// all), with the values it changes widened so that one pass stands for every pass.
+    /// all; `runs` when that is known, else a fresh choice), with the values it changes
+    /// widened so that one pass stands for every pass.
     fn exec_unknown_loop(
         &mut self,
         target: Option<(&'a Expr, V<'a>)>,
         body: &'a [Stmt],
         orelse: &'a [Stmt],
+        runs: Option<Pred>,
     ) -> Flow {
         let before = self.snapshot();
         // A trial pass, unrecorded, finds the names the body changes.
         let saved_trace = self.trace.clone();
-        let g = self.fresh_choice();
+        let g = runs.clone().unwrap_or_else(|| self.fresh_choice());
         self.guards.push(g);
         if let Some((t, v)) = &target {
             self.assign(t, v.clone());
@@ -710,17 +760,25 @@ impl<'a> Interp<'a> {
         self.restore(before.clone());
         let widened = self.widen(&before, &trial);
         self.restore(widened.clone());
-        let g = self.fresh_choice();
+        let g = runs.unwrap_or_else(|| self.fresh_choice());
         self.guards.push(g);
         if let Some((t, v)) = target {
             self.assign(t, v);
         }
         self.exec_block(body);
-        self.guards.pop();
-        self.dead = false;
+        let g = self.guards.pop();
+        let raised = std::mem::take(&mut self.dead);
         let after = self.snapshot();
         self.restore(widened.clone());
-        self.join_into(widened, after);
+        if raised {
+            // A pass raises whenever the loop runs: what follows runs only if it did not
+            // (as after a branch that raises).
+            if let Some(g) = g {
+                self.guards.push(Pred::Not(Box::new(g)));
+            }
+        } else {
+            self.join_into(widened, after);
+        }
         self.exec_block(orelse)
     }
 }

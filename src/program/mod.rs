@@ -22,6 +22,7 @@ pub mod project;
 pub mod sequences;
 pub mod strings;
 pub mod trace;
+pub mod types;
 pub mod units;
 pub mod value;
 

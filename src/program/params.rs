@@ -54,14 +54,23 @@ struct Evidence {
     indexed: bool,
 }
 
-struct Uses<'n> {
+/// Finds the functions of the file a body calls by name, so that their parameters' kinds
+/// carry over to the arguments (`conv_bn_relu(in_channels, out_channels, 3)`).
+pub type Helpers<'h, 'a> = &'h dyn Fn(&str) -> Option<&'a StmtFunctionDef>;
+
+/// How deep size evidence follows calls into helpers.
+const HELPER_DEPTH: usize = 2;
+
+struct Uses<'n, 'h, 'a> {
     names: &'n [String],
+    helpers: Option<Helpers<'h, 'a>>,
+    depth: usize,
     ev: HashMap<String, Evidence>,
     /// Parameters the body rebinds: a later `x.shape` may describe another value.
     rebound: std::collections::HashSet<String>,
 }
 
-impl Uses<'_> {
+impl Uses<'_, '_, '_> {
     fn param(&self, e: &Expr) -> Option<String> {
         match e {
             Expr::Name(n) if self.names.iter().any(|p| p == n.id.as_str()) => {
@@ -95,6 +104,42 @@ impl Uses<'_> {
     }
 }
 
+impl Uses<'_, '_, '_> {
+    /// A call of a function of the file: an argument in the place of one of its size
+    /// parameters is a size.
+    fn mark_helper_sizes(&mut self, c: &ruff_python_ast::ExprCall) {
+        let (Some(helpers), Expr::Name(n)) = (self.helpers, &*c.func) else {
+            return;
+        };
+        if self.depth == 0 || self.param(&c.func).is_some() {
+            return;
+        }
+        let Some(callee) = helpers(n.id.as_str()) else {
+            return;
+        };
+        let kinds = classify_at(callee, false, false, Some(helpers), self.depth - 1);
+        let positional = c
+            .arguments
+            .args
+            .iter()
+            .take_while(|a| !matches!(a, Expr::Starred(_)));
+        for (arg, (_, kind, _)) in positional.zip(&kinds) {
+            if *kind == ParamKind::Size {
+                self.mark_sizes(arg);
+            }
+        }
+        for k in c.arguments.keywords.iter() {
+            let Some(name) = &k.arg else { continue };
+            if kinds
+                .iter()
+                .any(|(p, kind, _)| p == name.id.as_str() && *kind == ParamKind::Size)
+            {
+                self.mark_sizes(&k.value);
+            }
+        }
+    }
+}
+
 /// Receivers of these attributes are tensors (names no builtin type or `nn.Module` shares).
 fn tensor_attribute(attr: &str) -> bool {
     matches!(attr, "shape" | "ndim" | "T" | "mT" | "dtype" | "device")
@@ -103,7 +148,7 @@ fn tensor_attribute(attr: &str) -> bool {
             .is_some_and(|s| s == MethodSharing::Plain)
 }
 
-impl<'b> Visitor<'b> for Uses<'_> {
+impl<'b> Visitor<'b> for Uses<'_, '_, '_> {
     fn visit_expr(&mut self, e: &'b Expr) {
         match e {
             Expr::Attribute(a) => {
@@ -163,6 +208,21 @@ impl<'b> Visitor<'b> for Uses<'_> {
             }
             Expr::Call(c) => {
                 let callee = callee_path(&c.func);
+                // `x.view(b, h // ws, ws, c)`: the sizes of a reshape are ints. A single
+                // argument that is not a display may be a whole shape tuple: left alone.
+                if let Expr::Attribute(a) = &*c.func {
+                    if SIZE_METHODS.contains(&a.attr.id.as_str()) {
+                        let args = &c.arguments.args;
+                        let sizes = match &args[..] {
+                            [one] => list_elements(Some(one)),
+                            many => many.iter().collect(),
+                        };
+                        for size in sizes {
+                            self.mark_sizes(size);
+                        }
+                    }
+                }
+                self.mark_helper_sizes(c);
                 if self.param(&c.func).is_some() {
                     // Called: a function or a model, not a tensor.
                     self.mark(&c.func, |ev| ev.not_tensor = true);
@@ -306,6 +366,18 @@ impl<'b> Visitor<'b> for Uses<'_> {
     }
 }
 
+/// Tensor methods whose positional arguments are sizes.
+const SIZE_METHODS: &[&str] = &[
+    "view",
+    "reshape",
+    "expand",
+    "repeat",
+    "tile",
+    "new_zeros",
+    "new_ones",
+    "new_empty",
+];
+
 /// Keyword arguments of layer constructors that are sizes.
 const SIZE_KEYWORDS: &[&str] = &[
     "in_features",
@@ -434,6 +506,33 @@ pub fn classify(
     skip_self: bool,
     convention_tensor: bool,
 ) -> Vec<(String, ParamKind, Default)> {
+    classify_at(def, skip_self, convention_tensor, None, 0)
+}
+
+/// [`classify`], with size evidence also from the parameters of the file's functions that
+/// the body calls.
+pub fn classify_with<'a>(
+    def: &StmtFunctionDef,
+    skip_self: bool,
+    convention_tensor: bool,
+    helpers: Helpers<'_, 'a>,
+) -> Vec<(String, ParamKind, Default)> {
+    classify_at(
+        def,
+        skip_self,
+        convention_tensor,
+        Some(helpers),
+        HELPER_DEPTH,
+    )
+}
+
+fn classify_at<'a>(
+    def: &StmtFunctionDef,
+    skip_self: bool,
+    convention_tensor: bool,
+    helpers: Option<Helpers<'_, 'a>>,
+    depth: usize,
+) -> Vec<(String, ParamKind, Default)> {
     let params: Vec<_> = def
         .parameters
         .posonlyargs
@@ -448,6 +547,8 @@ pub fn classify(
         .collect();
     let mut uses = Uses {
         names: &names,
+        helpers,
+        depth,
         ev: HashMap::new(),
         rebound: std::collections::HashSet::new(),
     };
@@ -687,5 +788,57 @@ mod tests {
                 ParamKind::Size
             ]
         );
+    }
+
+    /// The sizes of a reshape are ints (`ws` in `x.view(b, h // ws, ws, c)`); a single
+    /// argument may be a whole shape tuple and says nothing.
+    #[test]
+    fn reshape_sizes_are_sizes() {
+        let def = first_def(
+            "def f(x, ws, shape, k):\n    b, h, w, c = x.shape\n    y = x.view(b, h // ws, ws, w // ws, ws, c)\n    z = x.reshape(shape)\n    return y.expand((k, -1, -1, -1, -1, -1)), z\n",
+        );
+        let kinds = kinds_of(&def);
+        assert_eq!(
+            kinds,
+            vec![
+                ParamKind::Ranked(4),
+                ParamKind::Size,
+                ParamKind::Unknown,
+                ParamKind::Size
+            ]
+        );
+    }
+
+    /// An argument in the place of a helper's size parameter is a size, through helpers
+    /// calling helpers (up to the depth limit).
+    #[test]
+    fn sizes_carry_over_from_the_helpers_a_body_calls() {
+        let m = crate::frontend::parse_python(
+            "def conv(cin, cout, k):\n    return nn.Conv2d(cin, cout, k)\ndef block(a, b):\n    return conv(a, b, 3)\ndef f(x, n, m, other):\n    y = block(n, b=m)\n    return other(x)\n",
+        )
+        .unwrap();
+        let defs: Vec<&StmtFunctionDef> = m
+            .body
+            .iter()
+            .filter_map(|s| match s {
+                Stmt::FunctionDef(f) => Some(f),
+                _ => None,
+            })
+            .collect();
+        let helpers = |name: &str| defs.iter().copied().find(|d| d.name.id.as_str() == name);
+        let kinds: Vec<ParamKind> = classify_with(defs[2], false, false, &helpers)
+            .into_iter()
+            .map(|(_, k, _)| k)
+            .collect();
+        assert_eq!(
+            kinds,
+            vec![
+                ParamKind::Unknown,
+                ParamKind::Size,
+                ParamKind::Size,
+                ParamKind::Unknown
+            ]
+        );
+        assert_eq!(kinds_of(defs[2])[1], ParamKind::Unknown);
     }
 }

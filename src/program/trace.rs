@@ -86,6 +86,11 @@ pub struct Trace {
     pub assumption_violated: bool,
     /// Why the assumption broke (the first reason), for traces and debugging.
     pub violation: Option<String>,
+    /// Path conditions under which an assumption broke: the run proves nothing unless
+    /// every one of these paths is infeasible (a loop's "ran zero times" when its bound
+    /// is at least 1).
+    #[serde(default)]
+    pub guarded_violations: Vec<Pred>,
     /// Operations whose rule could not say anything (unknown values, unmodelled operators).
     pub unknown_ops: usize,
     /// Operations evaluated by a rule.

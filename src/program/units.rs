@@ -9,7 +9,7 @@ use ruff_text_size::TextRange;
 
 use super::imports::ImportSearch;
 use super::interp::Interp;
-use super::params::{classify, AnnotatedDim, Default, ParamKind};
+use super::params::{classify, classify_with, AnnotatedDim, Default, ParamKind};
 use super::project::{ModuleArena, Project};
 use super::trace::{Input, Trace};
 use super::value::V;
@@ -280,6 +280,16 @@ fn bind_inputs<'a>(
     (kwargs, described.join(","))
 }
 
+/// The functions of the file by name, for the size evidence of [`classify_with`].
+fn helper_defs<'g, 'a>(
+    globals: &'g HashMap<String, V<'a>>,
+) -> impl Fn(&str) -> Option<&'a StmtFunctionDef> + 'g {
+    move |name| match globals.get(name) {
+        Some(V::Func(def)) => Some(*def),
+        _ => None,
+    }
+}
+
 /// Runs a module class: `__init__` once with symbolic size parameters (or their defaults),
 /// then `forward` once per variant of its inputs (see [`run_variants`]).
 fn run_class<'a>(
@@ -293,7 +303,7 @@ fn run_class<'a>(
     let init = init_of(interp, class);
     let ctor_choices: Vec<(String, Choice)> = init
         .map(|init| {
-            classify(init, true, false)
+            classify_with(init, true, false, &helper_defs(globals))
                 .into_iter()
                 .filter(|(_, _, default)| *default != Default::Value)
                 .map(|(n, k, _)| {
@@ -356,7 +366,7 @@ fn run_function<'a>(
     globals: &HashMap<String, V<'a>>,
     def: &'a StmtFunctionDef,
 ) -> Vec<UnitRun> {
-    let kinds = classify(def, false, false);
+    let kinds = classify_with(def, false, false, &helper_defs(globals));
     let tensors = kinds.iter().any(|(_, k, d)| {
         *d == Default::Absent
             && matches!(

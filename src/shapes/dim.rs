@@ -56,6 +56,45 @@ fn accumulate(poly: &mut Vec<(Monomial, i64)>, m: Monomial, coeff: i64) {
     }
 }
 
+/// `(c * m) / (dc * dm)` when both the coefficient and the monomial divide.
+fn divide_term(m: &Monomial, c: i64, dm: &Monomial, dc: i64) -> Option<(Monomial, i64)> {
+    if dc == 0 || c % dc != 0 {
+        return None;
+    }
+    let mut rest: BTreeMap<Atom, u32> = m.iter().cloned().collect();
+    for (a, e) in dm {
+        let have = rest.get_mut(a)?;
+        if *have < *e {
+            return None;
+        }
+        *have -= e;
+        if *have == 0 {
+            rest.remove(a);
+        }
+    }
+    Some((rest.into_iter().collect(), c / dc))
+}
+
+/// Graded lexicographic order on monomials (total degree, then the exponent of the first
+/// atom where they differ): a monomial order, so leading terms multiply.
+fn graded_lex(a: &Monomial, b: &Monomial) -> std::cmp::Ordering {
+    use std::cmp::Ordering;
+    let degree = |m: &Monomial| m.iter().map(|(_, e)| u64::from(*e)).sum::<u64>();
+    degree(a).cmp(&degree(b)).then_with(|| {
+        let (mut i, mut j) = (0, 0);
+        while i < a.len() && j < b.len() {
+            match a[i].0.cmp(&b[j].0) {
+                Ordering::Equal if a[i].1 == b[j].1 => (i, j) = (i + 1, j + 1),
+                Ordering::Equal => return a[i].1.cmp(&b[j].1),
+                // The smaller atom appears only in one of them: that one is greater.
+                Ordering::Less => return Ordering::Greater,
+                Ordering::Greater => return Ordering::Less,
+            }
+        }
+        (a.len() - i).cmp(&(b.len() - j))
+    })
+}
+
 /// Merges two sorted term lists, `a + sign*b`.
 fn merge(a: &[(Monomial, i64)], b: &[(Monomial, i64)], sign: i64) -> Vec<(Monomial, i64)> {
     let mut out = Vec::with_capacity(a.len() + b.len());
@@ -275,7 +314,9 @@ impl DimExpr {
     }
 
     /// Exact division, when every term divides: by a non-zero constant that divides every
-    /// coefficient, or by a single monomial (with coefficient) that divides every term.
+    /// coefficient, by a single monomial (with coefficient) that divides every term, or by a
+    /// polynomial that leaves no remainder (`384*b*(h*w + h + w + 1)` by
+    /// `32*b*(h*w + h + w + 1)` is 12: reshape's `-1` of an expanded product).
     fn exact_div(&self, divisor: &DimExpr) -> Option<DimExpr> {
         if let Some(d) = divisor.as_const() {
             if d == 0 || self.c % d != 0 || self.poly.iter().any(|(_, c)| c % d != 0) {
@@ -286,34 +327,58 @@ impl DimExpr {
                 poly: self.poly.iter().map(|(m, c)| (m.clone(), c / d)).collect(),
             });
         }
-        if divisor.c != 0 || divisor.poly.len() != 1 || self.c != 0 {
-            return None;
-        }
-        let (dm, dc) = &divisor.poly[0];
-        let mut out = DimExpr::zero();
-        for (m, c) in &self.poly {
-            if c % dc != 0 {
+        if divisor.c == 0 && divisor.poly.len() == 1 {
+            if self.c != 0 {
                 return None;
             }
-            let mut rest: BTreeMap<Atom, u32> = m.iter().cloned().collect();
-            for (a, e) in dm {
-                let have = rest.get_mut(a)?;
-                if *have < *e {
-                    return None;
-                }
-                *have -= e;
-                if *have == 0 {
-                    rest.remove(a);
+            let (dm, dc) = &divisor.poly[0];
+            let mut out = DimExpr::zero();
+            for (m, c) in &self.poly {
+                let (rest, q) = divide_term(m, *c, dm, *dc)?;
+                if rest.is_empty() {
+                    out.c += q;
+                } else {
+                    accumulate(&mut out.poly, rest, q);
                 }
             }
-            let rest: Monomial = rest.into_iter().collect();
-            if rest.is_empty() {
-                out.c += c / dc;
-            } else {
-                accumulate(&mut out.poly, rest, c / dc);
+            return Some(out);
+        }
+        // Polynomial long division under a monomial order: exact division leaves no
+        // remainder. Large expansions are left alone (cost).
+        const MAX_TERMS: usize = 32;
+        if self.poly.len() > MAX_TERMS || divisor.poly.len() > MAX_TERMS {
+            return None;
+        }
+        let leading = |e: &DimExpr| -> Option<(Monomial, i64)> {
+            e.all_terms()
+                .max_by(|(a, _), (b, _)| graded_lex(a, b))
+                .map(|(m, c)| (m.clone(), c))
+        };
+        let (dm, dc) = leading(divisor)?;
+        let mut rest = self.clone();
+        let mut quotient = DimExpr::zero();
+        for _ in 0..=2 * MAX_TERMS {
+            let Some((m, c)) = leading(&rest) else {
+                return Some(quotient);
+            };
+            let (qm, qc) = divide_term(&m, c, &dm, dc)?;
+            let t = DimExpr::term(qm, qc);
+            rest = rest.sub(&divisor.mul(&t));
+            quotient = quotient.add(&t);
+        }
+        None
+    }
+
+    /// `coeff * m` as an expression.
+    fn term(m: Monomial, coeff: i64) -> DimExpr {
+        if m.is_empty() || coeff == 0 {
+            DimExpr::constant(if m.is_empty() { coeff } else { 0 })
+        } else {
+            DimExpr {
+                c: 0,
+                poly: vec![(m, coeff)],
             }
         }
-        Some(out)
     }
 
     /// Python floor division. Simplified when constant, when the divisor divides every term

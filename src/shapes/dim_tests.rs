@@ -7,6 +7,21 @@ fn c(v: i64) -> DimExpr {
     DimExpr::constant(v)
 }
 
+/// Reshape's `-1` divides an expanded product by another: a one-term quotient is found, a
+/// quotient that is not exact stays a floor division.
+#[test]
+fn division_by_a_polynomial_with_a_one_term_quotient() {
+    let (b, h, w) = (s("b"), s("h"), s("w"));
+    let hw = h.add_const(1).mul(&w.add_const(1));
+    let numel = c(384).mul(&b).mul(&hw);
+    assert_eq!(numel.floordiv(&c(32).mul(&b).mul(&hw)), c(12));
+    assert_eq!(numel.floordiv(&b.mul(&hw)), c(384));
+    assert_eq!(numel.floordiv(&c(3).mul(&hw)), c(128).mul(&b));
+    let ragged = numel.add_const(1).floordiv(&hw);
+    assert!(ragged.as_const().is_none() && ragged != c(384).mul(&b));
+    assert_eq!(hw.mul(&w).floordiv(&w.add_const(1)), h.add_const(1).mul(&w));
+}
+
 #[test]
 fn normal_form_makes_equal_expressions_equal() {
     let (a, b) = (s("a"), s("b"));

@@ -138,6 +138,18 @@ pub enum Value {
 }
 
 impl Value {
+    /// Whether some part of the value is not known (an unknown value, number, string or
+    /// flag, a callable, a tensor of unknown rank, or a sequence holding one).
+    pub fn has_unknown(&self) -> bool {
+        match self {
+            Value::Unknown | Value::Function(_) | Value::IntUnknown => true,
+            Value::Float(None) | Value::Bool(None) | Value::Str(None) => true,
+            Value::Tuple(items) | Value::List(items) => items.iter().any(Value::has_unknown),
+            Value::Tensor(t) => t.shape.dims().is_none(),
+            _ => false,
+        }
+    }
+
     pub fn tensor(shape: Shape, dtype: Option<DType>) -> Value {
         Value::Tensor(TensorValue {
             shape,

@@ -167,6 +167,7 @@ fn randint(ctx: &mut Ctx) -> RuleResult {
 /// `randint`'s `(low, high, size)`, positional or by keyword (`low` defaults to 0); the
 /// values drawn are `low..high` (`bounds.rs` reads them too).
 pub(crate) fn randint_args(ctx: &Ctx) -> Result<(DimExpr, DimExpr, Vec<Dim>), RuleError> {
+    ctx.read_all();
     let size_pos = ctx.args.iter().position(|v| v.elements().is_some());
     let (low, high, sizes) = match size_pos {
         Some(p) => {
@@ -213,6 +214,7 @@ pub(crate) fn randint_args(ctx: &Ctx) -> Result<(DimExpr, DimExpr, Vec<Dim>), Ru
 /// the step must be non-zero and point from start towards end ("upper bound and lower bound
 /// inconsistent with step sign"). Integer arguments give an integer tensor.
 fn arange(ctx: &mut Ctx) -> RuleResult {
+    ctx.read_all();
     let (start, end, step) = match (ctx.args.len(), ctx.kwarg("end").is_some()) {
         (1, false) => (
             Value::int(0),

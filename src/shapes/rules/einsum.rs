@@ -48,6 +48,7 @@ fn parse_term(ctx: &Ctx, s: &str, offset: usize) -> Result<Term, RuleError> {
 /// The equation and operands of either calling convention: `einsum(eq, *ops)`,
 /// `einsum(eq, [ops])`, or the sublist form `einsum(op0, [0, 1], op1, [1, 2], [0, 2])`.
 fn einsum_inputs(ctx: &Ctx) -> Result<(String, Vec<Value>), RuleError> {
+    ctx.read_all();
     let missing = || {
         invalid(format!(
             "{}: einsum(): must specify the equation string and at least one operand, or at least one operand and its subscript",

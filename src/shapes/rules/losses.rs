@@ -161,8 +161,8 @@ fn require_dtype(
 
 /// The class-index path shared by `nll_loss` and `cross_entropy`: input `[N, C]`, `[C]` or
 /// `[N, C, d1, ...]`; target `[N]`, `[]` (or `[1]` for a 1-D input) or `[N, d1, ...]` of an
-/// integer dtype ("expected target dtype to be Long or Byte"); `weight` has C elements. The
-/// unreduced loss has the target's shape.
+/// integer dtype ("expected target dtype to be Long or Byte", checked after the shapes);
+/// `weight` has C elements. The unreduced loss has the target's shape.
 fn class_index_loss(
     ctx: &mut Ctx,
     x: &[Dim],
@@ -172,12 +172,6 @@ fn class_index_loss(
     red: Reduction,
     dtype: Option<DType>,
 ) -> RuleResult {
-    require_dtype(
-        ctx,
-        dt,
-        &[DType::Int],
-        "expected target dtype to be Long or Byte",
-    )?;
     let shapes = format!("(got input: {} , target: {})", show(x), show(t));
     match x.len() {
         0 => return invalid(format!("{}: input tensor should be 1D or more", ctx.op)),
@@ -231,6 +225,13 @@ fn class_index_loss(
         );
         require_same(ctx, w, std::slice::from_ref(c), msg)?;
     }
+    // The kernel checks the dtype after the shapes (a float `[N, C]` target is "multi-target").
+    require_dtype(
+        ctx,
+        dt,
+        &[DType::Int],
+        "expected target dtype to be Long or Byte",
+    )?;
     Ok(reduced(red, t.to_vec(), dtype))
 }
 

@@ -160,6 +160,18 @@ pub fn apply(
     kwargs: Vec<(String, Value)>,
     module: Option<ModuleValue>,
 ) -> Result<Outcome, RuleError> {
+    apply_noting_reads(rule, op, args, kwargs, module).map_err(|(e, _)| e)
+}
+
+/// [`apply`]; an error comes with whether the rule had read an argument that is not fully
+/// known before it failed.
+pub fn apply_noting_reads(
+    rule: fn(&mut Ctx) -> RuleResult,
+    op: &str,
+    args: Vec<Value>,
+    kwargs: Vec<(String, Value)>,
+    module: Option<ModuleValue>,
+) -> Result<Outcome, (RuleError, bool)> {
     let mut ctx = Ctx {
         op: op.to_string(),
         args,
@@ -167,8 +179,9 @@ pub fn apply(
         module,
         requirements: Vec::new(),
         assumptions: Vec::new(),
+        read_unknown: std::cell::Cell::new(false),
     };
-    let mut value = rule(&mut ctx)?;
+    let mut value = rule(&mut ctx).map_err(|e| (e, ctx.read_unknown.get()))?;
     if let Some(Value::Tensor(TensorValue {
         uniform: Some(u), ..
     })) = ctx.args.first()
@@ -277,6 +290,9 @@ pub struct Ctx {
     pub requirements: Vec<Requirement>,
     /// See `Outcome::assumptions`.
     pub assumptions: Vec<Pred>,
+    /// Set when the rule read an argument that is not fully known: an error it then
+    /// reports may come from misreading that argument.
+    pub read_unknown: std::cell::Cell<bool>,
 }
 
 pub fn invalid<T>(msg: impl Into<String>) -> Result<T, RuleError> {
@@ -290,7 +306,25 @@ pub fn unsupported<T>(msg: impl Into<String>) -> Result<T, RuleError> {
 impl Ctx {
     /// The argument at `pos`, or the keyword `name` (Python's binding of one parameter).
     pub fn arg(&self, pos: usize, name: &str) -> Option<&Value> {
-        self.args.get(pos).or_else(|| self.kwarg(name))
+        match self.args.get(pos) {
+            Some(v) => Some(self.noted(v)),
+            None => self.kwarg(name),
+        }
+    }
+
+    /// Records a read of `v` (see `read_unknown`).
+    fn noted<'v>(&self, v: &'v Value) -> &'v Value {
+        if v.has_unknown() {
+            self.read_unknown.set(true);
+        }
+        v
+    }
+
+    /// For rules that read `args`/`kwargs` directly: every argument counts as read.
+    pub fn read_all(&self) {
+        for v in self.args.iter().chain(self.kwargs.iter().map(|(_, v)| v)) {
+            self.noted(v);
+        }
     }
 
     /// A keyword argument. PyTorch's argument parser also accepts NumPy's names for some
@@ -306,12 +340,16 @@ impl Ctx {
             .iter()
             .find(|(k, _)| k == name)
             .or_else(|| alias.and_then(|a| self.kwargs.iter().find(|(k, _)| k == a)))
-            .map(|(_, v)| v)
+            .map(|(_, v)| self.noted(v))
     }
 
     /// Positional arguments from `pos` on (varargs).
     pub fn rest(&self, pos: usize) -> &[Value] {
-        self.args.get(pos..).unwrap_or(&[])
+        let rest = self.args.get(pos..).unwrap_or(&[]);
+        for v in rest {
+            self.noted(v);
+        }
+        rest
     }
 
     /// A module hyperparameter (for forward rules).
