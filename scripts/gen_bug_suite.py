@@ -144,6 +144,8 @@ def load_case(case_dir):
     runs = meta.get("runs")
     if not isinstance(runs, list) or not runs or not all(isinstance(r, str) for r in runs):
         problems.append("runs must be a non-empty list of strings")
+    if not isinstance(meta.get("blind", False), bool):
+        problems.append("blind must be true or false")
     return meta, problems
 
 
@@ -152,7 +154,8 @@ def check_case(case_dir):
     meta, problems = load_case(case_dir)
     bug_path, fixed_path = case_dir / "bug.py", case_dir / "fixed.py"
     entry = {"name": name, "category": meta.get("category"), "where": meta.get("where"),
-             "symbolic": meta.get("symbolic"), "description": meta.get("description"), "bug_line": None,
+             "symbolic": meta.get("symbolic"), "blind": meta.get("blind", False),
+             "description": meta.get("description"), "bug_line": None,
              "fix_lines": [], "frames": [], "error_type": None, "message": None, "fixed_ok": False,
              "confirmed": False}
     if not bug_path.is_file() or not fixed_path.is_file():

@@ -10,14 +10,59 @@ use std::path::Path;
 
 use serde_json::Value as Json;
 
-/// The share of bugs found at the right line may only go up (the target is 0.90).
+/// The share of bugs found at the right line may only go up (the target is 0.90),
+/// for the first 92 cases (written alongside the analyser) and for the blind set (cases
+/// marked `blind = true`, written by someone who never saw the analyser or its results).
 const MIN_FOUND: f64 = 0.89;
+const MIN_FOUND_BLIND: f64 = 0.80;
 
 fn findings(path: &Path) -> Vec<Json> {
     let out = common::run(&["check", "--format", "json", &path.display().to_string()]);
     let json: Json = serde_json::from_slice(&out.stdout)
         .unwrap_or_else(|e| panic!("{}: not JSON ({e})", path.display()));
     json["findings"].as_array().cloned().unwrap_or_default()
+}
+
+/// Found and total, overall and for symbolic / concrete cases.
+#[derive(Default)]
+struct Tally {
+    found: usize,
+    total: usize,
+    symbolic: (usize, usize),
+    concrete: (usize, usize),
+}
+
+impl Tally {
+    fn add(&mut self, symbolic: bool, hit: bool) {
+        let part = if symbolic {
+            &mut self.symbolic
+        } else {
+            &mut self.concrete
+        };
+        part.1 += 1;
+        self.total += 1;
+        if hit {
+            part.0 += 1;
+            self.found += 1;
+        }
+    }
+
+    fn share(&self) -> f64 {
+        self.found as f64 / self.total.max(1) as f64
+    }
+
+    fn report(&self, name: &str) {
+        eprintln!(
+            "{name}: {} of {} found at the right line ({:.1}%); symbolic {}/{}, concrete {}/{}",
+            self.found,
+            self.total,
+            self.share() * 100.0,
+            self.symbolic.0,
+            self.symbolic.1,
+            self.concrete.0,
+            self.concrete.1
+        );
+    }
 }
 
 #[test]
@@ -29,10 +74,9 @@ fn bugs_are_found_at_their_line_and_fixed_twins_are_clean() {
     .unwrap();
     let cases = data["cases"].as_array().unwrap();
     assert!(cases.len() >= 80, "the suite has {} cases", cases.len());
-    let mut found = 0;
+    let (mut first, mut blind) = (Tally::default(), Tally::default());
     let mut missed = Vec::new();
     let mut false_alarms = Vec::new();
-    let mut by_symbolic = [(0, 0), (0, 0)];
     for case in cases {
         assert_eq!(case["confirmed"], true, "{case}");
         let name = case["name"].as_str().unwrap();
@@ -47,12 +91,13 @@ fn bugs_are_found_at_their_line_and_fixed_twins_are_clean() {
         let hit = bug
             .iter()
             .any(|f| lines.contains(&f["line"].as_i64().unwrap_or(0)));
-        let symbolic = usize::from(case["symbolic"] == true);
-        by_symbolic[symbolic].1 += 1;
-        if hit {
-            found += 1;
-            by_symbolic[symbolic].0 += 1;
+        let tally = if case["blind"] == true {
+            &mut blind
         } else {
+            &mut first
+        };
+        tally.add(case["symbolic"] == true, hit);
+        if !hit {
             missed.push(format!(
                 "{name} ({}, line {}): {} finding(s) elsewhere",
                 case["category"].as_str().unwrap_or(""),
@@ -65,16 +110,8 @@ fn bugs_are_found_at_their_line_and_fixed_twins_are_clean() {
             false_alarms.push(format!("{name}: {}", fixed[0]["message"]));
         }
     }
-    let share = found as f64 / cases.len() as f64;
-    eprintln!(
-        "bug suite: {found} of {} found at the right line ({:.1}%); symbolic {}/{}, concrete {}/{}",
-        cases.len(),
-        share * 100.0,
-        by_symbolic[1].0,
-        by_symbolic[1].1,
-        by_symbolic[0].0,
-        by_symbolic[0].1
-    );
+    first.report("bug suite");
+    blind.report("blind set");
     if std::env::var_os("SHAPEHOUND_REPORT").is_some() {
         for m in &missed {
             eprintln!("missed: {m}");
@@ -85,9 +122,16 @@ fn bugs_are_found_at_their_line_and_fixed_twins_are_clean() {
         "findings on fixed twins:\n{}",
         false_alarms.join("\n")
     );
-    assert!(
-        share >= MIN_FOUND,
-        "found {share:.3} < {MIN_FOUND}; missed:\n{}",
-        missed.join("\n")
-    );
+    assert!(blind.total >= 30, "the blind set has {} cases", blind.total);
+    for (tally, min, name) in [
+        (&first, MIN_FOUND, "suite"),
+        (&blind, MIN_FOUND_BLIND, "blind set"),
+    ] {
+        assert!(
+            tally.share() >= min,
+            "{name}: found {:.3} < {min}; missed:\n{}",
+            tally.share(),
+            missed.join("\n")
+        );
+    }
 }

@@ -14,7 +14,7 @@ use super::sequences::tensor_to_python;
 pub use super::sequences::{element_of, iterate};
 use super::value::{ContainerKind, Object, TorchModule, TORCH_BASE_ATTR, V};
 use crate::operators::api::{torch_api, ApiKind};
-use crate::shapes::rules::{apply_noting_reads, lookup, RuleError, RuleKind};
+use crate::shapes::rules::{apply_noting_reads, lookup, Failure, RuleError, RuleKind};
 use crate::shapes::{DimExpr, Value};
 
 /// `SHAPEHOUND_DEBUG=1` prints what the catalogue could not answer (read once: it is asked
@@ -459,7 +459,48 @@ impl<'a> Interp<'a> {
         let spread = kwargs.iter().any(|(k, _)| k == "**");
         let shapes = describe(&arg_values);
         self.trace.ops += 1;
-        match apply_noting_reads(rule, name, arg_values, kw_values, module) {
+        // A question the rule cannot settle is answered by the run's next planned decision
+        // (see `Interp::decisions`); without one, the unit asks to be run both ways.
+        let mut decided = Vec::new();
+        let mut inputs = (arg_values, kw_values, module);
+        let result = loop {
+            let (args, kwargs, module) = inputs;
+            let planned = self.decisions.get(self.decisions_used).copied();
+            match apply_noting_reads(rule, name, args, kwargs, module, decided.clone()) {
+                Err(f) if matches!(f.error, RuleError::Unsupported(_)) && planned.is_some() => {
+                    match *f {
+                        Failure {
+                            wanted: Some((pred, back)),
+                            ..
+                        } => {
+                            decided.push((pred, planned.unwrap_or_default()));
+                            self.decisions_used += 1;
+                            inputs = *back;
+                        }
+                        f => break Err(Box::new(f)),
+                    }
+                }
+                other => break other,
+            }
+        };
+        if let Err(f) = &result {
+            self.split_wanted |= f.wanted.is_some();
+            // What the rule required before it stopped still holds (unless it fails for
+            // certain: then the failure says more).
+            if matches!(f.error, RuleError::Unsupported(_)) || f.read_unknown {
+                for r in &f.requirements {
+                    self.require(
+                        r.pred.clone(),
+                        r.message.clone(),
+                        name,
+                        span,
+                        related,
+                        &shapes,
+                    );
+                }
+            }
+        }
+        match result.map_err(|f| (f.error, f.read_unknown)) {
             Ok(outcome) => {
                 for r in outcome.requirements {
                     self.require(r.pred, r.message, name, span, related, &shapes);

@@ -60,6 +60,13 @@ pub struct Interp<'a> {
     pub class_attrs: HashMap<*const StmtClassDef, HashMap<String, V<'a>>>,
     /// Set by a definite failure on an unguarded path: the rest of the unit never runs.
     pub dead: bool,
+    /// Planned answers to the questions rules cannot settle from the dims (`squeeze` of a
+    /// dim that may be 1), in the order they come up; `decisions_used` counts the ones
+    /// taken. A question past the plan sets `split_wanted`: the unit runs again once per
+    /// answer.
+    pub decisions: Vec<bool>,
+    pub decisions_used: usize,
+    pub split_wanted: bool,
     /// The evaluated bases of every class defined so far.
     pub class_bases: HashMap<*const StmtClassDef, Vec<V<'a>>>,
     /// Other files of the project whose code runs here (see `project.rs`).
@@ -102,6 +109,9 @@ impl<'a> Interp<'a> {
             call_sites: Vec::new(),
             class_attrs: HashMap::new(),
             dead: false,
+            decisions: Vec::new(),
+            decisions_used: 0,
+            split_wanted: false,
             class_bases: HashMap::new(),
             project: None,
             anchor: None,
@@ -675,111 +685,6 @@ impl<'a> Interp<'a> {
                 Flow::Normal
             }
         }
-    }
-
-    fn exec_for(
-        &mut self,
-        target: &'a Expr,
-        iter: V<'a>,
-        body: &'a [Stmt],
-        orelse: &'a [Stmt],
-    ) -> Flow {
-        if let Some(items) = super::calls::iterate(&iter).filter(|i| i.len() <= MAX_UNROLL) {
-            for item in items {
-                self.assign(target, item);
-                match self.exec_block(body) {
-                    Flow::Normal => {}
-                    // `break`/`continue`/`return` inside an unrolled loop: stop precise
-                    // tracking; what follows runs with what we have.
-                    Flow::Exit => return Flow::Normal,
-                    Flow::Stop => return Flow::Stop,
-                }
-            }
-            return self.exec_block(orelse);
-        }
-        let element = super::calls::element_of(&iter);
-        self.exec_unknown_loop(Some((target, element)), body, orelse, None)
-    }
-
-    /// `for i in range(lo, hi)`: unrolled when both bounds are small constants; otherwise
-    /// one pass, under the guard `lo < hi`, stands for every pass, with `i` a symbol in
-    /// `[lo, hi)`. A decoder's `for t in range(tgt.size(1))` runs at least once, so what its
-    /// body requires is required.
-    fn exec_range_loop(
-        &mut self,
-        target: &'a Expr,
-        lo: DimExpr,
-        hi: DimExpr,
-        body: &'a [Stmt],
-        orelse: &'a [Stmt],
-    ) -> Flow {
-        if let (Some(a), Some(b)) = (lo.as_const(), hi.as_const()) {
-            if b.saturating_sub(a) <= MAX_UNROLL as i64 {
-                let items = (a..b).map(|i| V::Data(Value::int(i))).collect();
-                return self.exec_for(target, V::List(items), body, orelse);
-            }
-        }
-        let i = self.fresh_sym("i");
-        // Holds whenever the loop runs; otherwise `i` is unconstrained.
-        let within = Pred::And(vec![
-            Pred::Le(lo.clone(), i.clone()),
-            Pred::Lt(i.clone(), hi.clone()),
-        ]);
-        let runs = Pred::Lt(lo, hi);
-        self.trace.fact(
-            Pred::Or(vec![Pred::Not(Box::new(runs.clone())), within]),
-            None,
-        );
-        let element = V::Data(Value::Int(i));
-        self.exec_unknown_loop(Some((target, element)), body, orelse, Some(runs))
-    }
-
-    /// A loop whose trip count is unknown: the body runs under a guard (it may not run at
-    /// all; `runs` when that is known, else a fresh choice), with the values it changes
-    /// widened so that one pass stands for every pass.
-    fn exec_unknown_loop(
-        &mut self,
-        target: Option<(&'a Expr, V<'a>)>,
-        body: &'a [Stmt],
-        orelse: &'a [Stmt],
-        runs: Option<Pred>,
-    ) -> Flow {
-        let before = self.snapshot();
-        // A trial pass, unrecorded, finds the names the body changes.
-        let saved_trace = self.trace.clone();
-        let g = runs.clone().unwrap_or_else(|| self.fresh_choice());
-        self.guards.push(g);
-        if let Some((t, v)) = &target {
-            self.assign(t, v.clone());
-        }
-        self.exec_block(body);
-        self.guards.pop();
-        self.dead = false;
-        let trial = self.snapshot();
-        self.trace = saved_trace;
-        self.restore(before.clone());
-        let widened = self.widen(&before, &trial);
-        self.restore(widened.clone());
-        let g = runs.unwrap_or_else(|| self.fresh_choice());
-        self.guards.push(g);
-        if let Some((t, v)) = target {
-            self.assign(t, v);
-        }
-        self.exec_block(body);
-        let g = self.guards.pop();
-        let raised = std::mem::take(&mut self.dead);
-        let after = self.snapshot();
-        self.restore(widened.clone());
-        if raised {
-            // A pass raises whenever the loop runs: what follows runs only if it did not
-            // (as after a branch that raises).
-            if let Some(g) = g {
-                self.guards.push(Pred::Not(Box::new(g)));
-            }
-        } else {
-            self.join_into(widened, after);
-        }
-        self.exec_block(orelse)
     }
 }
 

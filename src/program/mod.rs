@@ -14,6 +14,7 @@ pub mod frames;
 pub mod imports;
 pub mod interp;
 pub mod libraries;
+pub mod loops;
 pub mod methods;
 pub mod numbers;
 pub mod packed;

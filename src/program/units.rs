@@ -340,23 +340,64 @@ fn run_variants<'a>(
     kind: UnitKind,
 ) -> Vec<UnitRun> {
     let built = interp.checkpoint(model);
-    variants(&classify(forward, true, true))
-        .iter()
-        .map(|choices| {
+    let mut runs = Vec::new();
+    for choices in variants(&classify(forward, true, true)) {
+        runs.extend(with_splits(interp, unit, kind, |interp| {
             interp.rewind(&built);
-            let (args, variant) = bind_inputs(interp, choices);
+            let (args, variant) = bind_inputs(interp, &choices);
             if !interp.dead {
                 let (this, span) = (Some(model.clone()), TextRange::default());
                 interp.call_user(forward, this, Vec::new(), args, span);
             }
-            UnitRun {
-                unit: unit.to_string(),
-                kind,
-                variant,
-                trace: std::mem::take(&mut interp.trace),
+            variant
+        }));
+    }
+    runs
+}
+
+/// How many questions one run may split on (each doubles its runs).
+const MAX_SPLITS: usize = 2;
+
+/// Runs `once` (which starts the run afresh and gives its variant's name), then again once
+/// per answer to each question a rule could not settle (`Interp::decisions`), up to
+/// [`MAX_SPLITS`] deep; a question past that leaves its value unknown. A unit is a finding
+/// only when every run fails, so a bug must show whichever way each question goes.
+fn with_splits<'a>(
+    interp: &mut Interp<'a>,
+    unit: &str,
+    kind: UnitKind,
+    mut once: impl FnMut(&mut Interp<'a>) -> String,
+) -> Vec<UnitRun> {
+    let mut runs = Vec::new();
+    let mut plans = vec![Vec::new()];
+    while let Some(plan) = plans.pop() {
+        interp.decisions = plan;
+        interp.decisions_used = 0;
+        interp.split_wanted = false;
+        let mut variant = once(interp);
+        let trace = std::mem::take(&mut interp.trace);
+        let plan = std::mem::take(&mut interp.decisions);
+        if interp.split_wanted && plan.len() < MAX_SPLITS {
+            for answer in [false, true] {
+                let mut next = plan.clone();
+                next.push(answer);
+                plans.push(next);
             }
-        })
-        .collect()
+            continue;
+        }
+        if !plan.is_empty() {
+            let answers: Vec<&str> = plan.iter().map(|&b| if b { "y" } else { "n" }).collect();
+            variant = format!("{variant}|{}", answers.join(""));
+        }
+        runs.push(UnitRun {
+            unit: unit.to_string(),
+            kind,
+            variant,
+            trace,
+        });
+    }
+    interp.split_wanted = false;
+    runs
 }
 
 /// A top-level function with at least one tensor parameter (or none at all, for a test
@@ -379,16 +420,14 @@ fn run_function<'a>(
         return Vec::new();
     }
     let mut runs = Vec::new();
+    let unit = def.name.id.to_string();
     for choices in variants(&kinds) {
-        reset(interp, globals);
-        let (args, variant) = bind_inputs(interp, &choices);
-        interp.call_user(def, None, Vec::new(), args, TextRange::default());
-        runs.push(UnitRun {
-            unit: def.name.id.to_string(),
-            kind: UnitKind::Function,
-            variant,
-            trace: std::mem::take(&mut interp.trace),
-        });
+        runs.extend(with_splits(interp, &unit, UnitKind::Function, |interp| {
+            reset(interp, globals);
+            let (args, variant) = bind_inputs(interp, &choices);
+            interp.call_user(def, None, Vec::new(), args, TextRange::default());
+            variant
+        }));
     }
     runs
 }
@@ -554,5 +593,21 @@ class Net(nn.Module):
         return self.fc(x)
 "#;
         assert_twins(src, "WIDTH", "6", "8", 22);
+    }
+
+    /// `squeeze(d)` of a dim that may be 1 runs both ways (the dim is 1, or it is not): a
+    /// bug is a finding only when it shows either way. A 4-index permute of the result
+    /// fails both ways; a 3-index one works whenever the dim is not 1.
+    #[test]
+    fn a_squeeze_that_may_drop_a_dim_is_analysed_both_ways() {
+        let src = r#"
+import torch
+
+def pool(x):
+    b, c, h, w = x.shape
+    y = x.mean(dim=3).squeeze(2)
+    return y.permute(PERM)
+"#;
+        assert_twins(src, "PERM", "0, 2, 1, 3", "0, 2, 1", 7);
     }
 }

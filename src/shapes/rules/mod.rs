@@ -160,18 +160,35 @@ pub fn apply(
     kwargs: Vec<(String, Value)>,
     module: Option<ModuleValue>,
 ) -> Result<Outcome, RuleError> {
-    apply_noting_reads(rule, op, args, kwargs, module).map_err(|(e, _)| e)
+    apply_noting_reads(rule, op, args, kwargs, module, Vec::new()).map_err(|f| f.error)
 }
 
-/// [`apply`]; an error comes with whether the rule had read an argument that is not fully
-/// known before it failed.
+/// Why a rule gave no result, with what the caller needs to weigh it.
+pub struct Failure {
+    pub error: RuleError,
+    /// The rule had read an argument that is not fully known before it failed.
+    pub read_unknown: bool,
+    /// What the rule required before it stopped and before reading anything not known:
+    /// PyTorch checks those first, so they hold whatever comes after.
+    pub requirements: Vec<Requirement>,
+    /// The question the rule could not answer (see [`Ctx::decide`]), with the arguments
+    /// back for asking again with an answer.
+    pub wanted: Option<(Pred, Box<Inputs>)>,
+}
+
+/// A rule's arguments: positional, keyword, and the module applied.
+pub type Inputs = (Vec<Value>, Vec<(String, Value)>, Option<ModuleValue>);
+
+/// [`apply`] with answers to the rule's questions (`decided`); a failure says what the
+/// rule read and asked.
 pub fn apply_noting_reads(
     rule: fn(&mut Ctx) -> RuleResult,
     op: &str,
     args: Vec<Value>,
     kwargs: Vec<(String, Value)>,
     module: Option<ModuleValue>,
-) -> Result<Outcome, (RuleError, bool)> {
+    decided: Vec<(Pred, bool)>,
+) -> Result<Outcome, Box<Failure>> {
     let mut ctx = Ctx {
         op: op.to_string(),
         args,
@@ -180,8 +197,31 @@ pub fn apply_noting_reads(
         requirements: Vec::new(),
         assumptions: Vec::new(),
         read_unknown: std::cell::Cell::new(false),
+        certain: std::cell::Cell::new(None),
+        decided,
+        wanted: None,
     };
-    let mut value = rule(&mut ctx).map_err(|e| (e, ctx.read_unknown.get()))?;
+    let mut value = match rule(&mut ctx) {
+        Ok(v) => v,
+        Err(error) => {
+            let wanted = ctx.wanted.take().map(|p| {
+                let inputs = (
+                    std::mem::take(&mut ctx.args),
+                    std::mem::take(&mut ctx.kwargs),
+                    ctx.module.take(),
+                );
+                (p, Box::new(inputs))
+            });
+            let certain = ctx.certain.get().unwrap_or(ctx.requirements.len());
+            ctx.requirements.truncate(certain);
+            return Err(Box::new(Failure {
+                error,
+                read_unknown: ctx.read_unknown.get(),
+                wanted,
+                requirements: ctx.requirements,
+            }));
+        }
+    };
     if let Some(Value::Tensor(TensorValue {
         uniform: Some(u), ..
     })) = ctx.args.first()
@@ -293,6 +333,14 @@ pub struct Ctx {
     /// Set when the rule read an argument that is not fully known: an error it then
     /// reports may come from misreading that argument.
     pub read_unknown: std::cell::Cell<bool>,
+    /// How many requirements were recorded before the first such read: those hold
+    /// whatever the rule does after.
+    certain: std::cell::Cell<Option<usize>>,
+    /// Answers to questions the dims alone do not settle (see [`Ctx::decide`]), given by a
+    /// caller that analyses each answer in its own run.
+    pub decided: Vec<(Pred, bool)>,
+    /// The question the rule stopped at, when it had no answer.
+    pub wanted: Option<Pred>,
 }
 
 pub fn invalid<T>(msg: impl Into<String>) -> Result<T, RuleError> {
@@ -312,10 +360,31 @@ impl Ctx {
         }
     }
 
+    /// Whether `pred` holds: from the dims when they settle it, else from the caller's
+    /// answer (recorded as an assumption of this run); `None` asks the caller (`wanted`).
+    /// `squeeze` on a dim that may be 1 takes both ways this way.
+    pub fn decide(&mut self, pred: Pred) -> Option<bool> {
+        if let Some(b) = pred.decide() {
+            return Some(b);
+        }
+        match self.decided.iter().find(|(p, _)| *p == pred) {
+            Some((_, b)) => {
+                let b = *b;
+                self.assumptions
+                    .push(if b { pred } else { Pred::Not(Box::new(pred)) });
+                Some(b)
+            }
+            None => {
+                self.wanted = Some(pred);
+                None
+            }
+        }
+    }
+
     /// Records a read of `v` (see `read_unknown`).
     fn noted<'v>(&self, v: &'v Value) -> &'v Value {
-        if v.has_unknown() {
-            self.read_unknown.set(true);
+        if v.has_unknown() && !self.read_unknown.replace(true) {
+            self.certain.set(Some(self.requirements.len()));
         }
         v
     }

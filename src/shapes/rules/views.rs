@@ -251,9 +251,13 @@ fn squeeze(ctx: &mut Ctx) -> RuleResult {
             out.push(d.clone());
             continue;
         }
-        match d.as_const() {
-            Some(1) => {}
-            Some(_) => out.push(d.clone()),
+        let is_one = match d {
+            Dim::Known(e) => ctx.decide(Pred::Eq(e.clone(), DimExpr::one())),
+            Dim::Dyn => None,
+        };
+        match is_one {
+            Some(true) => {}
+            Some(false) => out.push(d.clone()),
             None => {
                 return unsupported(format!("{}: whether dim {i} ({d}) is 1 is unknown", ctx.op))
             }

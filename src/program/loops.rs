@@ -1,0 +1,168 @@
+//! Loops: unrolled when the items are known and few; otherwise one pass, under the guard
+//! that the loop runs, stands for every pass, with what the body changes widened.
+
+use ruff_python_ast::{Expr, Stmt};
+
+use super::interp::{Flow, Interp, MAX_UNROLL};
+use super::value::V;
+use crate::shapes::{DimExpr, Pred, Value};
+
+impl<'a> Interp<'a> {
+    pub(super) fn exec_for(
+        &mut self,
+        target: &'a Expr,
+        iter: V<'a>,
+        body: &'a [Stmt],
+        orelse: &'a [Stmt],
+    ) -> Flow {
+        if let Some(items) = super::calls::iterate(&iter).filter(|i| i.len() <= MAX_UNROLL) {
+            for item in items {
+                self.assign(target, item);
+                match self.exec_block(body) {
+                    Flow::Normal => {}
+                    // `break`/`continue`/`return` inside an unrolled loop: stop precise
+                    // tracking; what follows runs with what we have.
+                    Flow::Exit => return Flow::Normal,
+                    Flow::Stop => return Flow::Stop,
+                }
+            }
+            return self.exec_block(orelse);
+        }
+        let element = super::calls::element_of(&iter);
+        self.exec_unknown_loop(Some((target, element)), body, orelse, None)
+    }
+
+    /// `for i in range(lo, hi)`: unrolled when both bounds are small constants; otherwise
+    /// one pass, under the guard `lo < hi`, stands for every pass, with `i` a symbol in
+    /// `[lo, hi)`. A decoder's `for t in range(tgt.size(1))` runs at least once, so what its
+    /// body requires is required.
+    pub(super) fn exec_range_loop(
+        &mut self,
+        target: &'a Expr,
+        lo: DimExpr,
+        hi: DimExpr,
+        body: &'a [Stmt],
+        orelse: &'a [Stmt],
+    ) -> Flow {
+        if let (Some(a), Some(b)) = (lo.as_const(), hi.as_const()) {
+            if b.saturating_sub(a) <= MAX_UNROLL as i64 {
+                let items = (a..b).map(|i| V::Data(Value::int(i))).collect();
+                return self.exec_for(target, V::List(items), body, orelse);
+            }
+        }
+        let i = self.fresh_sym("i");
+        // Holds whenever the loop runs; otherwise `i` is unconstrained.
+        let within = Pred::And(vec![
+            Pred::Le(lo.clone(), i.clone()),
+            Pred::Lt(i.clone(), hi.clone()),
+        ]);
+        let runs = Pred::Lt(lo, hi);
+        self.trace.fact(
+            Pred::Or(vec![Pred::Not(Box::new(runs.clone())), within]),
+            None,
+        );
+        let element = V::Data(Value::Int(i));
+        self.exec_unknown_loop(Some((target, element)), body, orelse, Some(runs))
+    }
+
+    /// A loop whose trip count is unknown: the body runs under a guard (it may not run at
+    /// all; `runs` when that is known, else a fresh choice), with the values it changes
+    /// widened so that one pass stands for every pass.
+    pub(super) fn exec_unknown_loop(
+        &mut self,
+        target: Option<(&'a Expr, V<'a>)>,
+        body: &'a [Stmt],
+        orelse: &'a [Stmt],
+        runs: Option<Pred>,
+    ) -> Flow {
+        let before = self.snapshot();
+        // A trial pass, unrecorded, finds the names the body changes.
+        let saved_trace = self.trace.clone();
+        let g = runs.clone().unwrap_or_else(|| self.fresh_choice());
+        self.guards.push(g);
+        if let Some((t, v)) = &target {
+            self.assign(t, v.clone());
+        }
+        self.exec_block(body);
+        self.guards.pop();
+        self.dead = false;
+        let trial = self.snapshot();
+        self.trace = saved_trace;
+        self.restore(before.clone());
+        let widened = self.widen(&before, &trial);
+        self.restore(widened.clone());
+        let g = runs.unwrap_or_else(|| self.fresh_choice());
+        self.guards.push(g);
+        if let Some((t, v)) = target {
+            self.assign(t, v);
+        }
+        self.exec_block(body);
+        let g = self.guards.pop();
+        let raised = std::mem::take(&mut self.dead);
+        let after = self.snapshot();
+        self.restore(widened.clone());
+        if raised {
+            // A pass raises whenever the loop runs: what follows runs only if it did not
+            // (as after a branch that raises).
+            if let Some(g) = g {
+                self.guards.push(Pred::Not(Box::new(g)));
+            }
+        } else {
+            self.join_into(widened, after);
+        }
+        self.exec_block(orelse)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::program::units::tests::assert_twins;
+
+    /// A decoder's `for t in range(tgt.size(1))` runs at least once (input dims are
+    /// positive): its step's LSTM input-size mismatch is a finding, though the loop bound
+    /// is symbolic and the state threaded through it starts as `None`.
+    #[test]
+    fn a_symbolic_range_loop_runs_at_least_once() {
+        let src = r#"
+import torch
+import torch.nn as nn
+
+class Decoder(nn.Module):
+    def __init__(self, emb_dim=16, hidden=32):
+        super().__init__()
+        self.hidden = hidden
+        self.rnn = nn.LSTM(INPUT, hidden, batch_first=True)
+
+    def forward(self, emb, enc):
+        b, t, e = emb.shape
+        feed = enc.new_zeros(b, 1, self.hidden)
+        state = None
+        outs = []
+        for i in range(t):
+            step = emb[:, i:i + 1]
+            out, state = self.rnn(torch.cat([step, feed], dim=2), state)
+            feed = torch.tanh(out)
+            outs.append(feed)
+        return torch.cat(outs, dim=1)
+"#;
+        assert_twins(src, "INPUT", "emb_dim", "emb_dim + hidden", 18);
+    }
+
+    /// A loop over `range(n)` with `n` a parameter may not run: what its body requires is
+    /// not required.
+    #[test]
+    fn a_range_loop_that_may_not_run_requires_nothing() {
+        let src = r#"
+import torch
+import torch.nn as nn
+
+def f(x, n):
+    layer = nn.Linear(4, 4)
+    for i in range(n - 1):
+        x = layer(x.reshape(-1, WIDTH))
+    return x
+"#;
+        let found = crate::program::units::tests::findings(&src.replace("WIDTH", "5"));
+        assert!(found.is_empty(), "{found:?}");
+    }
+}
