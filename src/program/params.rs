@@ -490,6 +490,8 @@ fn tensor_operands(path: &str) -> &'static [usize] {
         "linear" | "conv1d" | "conv2d" | "conv3d" | "conv_transpose1d" | "conv_transpose2d"
         | "conv_transpose3d" | "addmm" | "baddbmm" | "where" => &[1, 2],
         "bilinear" | "scaled_dot_product_attention" => &[1, 2, 3],
+        // `torch.einsum("btd,d->bt", hidden, query)`: every argument after the equation.
+        "einsum" => &[1, 2, 3, 4, 5, 6, 7],
         _ => &[],
     }
 }
@@ -773,7 +775,7 @@ mod tests {
     #[test]
     fn weights_and_targets_of_torch_functions_are_tensors() {
         let def = first_def(
-            "def f(ids, table, x, w, b, y, dim):\n    e = F.embedding(ids, table)\n    h = F.linear(x, w, b)\n    return F.mse_loss(h, y) + F.softmax(e, dim)\n",
+            "def f(ids, table, x, w, b, y, dim, q):\n    e = F.embedding(ids, table)\n    h = F.linear(x, w, b)\n    return F.mse_loss(h, y) + F.softmax(e, dim) + torch.einsum('bd,d->b', x, q)\n",
         );
         let kinds = kinds_of(&def);
         assert_eq!(
@@ -785,7 +787,8 @@ mod tests {
                 ParamKind::Tensor,
                 ParamKind::Tensor,
                 ParamKind::Tensor,
-                ParamKind::Size
+                ParamKind::Size,
+                ParamKind::Tensor
             ]
         );
     }
