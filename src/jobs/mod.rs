@@ -5,6 +5,8 @@
 
 pub mod simplify;
 
+use std::collections::HashSet;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use z3::ast::{Bool, Int};
@@ -111,11 +113,19 @@ pub fn solve(run: &UnitRun, z3: &JobSolver) -> Solved {
         variables: 0,
         constraints: trace.obligations.len() + trace.facts.len(),
     };
+    // What the facts say is at least 1; read once, for the paths and the obligations.
+    let nothing_to_decide = trace.guarded_violations.is_empty() && trace.obligations.is_empty();
+    let needed = !(trace.assumption_violated || nothing_to_decide);
+    let positive = if needed {
+        simplify::positive_symbols(&trace.facts)
+    } else {
+        HashSet::new()
+    };
     let doubtful_path = || {
         trace
             .guarded_violations
             .iter()
-            .any(|path| path_feasible(trace, path, z3))
+            .any(|path| path_feasible(trace, path, &positive, z3))
     };
     if trace.assumption_violated || doubtful_path() {
         solved.verdict = Verdict::Skipped("assumption violated");
@@ -123,7 +133,6 @@ pub fn solve(run: &UnitRun, z3: &JobSolver) -> Solved {
         solved.verdict = Verdict::Skipped("no obligations");
     } else {
         // The algebra: drop what holds, stop at what cannot.
-        let positive = simplify::positive_symbols(&trace.facts);
         let preds: Vec<Pred> = trace
             .obligations
             .iter()
@@ -173,9 +182,13 @@ pub fn solve(run: &UnitRun, z3: &JobSolver) -> Solved {
 }
 
 /// Whether some input consistent with the facts takes `path` (unknown counts as yes).
-fn path_feasible(trace: &crate::program::Trace, path: &Pred, z3: &JobSolver) -> bool {
-    let positive = simplify::positive_symbols(&trace.facts);
-    let path = simplify::simplify(path, &positive);
+fn path_feasible(
+    trace: &crate::program::Trace,
+    path: &Pred,
+    positive: &HashSet<Arc<str>>,
+    z3: &JobSolver,
+) -> bool {
+    let path = simplify::simplify(path, positive);
     if path.decide() == Some(false) {
         return false;
     }

@@ -225,10 +225,7 @@ fn splice<'a>(
         out.extend_from_slice(&items[stop..]);
         return Some(out);
     }
-    let selected: Vec<usize> = std::iter::successors(Some(start), |i| Some(i + step))
-        .take_while(|i| if step > 0 { *i < stop } else { *i > stop })
-        .map(|i| i as usize)
-        .collect();
+    let selected: Vec<usize> = super::expr::slice_indices(start, stop, step).collect();
     if selected.len() != new.len() {
         return None;
     }

@@ -541,7 +541,7 @@ impl<'a> Interp<'a> {
     }
 }
 
-fn int_range<'a>(start: i64, stop: i64, step: i64) -> V<'a> {
+pub(super) fn int_range<'a>(start: i64, stop: i64, step: i64) -> V<'a> {
     let n = if step > 0 {
         (stop - start + step - 1).max(0) / step
     } else {

@@ -463,40 +463,36 @@ impl<'a> Interp<'a> {
         // (see `Interp::decisions`); without one, the unit asks to be run both ways.
         let mut decided = Vec::new();
         let mut inputs = (arg_values, kw_values, module);
-        let result = loop {
+        let mut result = loop {
             let (args, kwargs, module) = inputs;
             let planned = self.decisions.get(self.decisions_used).copied();
-            match apply_noting_reads(rule, name, args, kwargs, module, decided.clone()) {
-                Err(f) if matches!(f.error, RuleError::Unsupported(_)) && planned.is_some() => {
+            match (
+                apply_noting_reads(rule, name, args, kwargs, module, decided.clone()),
+                planned,
+            ) {
+                (Err(f), Some(answer)) if matches!(f.error, RuleError::Unsupported(_)) => {
                     match *f {
                         Failure {
                             wanted: Some((pred, back)),
                             ..
                         } => {
-                            decided.push((pred, planned.unwrap_or_default()));
+                            decided.push((pred, answer));
                             self.decisions_used += 1;
                             inputs = *back;
                         }
                         f => break Err(Box::new(f)),
                     }
                 }
-                other => break other,
+                (other, _) => break other,
             }
         };
-        if let Err(f) = &result {
+        if let Err(f) = &mut result {
             self.split_wanted |= f.wanted.is_some();
             // What the rule required before it stopped still holds (unless it fails for
             // certain: then the failure says more).
             if matches!(f.error, RuleError::Unsupported(_)) || f.read_unknown {
-                for r in &f.requirements {
-                    self.require(
-                        r.pred.clone(),
-                        r.message.clone(),
-                        name,
-                        span,
-                        related,
-                        &shapes,
-                    );
+                for r in std::mem::take(&mut f.requirements) {
+                    self.require(r.pred, r.message, name, span, related, &shapes);
                 }
             }
         }

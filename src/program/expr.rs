@@ -703,13 +703,18 @@ pub(super) fn slice_items<'a>(
     c: &Value,
 ) -> Option<Vec<V<'a>>> {
     let (start, stop, step) = slice_range(items.len() as i64, a, b, c)?;
-    let mut out = Vec::new();
-    let mut i = start;
-    while (step > 0 && i < stop) || (step < 0 && i > stop) {
-        out.push(items[i as usize].clone());
-        i += step;
-    }
-    Some(out)
+    Some(
+        slice_indices(start, stop, step)
+            .map(|i| items[i].clone())
+            .collect(),
+    )
+}
+
+/// The indices `start:stop:step` selects (bounds already clamped by [`slice_range`]).
+pub(super) fn slice_indices(start: i64, stop: i64, step: i64) -> impl Iterator<Item = usize> {
+    std::iter::successors(Some(start), move |i| Some(i + step))
+        .take_while(move |i| if step > 0 { *i < stop } else { *i > stop })
+        .map(|i| i as usize)
 }
 
 /// The start, stop and step a slice with constant bounds takes on a sequence of `n` items,

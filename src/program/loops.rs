@@ -46,8 +46,8 @@ impl<'a> Interp<'a> {
     ) -> Flow {
         if let (Some(a), Some(b)) = (lo.as_const(), hi.as_const()) {
             if b.saturating_sub(a) <= MAX_UNROLL as i64 {
-                let items = (a..b).map(|i| V::Data(Value::int(i))).collect();
-                return self.exec_for(target, V::List(items), body, orelse);
+                let items = super::builtins::int_range(a, b, 1);
+                return self.exec_for(target, items, body, orelse);
             }
         }
         let i = self.fresh_sym("i");

@@ -8,7 +8,7 @@ use super::{invalid, tensor_out, Ctx, Rule, RuleError, RuleResult};
 use crate::shapes::dim::DimExpr;
 use crate::shapes::requirement::Pred;
 use crate::shapes::shape::{Dim, Shape};
-use crate::shapes::value::Value;
+use crate::shapes::value::{DType, Value};
 
 pub const RULES: &[Rule] = &[
     Rule::module("torch.nn.Unfold", unfold_init, unfold_forward),
@@ -167,25 +167,38 @@ fn block_counts(ctx: &mut Ctx, sizes: &[DimExpr], b: &Blocks) -> Result<Vec<DimE
     Ok(counts)
 }
 
-/// Input `[N, C, H, W]` or `[C, H, W]` → `[N, C*kh*kw, L]` or `[C*kh*kw, L]`, `L` the number
-/// of blocks.
-fn unfold_shape(ctx: &mut Ctx, b: &Blocks) -> RuleResult {
+/// The input of unfold/fold: `dims` dims, or one more for a batch (PyTorch has one message
+/// for a wrong rank and for an empty non-batch dim), after the block geometry is checked.
+/// Returns the dims, the dtype and where the non-batch dims start.
+fn blocked_input(
+    ctx: &mut Ctx,
+    b: &Blocks,
+    dims: usize,
+    expected: &str,
+) -> Result<(Vec<Dim>, Option<DType>, usize), RuleError> {
     let (x, dtype) = ctx.ranked(0, "input")?;
-    // One message for a wrong rank and for an empty non-batch dim.
     let message = |cx: &Ctx| {
         format!(
-            "{}: Expected 3D or 4D (batch mode) tensor with possibly 0 batch size and other \
-             non-zero dimensions for input, but got: {}",
+            "{}: {expected}, but got: {}",
             cx.op,
             Shape::Ranked(x.clone())
         )
     };
-    if x.len() != 3 && x.len() != 4 {
+    if x.len() != dims && x.len() != dims + 1 {
         return invalid(message(ctx));
     }
     check_geometry(ctx, b)?;
-    let first = x.len() - 3;
+    let first = x.len() - dims;
     require_non_empty(ctx, &x[first..], message)?;
+    Ok((x, dtype, first))
+}
+
+/// Input `[N, C, H, W]` or `[C, H, W]` → `[N, C*kh*kw, L]` or `[C*kh*kw, L]`, `L` the number
+/// of blocks.
+fn unfold_shape(ctx: &mut Ctx, b: &Blocks) -> RuleResult {
+    let expected = "Expected 3D or 4D (batch mode) tensor with possibly 0 batch size and other \
+                    non-zero dimensions for input";
+    let (x, dtype, first) = blocked_input(ctx, b, 3, expected)?;
     let (c, spatial) = (&x[first], &x[first + 1..]);
     let columns = match c.expr() {
         Some(c) => Dim::Known(c.mul(&b.kernel[0]).mul(&b.kernel[1])),
@@ -206,22 +219,9 @@ fn unfold_shape(ctx: &mut Ctx, b: &Blocks) -> RuleResult {
 /// Input `[N, C*kh*kw, L]` or `[C*kh*kw, L]` → `[N, C, oh, ow]` or `[C, oh, ow]`: the column
 /// dim divisible by the kernel's size, `L` equal to the number of blocks `output_size` holds.
 fn fold_shape(ctx: &mut Ctx, size: &[DimExpr], b: &Blocks) -> RuleResult {
-    let (x, dtype) = ctx.ranked(0, "input")?;
-    // One message for a wrong rank and for an empty non-batch dim.
-    let message = |cx: &Ctx| {
-        format!(
-            "{}: Expected 2D or 3D (batch mode) tensor for input with possibly 0 batch size and \
-             non-zero dimensions for input, but got: {}",
-            cx.op,
-            Shape::Ranked(x.clone())
-        )
-    };
-    if x.len() != 2 && x.len() != 3 {
-        return invalid(message(ctx));
-    }
-    check_geometry(ctx, b)?;
-    let first = x.len() - 2;
-    require_non_empty(ctx, &x[first..], message)?;
+    let expected = "Expected 2D or 3D (batch mode) tensor for input with possibly 0 batch size \
+                    and non-zero dimensions for input";
+    let (x, dtype, first) = blocked_input(ctx, b, 2, expected)?;
     let area = b.kernel[0].mul(&b.kernel[1]);
     let channels = match x[first].expr() {
         Some(cols) => {

@@ -196,7 +196,6 @@ pub fn apply_noting_reads(
         module,
         requirements: Vec::new(),
         assumptions: Vec::new(),
-        read_unknown: std::cell::Cell::new(false),
         certain: std::cell::Cell::new(None),
         decided,
         wanted: None,
@@ -212,11 +211,12 @@ pub fn apply_noting_reads(
                 );
                 (p, Box::new(inputs))
             });
-            let certain = ctx.certain.get().unwrap_or(ctx.requirements.len());
-            ctx.requirements.truncate(certain);
+            let read_unknown = ctx.certain.get();
+            ctx.requirements
+                .truncate(read_unknown.unwrap_or(ctx.requirements.len()));
             return Err(Box::new(Failure {
                 error,
-                read_unknown: ctx.read_unknown.get(),
+                read_unknown: read_unknown.is_some(),
                 wanted,
                 requirements: ctx.requirements,
             }));
@@ -330,11 +330,9 @@ pub struct Ctx {
     pub requirements: Vec<Requirement>,
     /// See `Outcome::assumptions`.
     pub assumptions: Vec<Pred>,
-    /// Set when the rule read an argument that is not fully known: an error it then
-    /// reports may come from misreading that argument.
-    pub read_unknown: std::cell::Cell<bool>,
-    /// How many requirements were recorded before the first such read: those hold
-    /// whatever the rule does after.
+    /// Set at the rule's first read of an argument that is not fully known, to how many
+    /// requirements it had recorded by then: those hold whatever the rule does after, while
+    /// an error it then reports may come from misreading that argument.
     certain: std::cell::Cell<Option<usize>>,
     /// Answers to questions the dims alone do not settle (see [`Ctx::decide`]), given by a
     /// caller that analyses each answer in its own run.
@@ -381,9 +379,9 @@ impl Ctx {
         }
     }
 
-    /// Records a read of `v` (see `read_unknown`).
+    /// Records a read of `v` (see `certain`).
     fn noted<'v>(&self, v: &'v Value) -> &'v Value {
-        if v.has_unknown() && !self.read_unknown.replace(true) {
+        if self.certain.get().is_none() && v.has_unknown() {
             self.certain.set(Some(self.requirements.len()));
         }
         v
