@@ -79,6 +79,7 @@ pub const STDLIB_PATHS: &[&str] = &[
     "os.getenv",
     "random",
     "random.random",
+    "string",
     "random.uniform",
     "random.randint",
 ];
@@ -286,6 +287,7 @@ impl<'a> Interp<'a> {
                     self.apply_function("builtins.len", args, kwargs, span, &[])
                 }
                 V::Set(items) => V::Data(Value::int(items.len() as i64)),
+                V::Data(Value::Str(Some(text))) => V::Data(Value::int(text.chars().count() as i64)),
                 other => match other.elements() {
                     Some(items) => V::Data(Value::int(items.len() as i64)),
                     None => V::Data(Value::IntUnknown),

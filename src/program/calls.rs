@@ -9,7 +9,7 @@ use ruff_python_ast::{Expr, ExprCall, StmtClassDef, StmtFunctionDef};
 use ruff_text_size::{Ranged, TextRange};
 
 use super::interp::{Interp, MAX_DEPTH};
-use super::methods::{dict_mutation, grown, mapping_method, set_key, str_method};
+use super::methods::{dict_mutation, grown, list_pop, mapping_method, set_key, str_method};
 use super::sequences::tensor_to_python;
 pub use super::sequences::{element_of, iterate};
 use super::value::{ContainerKind, Object, TorchModule, TORCH_BASE_ATTR, V};
@@ -52,11 +52,20 @@ impl<'a> Interp<'a> {
             if matches!(method, "pop" | "setdefault" | "update")
                 && matches!(&*a.value, Expr::Name(_) | Expr::Attribute(_))
             {
-                if let V::Dict(items) = self.eval(&a.value) {
-                    let (args, kwargs) = self.eval_args(c);
-                    let (result, updated) = dict_mutation(&items, method, args, kwargs);
-                    self.assign(&a.value, updated);
-                    return result;
+                match self.eval(&a.value) {
+                    V::Dict(items) => {
+                        let (args, kwargs) = self.eval_args(c);
+                        let (result, updated) = dict_mutation(&items, method, args, kwargs);
+                        self.assign(&a.value, updated);
+                        return result;
+                    }
+                    V::List(items) if method == "pop" => {
+                        let (args, _) = self.eval_args(c);
+                        let (result, updated) = list_pop(&items, &args);
+                        self.assign(&a.value, updated);
+                        return result;
+                    }
+                    _ => {}
                 }
             }
             if matches!(

@@ -514,6 +514,9 @@ impl<'a> Interp<'a> {
             V::Either(e) => self.on_each_side(e, |me, side| me.attribute(side, attr, span)),
             V::Builtin("math") => super::builtins::math_attr(attr),
             V::Builtin("numpy") => super::builtins::numpy_attr(attr),
+            V::Builtin("string") => {
+                super::strings::string_module_constant(attr).unwrap_or(V::Unknown)
+            }
             V::Builtin(name) if super::builtins::stdlib_path(name).is_some() => {
                 super::builtins::stdlib_path(&format!("{name}.{attr}"))
                     .map_or(V::Unknown, V::Builtin)

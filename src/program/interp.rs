@@ -705,6 +705,11 @@ pub fn torch_module<'a>(path: &str) -> V<'a> {
         V::Builtin("math")
     } else if let Some(attr) = path.strip_prefix("math.") {
         super::builtins::math_attr(attr)
+    } else if let Some(v) = path
+        .strip_prefix("string.")
+        .and_then(super::strings::string_module_constant)
+    {
+        v
     } else if path == "numpy" {
         V::Builtin("numpy")
     } else if let Some(attr) = path.strip_prefix("numpy.") {

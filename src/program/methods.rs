@@ -38,12 +38,22 @@ pub fn mapping_method<'a>(items: &[(String, V<'a>)], method: &str, args: &[V<'a>
 /// example inputs written inline).
 pub fn str_method<'a>(text: &str, method: &str, args: &[V<'a>]) -> V<'a> {
     let known = |s: &str| V::Data(Value::Str(Some(s.to_string())));
+    let int = |i: i64| V::Data(Value::Int(crate::shapes::DimExpr::constant(i)));
     match (method, args) {
         ("split", []) => V::List(text.split_whitespace().map(known).collect()),
         ("split", [V::Data(Value::Str(Some(sep)))]) if !sep.is_empty() => {
             V::List(text.split(sep.as_str()).map(known).collect())
         }
         ("format", _) => super::strings::brace_format(text, args).map_or(V::Unknown, |t| known(&t)),
+        // Positions count characters, as Python's do; `index` of a missing part raises.
+        ("index" | "find", [V::Data(Value::Str(Some(part)))]) => match text.find(part.as_str()) {
+            Some(at) => int(text[..at].chars().count() as i64),
+            None if method == "find" => int(-1),
+            None => V::Unknown,
+        },
+        ("count", [V::Data(Value::Str(Some(part)))]) if !part.is_empty() => {
+            int(text.matches(part.as_str()).count() as i64)
+        }
         ("lower", []) => known(&text.to_lowercase()),
         ("upper", []) => known(&text.to_uppercase()),
         ("strip", []) => known(text.trim()),
@@ -76,6 +86,13 @@ pub fn grown<'a>(recv: &V<'a>, method: &str, args: Vec<V<'a>>) -> Option<V<'a>> 
             items.push(args.into_iter().next()?);
             Some(V::List(items))
         }
+        (V::List(items), "insert") => {
+            let mut args = args.into_iter();
+            let at = position(&args.next()?, items.len(), true)?;
+            let mut items = items.clone();
+            items.insert(at, args.next()?);
+            Some(V::List(items))
+        }
         (V::List(items), "extend") => {
             let mut items = items.clone();
             items.extend(iterate(args.first()?)?);
@@ -102,6 +119,33 @@ pub fn grown<'a>(recv: &V<'a>, method: &str, args: Vec<V<'a>>) -> Option<V<'a>> 
             with_child(recv, &name, args.next()?)
         }
         (_, _) => Some(V::Unknown),
+    }
+}
+
+/// A list index for `insert` (clamped into `0..=len`, as Python does) or `pop` (`None`
+/// when out of range: an IndexError); negative indices count from the end.
+fn position(index: &V<'_>, len: usize, clamp: bool) -> Option<usize> {
+    let i = super::expr::int_of(index)?.as_const()?;
+    let len = len as i64;
+    let i = if i < 0 { i + len } else { i };
+    if clamp {
+        Some(i.clamp(0, len) as usize)
+    } else {
+        (0..len).contains(&i).then_some(i as usize)
+    }
+}
+
+/// `xs.pop([i])` on a list: (the item, the list afterwards); an index not known or out of
+/// range leaves both unknown.
+pub fn list_pop<'a>(items: &[V<'a>], args: &[V<'a>]) -> (V<'a>, V<'a>) {
+    let last = V::Data(Value::Int(crate::shapes::DimExpr::constant(-1)));
+    match position(args.first().unwrap_or(&last), items.len(), false) {
+        Some(i) => {
+            let mut items = items.to_vec();
+            let v = items.remove(i);
+            (v, V::List(items))
+        }
+        None => (V::Unknown, V::Unknown),
     }
 }
 
@@ -249,6 +293,53 @@ pub fn contains(needle: &V, haystack: &V) -> Option<bool> {
 #[cfg(test)]
 mod tests {
     use crate::program::units::tests::assert_twins;
+
+    /// A decoder pops its skips off a list the encoder grew (`pop`, `insert`), so each
+    /// addition sees the skip it pairs with.
+    #[test]
+    fn skips_popped_from_a_list_keep_their_shapes() {
+        let src = r#"
+import torch
+from torch import nn
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.enc = nn.ModuleList([nn.Conv2d(4, 4, 3, padding=1), nn.Conv2d(4, 8, 3, padding=1)])
+        self.dec = nn.Conv2d(8, OUT, 3, padding=1)
+
+    def forward(self, x):
+        skips = []
+        for layer in self.enc:
+            x = layer(x)
+            skips.insert(0, x)
+        y = skips.pop(0)
+        return self.dec(y) + skips.pop()
+"#;
+        assert_twins(src, "OUT", "8", "4", 17);
+    }
+
+    /// Vocabularies from Python's `string` module and ids computed from known words: the
+    /// batch's largest id is checked against the embedding table.
+    #[test]
+    fn token_ids_from_known_strings_are_checked_against_the_table() {
+        let src = r#"
+import string
+import torch
+from torch import nn
+
+ALPHABET = string.ascii_lowercase
+
+def encode(word, n=8):
+    ids = [ALPHABET.index(c) + 1 for c in word.lower() if c in ALPHABET][:n]
+    return ids + [0] * (n - len(ids))
+
+emb = nn.Embedding(len(ALPHABET) + EXTRA, 4)
+batch = torch.tensor([encode(w) for w in ["Hello", "jazz"]])
+out = emb(batch)
+"#;
+        assert_twins(src, "EXTRA", "0", "1", 14);
+    }
 
     /// timm's factories: keyword dicts consumed with `pop`/`setdefault`, `isinstance` and
     /// `in` deciding the branch, so the layer they return is known.

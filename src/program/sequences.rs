@@ -22,6 +22,7 @@ pub fn iterate<'a>(v: &V<'a>) -> Option<Vec<V<'a>>> {
                     .collect::<Option<_>>()?,
             )
         }
+        V::Data(Value::Str(Some(text))) => super::strings::str_chars(text),
         other => other.elements(),
     }
 }

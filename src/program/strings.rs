@@ -8,6 +8,38 @@ use super::interp::Interp;
 use super::value::V;
 use crate::shapes::Value;
 
+/// The characters of a known string, each a one-character string (`for c in word`), when
+/// the string is short enough to unroll.
+pub fn str_chars<'a>(text: &str) -> Option<Vec<V<'a>>> {
+    (text.chars().count() <= super::interp::MAX_UNROLL).then(|| {
+        text.chars()
+            .map(|c| V::Data(Value::Str(Some(c.to_string()))))
+            .collect()
+    })
+}
+
+/// The constants of Python's `string` module (`string.ascii_lowercase` as a vocabulary).
+pub fn string_module_constant<'a>(name: &str) -> Option<V<'a>> {
+    const LOWER: &str = "abcdefghijklmnopqrstuvwxyz";
+    const UPPER: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    const DIGITS: &str = "0123456789";
+    const PUNCTUATION: &str = r##"!"#$%&'()*+,-./:;<=>?@[\]^_`{|}~"##;
+    const WHITESPACE: &str = " \t\n\r\x0b\x0c";
+    let text = match name {
+        "ascii_lowercase" => LOWER.to_string(),
+        "ascii_uppercase" => UPPER.to_string(),
+        "ascii_letters" => format!("{LOWER}{UPPER}"),
+        "digits" => DIGITS.to_string(),
+        "hexdigits" => "0123456789abcdefABCDEF".to_string(),
+        "octdigits" => "01234567".to_string(),
+        "punctuation" => PUNCTUATION.to_string(),
+        "whitespace" => WHITESPACE.to_string(),
+        "printable" => format!("{DIGITS}{LOWER}{UPPER}{PUNCTUATION}{WHITESPACE}"),
+        _ => return None,
+    };
+    Some(V::Data(Value::Str(Some(text))))
+}
+
 /// `text[i]` and `text[a:b:c]` of a known string (`attn_stage[0] == '0'` in model configs
 /// written as strings of flags); anything else is unknown.
 pub fn str_subscript<'a>(text: &str, idx: &V<'a>) -> V<'a> {

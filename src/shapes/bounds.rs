@@ -162,7 +162,7 @@ pub fn evaluate(ctx: &Ctx, mut value: Value) -> Value {
 /// `randint(low, high, size)`: the integers `low..high` when both ends are known.
 fn randint(ctx: &Ctx) -> Option<Bounds> {
     let (low, high, _) = randint_args(ctx).ok()?;
-    let (low, high) = (low.as_const()? as f64, high.as_const()? as f64);
+    let (low, high) = (low?.as_const()? as f64, high?.as_const()? as f64);
     (low < high).then(|| Bounds::closed(low, high - 1.0))
 }
 

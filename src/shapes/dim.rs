@@ -401,6 +401,11 @@ impl DimExpr {
                 return q;
             }
         }
+        // (q*c + r) // c = q + r // c for a constant c: the conv output `(h - 16) // 16 + 1`
+        // is `h // 16`, and a remainder's constant is normalised into `[0, c)`.
+        if let Some((q, r)) = divisor.as_const().and_then(|c| self.split_multiple(c)) {
+            return q.add(&r.floordiv(divisor));
+        }
         // (a // b) // c = a // (b*c) for positive constants b, c.
         if let (Some(c), Some((Atom::FloorDiv(inner, b), 1))) =
             (divisor.as_const(), self.single_atom())
@@ -417,12 +422,36 @@ impl DimExpr {
         ))
     }
 
+    /// `self = q*c + r` where `q*c` gathers the terms whose coefficients `c` divides and the
+    /// multiple of `c` in the constant (Python's floor division of it, so `r`'s constant is
+    /// in `[0, c)` for a positive `c`); `None` when `q` would be zero.
+    fn split_multiple(&self, c: i64) -> Option<(DimExpr, DimExpr)> {
+        if c == 0 || self.is_const() {
+            return None;
+        }
+        let qc = py_floordiv(self.c, c)?;
+        let mut q = DimExpr::constant(qc);
+        let mut r = DimExpr::constant(self.c - qc * c);
+        for (m, k) in &self.poly {
+            if k % c == 0 {
+                q = q.add(&DimExpr::term(m.clone(), k / c));
+            } else {
+                r = r.add(&DimExpr::term(m.clone(), *k));
+            }
+        }
+        (q.as_const() != Some(0)).then_some((q, r))
+    }
+
     /// Python modulo.
     pub fn modulo(&self, divisor: &DimExpr) -> DimExpr {
         if let (Some(a), Some(b)) = (self.as_const(), divisor.as_const()) {
             if let Some(r) = py_mod(a, b) {
                 return DimExpr::constant(r);
             }
+        }
+        // (q*c + r) % c = r % c.
+        if let Some((_, r)) = divisor.as_const().and_then(|c| self.split_multiple(c)) {
+            return r.modulo(divisor);
         }
         if divisor.as_const() == Some(1) || divisor.as_const() == Some(-1) {
             return DimExpr::zero();

@@ -72,7 +72,30 @@ fn display_is_readable() {
             .floordiv(&c(2))
             .add_const(1)
             .to_string(),
-        "((h - 3) // 2) + 1"
+        "((h + 1) // 2) - 1"
+    );
+}
+
+/// Multiples of a constant divisor leave the floor division: the patch grid of a stride-16
+/// conv, `(h - 16) // 16 + 1`, is `h // 16`; remainders keep their constant in `[0, c)`.
+#[test]
+fn multiples_of_a_constant_divisor_leave_the_division() {
+    let h = s("h");
+    assert_eq!(
+        h.add_const(-16).floordiv(&c(16)).add_const(1),
+        h.floordiv(&c(16))
+    );
+    let e = s("a").mul_const(2).add(&s("b")).add_const(5);
+    assert_eq!(
+        e.floordiv(&c(2)),
+        s("a")
+            .add_const(2)
+            .add(&s("b").add_const(1).floordiv(&c(2)))
+    );
+    assert_eq!(e.modulo(&c(2)), s("b").add_const(1).modulo(&c(2)));
+    assert_eq!(
+        h.add_const(-3).floordiv(&c(-2)),
+        h.add_const(1).floordiv(&c(-2)).add_const(2)
     );
 }
 

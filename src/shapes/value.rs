@@ -91,6 +91,24 @@ impl TensorValue {
         }
     }
 
+    /// The smallest and the largest element other than `skip` when every value is a known
+    /// integer: uniform content, or known elements (a batch built from literal token ids).
+    /// `None` when no such element is known.
+    pub fn int_extremes(&self, skip: Option<i64>) -> Option<(i64, i64)> {
+        const EXACT: f64 = 9_007_199_254_740_992.0;
+        let values: Vec<f64> = match self.uniform {
+            Some(u) => vec![u as f64],
+            None => self.elements.as_ref()?.0.to_vec(),
+        };
+        if values.iter().any(|x| x.fract() != 0.0 || x.abs() > EXACT) {
+            return None;
+        }
+        let kept = || values.iter().copied().filter(|x| Some(*x as i64) != skip);
+        let lo = kept().reduce(f64::min)?;
+        let hi = kept().reduce(f64::max)?;
+        Some((lo as i64, hi as i64))
+    }
+
     /// The range the values are drawn from, when known.
     pub fn range(&self) -> Option<Bounds> {
         self.bounds.as_deref().copied()

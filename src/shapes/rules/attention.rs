@@ -2,7 +2,8 @@
 //! Transformer layers built on it. (See `rules/mod.rs` for the conventions.)
 
 use super::common::*;
-use super::{invalid, tensor_out, Ctx, Rule, RuleError, RuleResult};
+use super::modules::apply_child;
+use super::{invalid, tensor_out, unsupported, Ctx, Rule, RuleError, RuleResult};
 use crate::shapes::dim::DimExpr;
 use crate::shapes::requirement::Pred;
 use crate::shapes::shape::Dim;
@@ -23,6 +24,16 @@ pub const RULES: &[Rule] = &[
         "torch.nn.TransformerDecoderLayer",
         transformer_layer_init,
         decoder_layer_forward,
+    ),
+    Rule::module(
+        "torch.nn.TransformerEncoder",
+        transformer_stack_init,
+        transformer_stack_forward,
+    ),
+    Rule::module(
+        "torch.nn.TransformerDecoder",
+        transformer_stack_init,
+        transformer_stack_forward,
     ),
     Rule::module(
         "torch.nn.Transformer",
@@ -448,6 +459,70 @@ fn decoder_layer_forward(ctx: &mut Ctx) -> RuleResult {
     Ok(tensor_out(tgt, dt))
 }
 
+/// `nn.TransformerEncoder(encoder_layer, num_layers, norm=None, ...)` and
+/// `nn.TransformerDecoder(decoder_layer, num_layers, norm=None)`: `num_layers` copies of
+/// the layer, then the optional `norm`; both are kept as children.
+fn transformer_stack_init(ctx: &mut Ctx) -> RuleResult {
+    let layer = match ctx.arg(0, "layer").cloned() {
+        Some(m @ Value::Module(_)) => m,
+        Some(Value::Unknown) | None => {
+            return unsupported(format!("{}: the layer is unknown", ctx.op))
+        }
+        Some(other) => return invalid(format!("{}: {other} is not a Module subclass", ctx.op)),
+    };
+    let layers = ctx
+        .opt_int(1, "num_layers")?
+        .ok_or_else(|| RuleError::Invalid(format!("{}: missing argument `num_layers`", ctx.op)))?;
+    let mut children = vec![layer];
+    match ctx.arg(2, "norm").cloned() {
+        None | Some(Value::None) => {}
+        Some(norm @ Value::Module(_)) => children.push(norm),
+        Some(_) => return unsupported(format!("{}: the norm is unknown", ctx.op)),
+    }
+    let class = ctx.op.clone();
+    let Value::Module(mut stack) = module_value(&class, vec![("num_layers", Value::Int(layers))])
+    else {
+        unreachable!("module_value builds a module")
+    };
+    stack.children = children;
+    Ok(Value::Module(stack))
+}
+
+/// `TransformerEncoder` forward `(src, mask=None, src_key_padding_mask=None,
+/// is_causal=None)` and `TransformerDecoder` forward (the decoder layer's arguments): each
+/// layer keeps the shape of its input, so the layer's rule runs once (the stack of zero
+/// layers is the identity), then the norm.
+fn transformer_stack_forward(ctx: &mut Ctx) -> RuleResult {
+    let children = ctx
+        .module
+        .as_ref()
+        .map(|m| m.children.clone())
+        .unwrap_or_default();
+    let Some(layer) = children.first().cloned() else {
+        return unsupported(format!("{}: no layer", ctx.op));
+    };
+    let mut out = ctx
+        .arg(0, "input")
+        .cloned()
+        .ok_or_else(|| RuleError::Invalid(format!("{}: missing input", ctx.op)))?;
+    if param_dim(ctx, "num_layers")?.as_const() != Some(0) {
+        // The encoder's `mask` is its layers' `src_mask`.
+        let kwargs = ctx
+            .kwargs
+            .iter()
+            .map(|(k, v)| match k.as_str() {
+                "mask" => ("src_mask".to_string(), v.clone()),
+                _ => (k.clone(), v.clone()),
+            })
+            .collect();
+        out = apply_child(ctx, layer, ctx.args.clone(), kwargs)?;
+    }
+    if let Some(norm) = children.get(1).cloned() {
+        out = apply_child(ctx, norm, vec![out], Vec::new())?;
+    }
+    Ok(out)
+}
+
 /// `nn.Transformer(d_model=512, nhead=8, num_encoder_layers=6, num_decoder_layers=6,
 /// dim_feedforward=2048, dropout=0.1, activation=relu, custom_encoder=None,
 /// custom_decoder=None, layer_norm_eps=1e-5, batch_first=False, ...)`.
@@ -523,4 +598,25 @@ fn transformer_forward(ctx: &mut Ctx) -> RuleResult {
         ),
     )?;
     Ok(tensor_out(tgt, dt))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::program::units::tests::assert_twins;
+
+    /// A stack of encoder layers checks its input as its layer does, and keeps the shape
+    /// through its layers and its norm.
+    #[test]
+    fn encoder_stacks_check_their_input_and_keep_its_shape() {
+        let src = r#"
+import torch
+from torch import nn
+
+layer = nn.TransformerEncoderLayer(64, 4, 128, batch_first=True)
+encoder = nn.TransformerEncoder(layer, 2, norm=nn.LayerNorm(64))
+tokens = encoder(torch.randn(2, 10, D))
+logits = nn.Linear(64, 5)(tokens)
+"#;
+        assert_twins(src, "D", "32", "64", 7);
+    }
 }

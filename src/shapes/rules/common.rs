@@ -182,33 +182,37 @@ pub fn require_float(ctx: &Ctx, dtype: Option<DType>) -> Result<(), RuleError> {
     Ok(())
 }
 
-/// For a tensor of stored indices or class values whose content is known to be one value
-/// `v` (see `TensorValue::uniform`): requires `lo <= v < hi` unless the tensor is empty (an
-/// empty tensor stores nothing to check). Unknown content or an unknown element count
+/// For a tensor of stored indices or class values whose values are known (uniform content
+/// or known elements, see `TensorValue::int_extremes`): requires `lo <= v < hi` for every
+/// element `v` other than `skip` (a loss's `ignore_index`) unless the tensor is empty (an
+/// empty tensor stores nothing to check). The message names the smallest element when it
+/// is below a constant `lo`, else the largest. Unknown content or an unknown element count
 /// requires nothing.
-pub fn require_uniform_within(
+pub fn require_values_within(
     ctx: &mut Ctx,
     t: &TensorValue,
-    lo: &DimExpr,
-    hi: &DimExpr,
+    (lo, hi): (&DimExpr, &DimExpr),
+    skip: Option<i64>,
     message: impl FnOnce(&Ctx, i64) -> String,
 ) -> Result<(), RuleError> {
-    let (Some(v), Some(dims)) = (t.uniform, t.shape.dims()) else {
+    let (Some((least, most)), Some(dims)) = (t.int_extremes(skip), t.shape.dims()) else {
         return Ok(());
     };
     let Dim::Known(numel) = Dim::product(dims) else {
         return Ok(());
     };
-    let v = DimExpr::constant(v);
     let pred = Pred::Or(vec![
         Pred::Eq(numel, DimExpr::zero()),
         Pred::And(vec![
-            Pred::Le(lo.clone(), v.clone()),
-            Pred::Lt(v, hi.clone()),
+            Pred::Le(lo.clone(), DimExpr::constant(least)),
+            Pred::Lt(DimExpr::constant(most), hi.clone()),
         ]),
     ]);
-    let value = t.uniform.unwrap_or_default();
-    ctx.require_with(pred, |cx| message(cx, value))
+    let named = match lo.as_const() {
+        Some(l) if least < l => least,
+        _ => most,
+    };
+    ctx.require_with(pred, |cx| message(cx, named))
 }
 
 /// Python's normalisation of a slice bound `i` against a length `n` (positive step): a

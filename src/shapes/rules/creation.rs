@@ -151,35 +151,43 @@ fn full(ctx: &mut Ctx) -> RuleResult {
 }
 
 /// `torch.randint(high, size)` or `torch.randint(low, high, size)`: needs `low < high`
-/// ("random_ expects 'from' to be less than 'to'").
+/// ("random_ expects 'from' to be less than 'to'"). The shape comes from `size` alone, so
+/// bounds unknown here (`randint(0, h - side + 1, (1,))` with a random `side`) leave only
+/// that check undone.
 fn randint(ctx: &mut Ctx) -> RuleResult {
     let (low, high, sizes) = randint_args(ctx)?;
-    ctx.require_with(Pred::Lt(low.clone(), high.clone()), |cx| {
-        format!(
-            "{}: random_ expects 'from' to be less than 'to', but got from={low} >= to={high}",
-            cx.op
-        )
-    })?;
+    if let (Some(low), Some(high)) = (low, high) {
+        ctx.require_with(Pred::Lt(low.clone(), high.clone()), |cx| {
+            format!(
+                "{}: random_ expects 'from' to be less than 'to', but got from={low} >= to={high}",
+                cx.op
+            )
+        })?;
+    }
     check_sizes(ctx, &sizes)?;
     Ok(tensor_out(sizes, dtype_kw(ctx, Some(DType::Int))))
 }
 
-/// `randint`'s `(low, high, size)`, positional or by keyword (`low` defaults to 0); the
-/// values drawn are `low..high` (`bounds.rs` reads them too).
-pub(crate) fn randint_args(ctx: &Ctx) -> Result<(DimExpr, DimExpr, Vec<Dim>), RuleError> {
+/// `randint`'s `(low, high, size)`; a bound not known is `None`.
+pub(crate) type RandintArgs = (Option<DimExpr>, Option<DimExpr>, Vec<Dim>);
+
+/// `randint`'s `(low, high, size)`, positional or by keyword (`low` defaults to 0), a bound
+/// `None` when its value is unknown; the values drawn are `low..high` (`bounds.rs` reads
+/// them too).
+pub(crate) fn randint_args(ctx: &Ctx) -> Result<RandintArgs, RuleError> {
     ctx.read_all();
+    let bound = |name: &str, v: &Value| match v {
+        Value::IntUnknown | Value::Unknown => Ok(None),
+        other => super::int_of(&ctx.op, name, other).map(Some),
+    };
     let size_pos = ctx.args.iter().position(|v| v.elements().is_some());
     let (low, high, sizes) = match size_pos {
         Some(p) => {
             let sizes = ctx.int_list(p, "size")?;
             let bounds: Vec<Value> = ctx.args[..p].to_vec();
             match bounds.as_slice() {
-                [h] => (DimExpr::zero(), super::int_of(&ctx.op, "high", h)?, sizes),
-                [l, h] => (
-                    super::int_of(&ctx.op, "low", l)?,
-                    super::int_of(&ctx.op, "high", h)?,
-                    sizes,
-                ),
+                [h] => (Some(DimExpr::zero()), bound("high", h)?, sizes),
+                [l, h] => (bound("low", l)?, bound("high", h)?, sizes),
                 _ => {
                     return invalid(format!(
                         "{}: randint() takes (high, size) or (low, high, size)",
@@ -202,7 +210,7 @@ pub(crate) fn randint_args(ctx: &Ctx) -> Result<(DimExpr, DimExpr, Vec<Dim>), Ru
                 let Some(high) = high else {
                     return invalid(format!("{}: missing argument `high`", ctx.op));
                 };
-                (low, high, sizes)
+                (Some(low), Some(high), sizes)
             }
             None => return invalid(format!("{}: missing argument `size`", ctx.op)),
         },

@@ -1,7 +1,7 @@
 //! Operator rules: embeddings (`Embedding`, `EmbeddingBag`), `one_hot`, `normalize` and
 //! the similarity/distance functions. (See `rules/mod.rs` for the conventions.)
 
-use super::common::require_uniform_within;
+use super::common::require_values_within;
 use super::conv::module_value;
 use super::norms::{bool_param, int_param};
 use super::{invalid, tensor_out, unsupported, Ctx, Rule, RuleError, RuleResult};
@@ -112,7 +112,7 @@ fn embedding_shape(ctx: &mut Ctx, num: &Dim, dim: Dim) -> RuleResult {
     let (idx, dtype) = ctx.ranked(0, "input")?;
     require_indices(ctx, dtype)?;
     if let Dim::Known(rows) = num {
-        require_uniform_within(ctx, &t, &DimExpr::zero(), rows, |cx, v| {
+        require_values_within(ctx, &t, (&DimExpr::zero(), rows), None, |cx, v| {
             format!(
                 "{}: index {v} out of range in self (num_embeddings {rows})",
                 cx.op
@@ -322,7 +322,7 @@ fn one_hot(ctx: &mut Ctx) -> RuleResult {
         }
     }
     if classes.as_const() != Some(-1) {
-        require_uniform_within(ctx, &t, &DimExpr::zero(), &classes, |cx, v| {
+        require_values_within(ctx, &t, (&DimExpr::zero(), &classes), None, |cx, v| {
             format!(
                 "{}: Class values must be smaller than num_classes ({classes}); got {v}.",
                 cx.op

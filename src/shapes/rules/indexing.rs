@@ -3,7 +3,7 @@
 //! `scatter`, `take_along_dim`, `index_add`, `narrow`, ...). (See `rules/mod.rs` for the
 //! conventions.)
 
-use super::common::{clamp_slice_bound, require_uniform_within};
+use super::common::{clamp_slice_bound, require_values_within};
 use super::{int_of, invalid, tensor_out, unsupported, Ctx, Rule, RuleError, RuleResult};
 use crate::shapes::dim::DimExpr;
 use crate::shapes::requirement::Pred;
@@ -68,6 +68,11 @@ fn slice_part(ctx: &Ctx, v: &Value, what: &str) -> Result<Option<DimExpr>, RuleE
         }
         other => int_of(&ctx.op, what, other).map(Some),
     }
+}
+
+/// A slice bound known to be an int whose value is not known.
+fn is_unknown_int(v: &Value) -> bool {
+    matches!(v, Value::IntUnknown | Value::Unknown)
 }
 
 /// The length of `start:stop:step` over `n` elements for a positive step:
@@ -364,6 +369,12 @@ fn indexed_shape(ctx: &mut Ctx, dims: &[Dim], idx: &Value) -> Result<Vec<Dim>, R
                 require_in_bounds(ctx, &i, &dims[d], d)?;
                 d += 1;
             }
+            Item::Slice(a, b, c) if [&a, &b, &c].into_iter().any(|v| is_unknown_int(v)) => {
+                // `img[:, top:top + side]` with a random `top`: that dim's size is unknown,
+                // the rest of the shape is not.
+                slots.push(Slot::Basic(Dim::Dyn));
+                d += 1;
+            }
             Item::Slice(a, b, c) => {
                 let step = slice_step(ctx, &c)?;
                 let start = slice_part(ctx, &a, "start")?;
@@ -386,7 +397,7 @@ fn indexed_shape(ctx: &mut Ctx, dims: &[Dim], idx: &Value) -> Result<Vec<Dim>, R
                     require_in_bounds(ctx, v, &dims[d], d)?;
                 }
                 if let (Some(t), Dim::Known(n)) = (&source, &dims[d]) {
-                    require_uniform_within(ctx, t, &n.neg(), n, |cx, v| {
+                    require_values_within(ctx, t, (&n.neg(), n), None, |cx, v| {
                         format!(
                             "{}: index {v} is out of bounds for dimension {d} with size {n}",
                             cx.op
@@ -580,11 +591,11 @@ fn vector_index(ctx: &Ctx, pos: usize) -> Result<Dim, RuleError> {
     Ok(Dim::product(&index))
 }
 
-/// Index values known to be uniform (see `TensorValue::uniform`) must lie in `[0, n)` for a
+/// Index values known (see `TensorValue::int_extremes`) must lie in `[0, n)` for a
 /// dim of size `n` ("index 9 is out of bounds for dimension 1 with size 4").
 fn require_stored_indices(ctx: &mut Ctx, pos: usize, n: &Dim, d: usize) -> Result<(), RuleError> {
     if let (Some(Value::Tensor(t)), Dim::Known(n)) = (ctx.arg(pos, "index").cloned(), n) {
-        require_uniform_within(ctx, &t, &DimExpr::zero(), n, |cx, v| {
+        require_values_within(ctx, &t, (&DimExpr::zero(), n), None, |cx, v| {
             format!(
                 "{}: index {v} is out of bounds for dimension {d} with size {n}",
                 cx.op

@@ -6,7 +6,7 @@
 //! arguments and applies the functional form with them as keyword arguments.
 
 use super::common::{
-    broadcast_dims, module_value, opt_dims, require_expands, require_same, require_uniform_within,
+    broadcast_dims, module_value, opt_dims, require_expands, require_same, require_values_within,
     show,
 };
 use super::{invalid, tensor_out, unsupported, Ctx, Rule, RuleError, RuleResult};
@@ -300,21 +300,25 @@ fn cross_entropy(ctx: &mut Ctx) -> RuleResult {
     Ok(reduced(red, out, dx))
 }
 
-/// Class-index targets known to be uniform (see `TensorValue::uniform`) must lie in `[0, C)`
-/// unless they equal `ignore_index` (argument 4, default -100): "Target 7 is out of bounds."
+/// Class-index targets whose values are known (see `TensorValue::int_extremes`) must lie in
+/// `[0, C)` unless they equal `ignore_index` (argument 4, default -100): "Target 7 is out of
+/// bounds." An `ignore_index` not known leaves them unchecked.
 fn require_class_targets(ctx: &mut Ctx, x: &[Dim]) -> Result<(), RuleError> {
     let Some(Dim::Known(classes)) = (if x.len() == 1 { x.first() } else { x.get(1) }).cloned()
     else {
         return Ok(());
     };
     let target = ctx.tensor(1, "target")?;
-    let ignore = ctx.int_or(4, "ignore_index", -100)?;
-    if target.uniform.is_some() && ignore.as_const() == target.uniform {
+    let Some(ignore) = ctx.int_or(4, "ignore_index", -100)?.as_const() else {
         return Ok(());
-    }
-    require_uniform_within(ctx, &target, &DimExpr::zero(), &classes, |cx, v| {
-        format!("{}: Target {v} is out of bounds (C = {classes}).", cx.op)
-    })
+    };
+    require_values_within(
+        ctx,
+        &target,
+        (&DimExpr::zero(), &classes),
+        Some(ignore),
+        |cx, v| format!("{}: Target {v} is out of bounds (C = {classes}).", cx.op),
+    )
 }
 
 /// `F.nll_loss(input, target, weight=None, size_average=None, ignore_index=-100,

@@ -683,4 +683,60 @@ pub(crate) mod tests {
         let r = call("torch.rand", ints(&[2]), vec![]).unwrap();
         assert_eq!(r.as_tensor().and_then(|t| t.uniform), None);
     }
+
+    /// Values not known leave only what depends on them unknown: `randint` with a random
+    /// bound still has the shape its `size` gives, and a slice with a random start keeps the
+    /// tensor's rank and its other dims.
+    #[test]
+    fn unknown_values_leave_the_rest_of_the_shape_known() {
+        let r = call(
+            "torch.randint",
+            vec![Value::int(0), Value::IntUnknown, Value::Tuple(ints(&[1]))],
+            vec![],
+        )
+        .unwrap();
+        assert_eq!(r.as_tensor().unwrap().shape, Shape::of(&[1]));
+        let x = Value::float_tensor(&[3, 8, 8]);
+        let all = Value::Slice(
+            Box::new(Value::None),
+            Box::new(Value::None),
+            Box::new(Value::None),
+        );
+        let random = Value::Slice(
+            Box::new(Value::IntUnknown),
+            Box::new(Value::IntUnknown),
+            Box::new(Value::None),
+        );
+        let idx = Value::Tuple(vec![all, random.clone(), random]);
+        let crop = call("operator.getitem", vec![x, idx], vec![]).unwrap();
+        let dims = crop.as_tensor().unwrap().shape.dims().unwrap().to_vec();
+        assert_eq!(dims, vec![Dim::constant(3), Dim::Dyn, Dim::Dyn]);
+    }
+
+    /// Index and target tensors whose elements are known are checked element by element;
+    /// a loss's `ignore_index` is skipped.
+    #[test]
+    fn known_elements_are_checked_against_tables_and_classes() {
+        let ids = |xs: &[i64]| call("torch.tensor", vec![Value::List(ints(xs))], vec![]).unwrap();
+        let table = Value::float_tensor(&[3, 4]);
+        let lookup = |i: Value| {
+            call(
+                "torch.nn.functional.embedding",
+                vec![i, table.clone()],
+                vec![],
+            )
+        };
+        assert!(lookup(ids(&[0, 2])).is_ok());
+        assert!(matches!(lookup(ids(&[0, 3])), Err(RuleError::Invalid(_))));
+        let logits = Value::float_tensor(&[2, 3]);
+        let loss = |t: Value| {
+            call(
+                "torch.nn.functional.cross_entropy",
+                vec![logits.clone(), t],
+                vec![],
+            )
+        };
+        assert!(loss(ids(&[2, -100])).is_ok());
+        assert!(matches!(loss(ids(&[2, 3])), Err(RuleError::Invalid(_))));
+    }
 }

@@ -330,16 +330,27 @@ fn forward_sequential(ctx: &mut Ctx) -> RuleResult {
         .cloned()
         .ok_or_else(|| RuleError::Invalid(format!("{}: missing input", ctx.op)))?;
     for child in children {
-        let Value::Module(m) = child else {
-            return unsupported(format!("{}: a child is not a module", ctx.op));
-        };
-        let Some(RuleKind::Module { forward, .. }) = lookup(&m.class).map(|r| r.kind) else {
-            return unsupported(format!("{}: no rule for {}", ctx.op, m.class));
-        };
-        let class = m.class.clone();
-        let out = apply(forward, &class, vec![current], Vec::new(), Some(*m))?;
-        ctx.requirements.extend(out.requirements);
-        current = out.value;
+        current = apply_child(ctx, child, vec![current], Vec::new())?;
     }
     Ok(current)
+}
+
+/// Runs a child module's forward rule (a container's layer) on `args`, its requirements
+/// recorded as the container's.
+pub(super) fn apply_child(
+    ctx: &mut Ctx,
+    child: Value,
+    args: Vec<Value>,
+    kwargs: Vec<(String, Value)>,
+) -> RuleResult {
+    let Value::Module(m) = child else {
+        return unsupported(format!("{}: a child is not a module", ctx.op));
+    };
+    let Some(RuleKind::Module { forward, .. }) = lookup(&m.class).map(|r| r.kind) else {
+        return unsupported(format!("{}: no rule for {}", ctx.op, m.class));
+    };
+    let class = m.class.clone();
+    let out = apply(forward, &class, args, kwargs, Some(*m))?;
+    ctx.requirements.extend(out.requirements);
+    Ok(out.value)
 }
