@@ -298,7 +298,14 @@ impl<'a> Interp<'a> {
         kwargs: Vec<(String, V<'a>)>,
         span: TextRange,
     ) -> V<'a> {
-        let Some((canonical, kind)) = torch_api().lookup(path) else {
+        // Functions of other libraries with a rule (torchvision's box operations) are
+        // outside torch's API table.
+        let api = torch_api().lookup(path).or_else(|| {
+            let library = !path.starts_with("torch.");
+            (library && crate::shapes::rules::lookup(path).is_some())
+                .then_some((path, ApiKind::Function))
+        });
+        let Some((canonical, kind)) = api else {
             if debug_misses() {
                 eprintln!("no torch api {path}");
             }

@@ -710,6 +710,8 @@ pub fn torch_module<'a>(path: &str) -> V<'a> {
         .and_then(super::strings::string_module_constant)
     {
         v
+    } else if let Some(op) = super::libraries::torchvision_op(path) {
+        op
     } else if path == "numpy" {
         V::Builtin("numpy")
     } else if let Some(attr) = path.strip_prefix("numpy.") {

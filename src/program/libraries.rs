@@ -69,6 +69,16 @@ pub fn library_import<'a>(module: &str, level: u32, name: &str) -> Option<V<'a>>
     }
 }
 
+/// torchvision's box operations (`from torchvision.ops import nms`, also through
+/// `torchvision.ops.boxes`), bound to their operator rules when one exists.
+pub fn torchvision_op<'a>(path: &str) -> Option<V<'a>> {
+    let name = path
+        .strip_prefix("torchvision.ops.boxes.")
+        .or_else(|| path.strip_prefix("torchvision.ops."))?;
+    let canonical = format!("torchvision.ops.{name}");
+    crate::shapes::rules::lookup(&canonical).map(|_| V::Torch(canonical.into()))
+}
+
 impl<'a> Interp<'a> {
     /// Calls a library function bound by [`library_import`]; `None` for other builtins.
     pub fn call_library(

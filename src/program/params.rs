@@ -106,7 +106,7 @@ impl Uses<'_, '_, '_> {
 
 impl Uses<'_, '_, '_> {
     /// A call of a function of the file: an argument in the place of one of its size
-    /// parameters is a size.
+    /// parameters is a size, one in the place of a tensor parameter a tensor.
     fn mark_helper_sizes(&mut self, c: &ruff_python_ast::ExprCall) {
         let (Some(helpers), Expr::Name(n)) = (self.helpers, &*c.func) else {
             return;
@@ -123,18 +123,19 @@ impl Uses<'_, '_, '_> {
             .args
             .iter()
             .take_while(|a| !matches!(a, Expr::Starred(_)));
-        for (arg, (_, kind, _)) in positional.zip(&kinds) {
-            if *kind == ParamKind::Size {
-                self.mark_sizes(arg);
-            }
-        }
-        for k in c.arguments.keywords.iter() {
-            let Some(name) = &k.arg else { continue };
-            if kinds
+        let named = c.arguments.keywords.iter().filter_map(|k| {
+            let kind = kinds
                 .iter()
-                .any(|(p, kind, _)| p == name.id.as_str() && *kind == ParamKind::Size)
-            {
-                self.mark_sizes(&k.value);
+                .find(|(p, ..)| Some(p.as_str()) == k.arg.as_deref())?;
+            Some((&k.value, &kind.1))
+        });
+        for (arg, kind) in positional.zip(kinds.iter().map(|(_, k, _)| k)).chain(named) {
+            match kind {
+                ParamKind::Size => self.mark_sizes(arg),
+                ParamKind::Tensor | ParamKind::Ranked(_) | ParamKind::Shaped(_) => {
+                    self.mark(arg, |ev| ev.tensor = true)
+                }
+                _ => {}
             }
         }
     }
@@ -306,6 +307,18 @@ impl<'b> Visitor<'b> for Uses<'_, '_, '_> {
                     // `hs[0]`, `inp[i]`: a sequence as often as a tensor.
                     Expr::NumberLiteral(_) | Expr::Name(_) => {
                         self.mark(&s.value, |ev| ev.indexed = true)
+                    }
+                    // `boxes[:, 0]`, `x[..., None]`: several axes, one of them sliced or new,
+                    // index an array; Python's sequences take one index.
+                    Expr::Tuple(t)
+                        if t.elts.iter().any(|e| {
+                            matches!(
+                                e,
+                                Expr::Slice(_) | Expr::NoneLiteral(_) | Expr::EllipsisLiteral(_)
+                            )
+                        }) =>
+                    {
+                        self.mark(&s.value, |ev| ev.tensor = true)
                     }
                     _ => {}
                 }

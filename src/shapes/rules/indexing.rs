@@ -70,9 +70,14 @@ fn slice_part(ctx: &Ctx, v: &Value, what: &str) -> Result<Option<DimExpr>, RuleE
     }
 }
 
-/// A slice bound known to be an int whose value is not known.
+/// A slice bound whose value is not known: an unknown int, or a 0-d integer tensor
+/// (`data[i : i + n]` for `i` drawn from `randint`).
 fn is_unknown_int(v: &Value) -> bool {
-    matches!(v, Value::IntUnknown | Value::Unknown)
+    match v {
+        Value::IntUnknown | Value::Unknown => true,
+        Value::Tensor(t) => t.shape.rank() == Some(0) && t.dtype == Some(DType::Int),
+        _ => false,
+    }
 }
 
 /// The length of `start:stop:step` over `n` elements for a positive step:

@@ -23,6 +23,7 @@ pub mod attention;
 pub mod common;
 pub mod conv;
 pub mod creation;
+pub mod detection;
 pub mod einsum;
 pub mod elementwise;
 pub mod embedding;
@@ -30,6 +31,7 @@ pub mod folding;
 pub mod indexing;
 pub mod init;
 pub mod joins;
+pub mod linalg;
 pub mod losses;
 pub mod modules;
 pub mod norms;
@@ -131,6 +133,8 @@ fn families() -> Vec<&'static [Rule]> {
         attention::RULES,
         losses::RULES,
         queries::RULES,
+        detection::RULES,
+        linalg::RULES,
     ]
 }
 
