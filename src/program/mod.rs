@@ -7,6 +7,7 @@ pub mod assign;
 pub mod bases;
 pub mod builtins;
 pub mod calls;
+pub mod class_methods;
 pub mod docstring;
 pub mod env;
 pub mod expr;

@@ -43,6 +43,15 @@ pub enum ParamKind {
     Unknown,
 }
 
+impl ParamKind {
+    pub fn is_tensor(&self) -> bool {
+        matches!(
+            self,
+            ParamKind::Tensor | ParamKind::Ranked(_) | ParamKind::Shaped(_)
+        )
+    }
+}
+
 #[derive(Default)]
 struct Evidence {
     tensor: bool,
@@ -132,9 +141,7 @@ impl Uses<'_, '_, '_> {
         for (arg, kind) in positional.zip(kinds.iter().map(|(_, k, _)| k)).chain(named) {
             match kind {
                 ParamKind::Size => self.mark_sizes(arg),
-                ParamKind::Tensor | ParamKind::Ranked(_) | ParamKind::Shaped(_) => {
-                    self.mark(arg, |ev| ev.tensor = true)
-                }
+                k if k.is_tensor() => self.mark(arg, |ev| ev.tensor = true),
                 _ => {}
             }
         }
@@ -224,6 +231,20 @@ impl<'b> Visitor<'b> for Uses<'_, '_, '_> {
                     }
                 }
                 self.mark_helper_sizes(c);
+                // `self(x)`, `self.forward(x)`: a module's inputs are tensors.
+                let own_forward = match &*c.func {
+                    Expr::Name(n) => n.id.as_str() == "self",
+                    Expr::Attribute(a) => {
+                        a.attr.id.as_str() == "forward"
+                            && matches!(&*a.value, Expr::Name(n) if n.id.as_str() == "self")
+                    }
+                    _ => false,
+                };
+                if own_forward {
+                    for a in c.arguments.args.iter() {
+                        self.mark(a, |ev| ev.tensor = true);
+                    }
+                }
                 if self.param(&c.func).is_some() {
                     // Called: a function or a model, not a tensor.
                     self.mark(&c.func, |ev| ev.not_tensor = true);
@@ -304,8 +325,11 @@ impl<'b> Visitor<'b> for Uses<'_, '_, '_> {
             Expr::Subscript(s) => {
                 match &*s.slice {
                     Expr::StringLiteral(_) => self.mark(&s.value, |ev| ev.not_tensor = true),
-                    // `hs[0]`, `inp[i]`: a sequence as often as a tensor.
+                    // `hs[0]`, `hs[-1]`, `inp[i]`: a sequence as often as a tensor.
                     Expr::NumberLiteral(_) | Expr::Name(_) => {
+                        self.mark(&s.value, |ev| ev.indexed = true)
+                    }
+                    Expr::UnaryOp(u) if matches!(&*u.operand, Expr::NumberLiteral(_)) => {
                         self.mark(&s.value, |ev| ev.indexed = true)
                     }
                     // `boxes[:, 0]`, `x[..., None]`: several axes, one of them sliced or new,
@@ -729,132 +753,5 @@ pub fn parse_dims(spec: &str) -> Option<Vec<AnnotatedDim>> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn jaxtyping_strings_parse() {
-        use AnnotatedDim::*;
-        assert_eq!(
-            parse_dims("batch c (h w) 3"),
-            Some(vec![
-                Name("batch".into()),
-                Name("c".into()),
-                Product(vec!["h".into(), "w".into()]),
-                Const(3)
-            ])
-        );
-        assert_eq!(parse_dims("... d"), Some(vec![Variadic, Name("d".into())]));
-        assert_eq!(parse_dims("*b n"), Some(vec![Variadic, Name("n".into())]));
-        assert_eq!(
-            parse_dims("#b _c d=4"),
-            Some(vec![Name("b".into()), Name("c".into()), Name("d".into())])
-        );
-    }
-
-    fn first_def(src: &str) -> StmtFunctionDef {
-        let m = crate::frontend::parse_python(src).unwrap();
-        match m.body.into_iter().next() {
-            Some(Stmt::FunctionDef(f)) => f,
-            _ => panic!("no def"),
-        }
-    }
-
-    fn kinds_of(def: &StmtFunctionDef) -> Vec<ParamKind> {
-        classify(def, false, false)
-            .into_iter()
-            .map(|(_, k, _)| k)
-            .collect()
-    }
-
-    #[test]
-    fn parameters_are_classified_by_use() {
-        let def = first_def(
-            "def f(x, k, model, cfg, n):\n    y = x.permute(0, 2, 1)\n    z = F.avg_pool1d(y, k)\n    out = model(z)\n    a = cfg['dim']\n    for i in range(n):\n        pass\n",
-        );
-        let kinds = kinds_of(&def);
-        assert_eq!(
-            kinds,
-            vec![
-                ParamKind::Tensor,
-                ParamKind::Size,
-                ParamKind::Unknown,
-                ParamKind::Unknown,
-                ParamKind::Size
-            ]
-        );
-    }
-
-    #[test]
-    fn weights_and_targets_of_torch_functions_are_tensors() {
-        let def = first_def(
-            "def f(ids, table, x, w, b, y, dim, q):\n    e = F.embedding(ids, table)\n    h = F.linear(x, w, b)\n    return F.mse_loss(h, y) + F.softmax(e, dim) + torch.einsum('bd,d->b', x, q)\n",
-        );
-        let kinds = kinds_of(&def);
-        assert_eq!(
-            kinds,
-            vec![
-                ParamKind::Tensor,
-                ParamKind::Tensor,
-                ParamKind::Tensor,
-                ParamKind::Tensor,
-                ParamKind::Tensor,
-                ParamKind::Tensor,
-                ParamKind::Size,
-                ParamKind::Tensor
-            ]
-        );
-    }
-
-    /// The sizes of a reshape are ints (`ws` in `x.view(b, h // ws, ws, c)`); a single
-    /// argument may be a whole shape tuple and says nothing.
-    #[test]
-    fn reshape_sizes_are_sizes() {
-        let def = first_def(
-            "def f(x, ws, shape, k):\n    b, h, w, c = x.shape\n    y = x.view(b, h // ws, ws, w // ws, ws, c)\n    z = x.reshape(shape)\n    return y.expand((k, -1, -1, -1, -1, -1)), z\n",
-        );
-        let kinds = kinds_of(&def);
-        assert_eq!(
-            kinds,
-            vec![
-                ParamKind::Ranked(4),
-                ParamKind::Size,
-                ParamKind::Unknown,
-                ParamKind::Size
-            ]
-        );
-    }
-
-    /// An argument in the place of a helper's size parameter is a size, through helpers
-    /// calling helpers (up to the depth limit).
-    #[test]
-    fn sizes_carry_over_from_the_helpers_a_body_calls() {
-        let m = crate::frontend::parse_python(
-            "def conv(cin, cout, k):\n    return nn.Conv2d(cin, cout, k)\ndef block(a, b):\n    return conv(a, b, 3)\ndef f(x, n, m, other):\n    y = block(n, b=m)\n    return other(x)\n",
-        )
-        .unwrap();
-        let defs: Vec<&StmtFunctionDef> = m
-            .body
-            .iter()
-            .filter_map(|s| match s {
-                Stmt::FunctionDef(f) => Some(f),
-                _ => None,
-            })
-            .collect();
-        let helpers = |name: &str| defs.iter().copied().find(|d| d.name.id.as_str() == name);
-        let kinds: Vec<ParamKind> = classify_with(defs[2], false, false, &helpers)
-            .into_iter()
-            .map(|(_, k, _)| k)
-            .collect();
-        assert_eq!(
-            kinds,
-            vec![
-                ParamKind::Unknown,
-                ParamKind::Size,
-                ParamKind::Size,
-                ParamKind::Unknown
-            ]
-        );
-        assert_eq!(kinds_of(defs[2])[1], ParamKind::Unknown);
-    }
-}
+#[path = "params_tests.rs"]
+mod tests;

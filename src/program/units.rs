@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use ruff_python_ast::{ModModule, Stmt, StmtClassDef, StmtFunctionDef};
 use ruff_text_size::TextRange;
 
+use super::class_methods::{state_stored_outside_init, tensor_methods, MAX_METHODS};
 use super::imports::ImportSearch;
 use super::interp::Interp;
 use super::params::{classify, classify_with, AnnotatedDim, Default, ParamKind};
@@ -28,6 +29,9 @@ pub enum UnitKind {
     /// A builder: a function callable without arguments that returns a model of a module
     /// class of the file (`resnet18()`), whose `forward` then runs on symbolic inputs.
     Builder,
+    /// A public method of an `nn.Module` subclass other than `forward` that takes tensors
+    /// (`loss(x, y)`, `sample(z)`), run on the model `__init__` built.
+    Method,
 }
 
 impl UnitKind {
@@ -37,6 +41,7 @@ impl UnitKind {
             UnitKind::Class => "class",
             UnitKind::Function => "function",
             UnitKind::Builder => "builder",
+            UnitKind::Method => "method",
         }
     }
 }
@@ -326,7 +331,27 @@ fn run_class<'a>(
         ctor.push(("**".to_string(), V::Unknown));
     }
     let obj = interp.instantiate(class, Vec::new(), ctor, class.range);
-    run_variants(interp, forward, &obj, unit, UnitKind::Class)
+    let built = interp.checkpoint(&obj);
+    let mut runs = run_variants(interp, forward, &obj, unit, UnitKind::Class);
+    let methods: Vec<_> = tensor_methods(class).take(MAX_METHODS).collect();
+    if !methods.is_empty() {
+        interp.rewind(&built);
+        // A method runs after whatever calls came before it: what they store (anchors a
+        // `forward` caches, a target set by `set_target`) is unknown, not `__init__`'s
+        // placeholder.
+        for c in interp.ancestry(class) {
+            for attr in state_stored_outside_init(c) {
+                interp.set_attr(&obj, &attr, V::Unknown);
+            }
+        }
+        let state = interp.checkpoint(&obj);
+        for method in methods {
+            interp.rewind(&state);
+            let name = format!("{unit}.{}", method.name.id);
+            runs.extend(run_variants(interp, method, &obj, &name, UnitKind::Method));
+        }
+    }
+    runs
 }
 
 /// A built model's `forward`, once per rank variant of its inputs. Each run starts from a
@@ -341,7 +366,9 @@ fn run_variants<'a>(
 ) -> Vec<UnitRun> {
     let built = interp.checkpoint(model);
     let mut runs = Vec::new();
-    for choices in variants(&classify(forward, true, true)) {
+    // `forward`'s inputs are tensors by convention; another method's only by evidence.
+    let convention = kind != UnitKind::Method;
+    for choices in variants(&classify(forward, true, convention)) {
         runs.extend(with_splits(interp, unit, kind, |interp| {
             interp.rewind(&built);
             let (args, variant) = bind_inputs(interp, &choices);
