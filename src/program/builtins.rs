@@ -139,6 +139,18 @@ pub fn math_attr<'a>(attr: &str) -> V<'a> {
     }
 }
 
+/// torch's float constants (`torch.pi`, `torch.e`, `torch.inf`, `torch.nan`).
+pub fn torch_constant<'a>(path: &str) -> Option<V<'a>> {
+    let x = match path {
+        "torch.pi" => std::f64::consts::PI,
+        "torch.e" => std::f64::consts::E,
+        "torch.inf" => f64::INFINITY,
+        "torch.nan" => f64::NAN,
+        _ => return None,
+    };
+    Some(V::Data(Value::Float(Some(x))))
+}
+
 /// A `math` function applied to numbers: ints stay exact where Python's result is an int.
 fn call_math<'a>(name: &str, args: &[V<'a>]) -> V<'a> {
     let ints: Option<Vec<DimExpr>> = args.iter().map(int_of).collect();
@@ -308,6 +320,11 @@ impl<'a> Interp<'a> {
             "int" => match &first {
                 V::Data(Value::Int(_)) => first,
                 V::Data(Value::Float(Some(f))) => V::Data(Value::int(f.trunc() as i64)),
+                V::Data(Value::Bool(Some(b))) => V::Data(Value::int(i64::from(*b))),
+                V::Data(Value::Str(Some(text))) => text
+                    .trim()
+                    .parse::<i64>()
+                    .map_or(V::Unknown, |i| V::Data(Value::int(i))),
                 V::Data(Value::Tensor(_)) => V::Data(Value::IntUnknown),
                 _ => V::Data(Value::IntUnknown),
             },

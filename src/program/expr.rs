@@ -510,7 +510,10 @@ impl<'a> Interp<'a> {
                 let name = path.rsplit('.').next().unwrap_or(path);
                 V::Data(Value::Str(Some(name.to_string())))
             }
-            V::Torch(path) => V::Torch(format!("{path}.{attr}").into()),
+            V::Torch(path) => {
+                let full = format!("{path}.{attr}");
+                super::builtins::torch_constant(&full).unwrap_or_else(|| V::Torch(full.into()))
+            }
             V::Either(e) => self.on_each_side(e, |me, side| me.attribute(side, attr, span)),
             V::Builtin("math") => super::builtins::math_attr(attr),
             V::Builtin("numpy") => super::builtins::numpy_attr(attr),

@@ -699,7 +699,9 @@ fn is_shape_text(text: &str) -> bool {
 /// standard-library names of [`super::builtins::STDLIB_PATHS`] are tracked, anything else
 /// is unknown.
 pub fn torch_module<'a>(path: &str) -> V<'a> {
-    if path == "torch" || path.starts_with("torch.") {
+    if let Some(c) = super::builtins::torch_constant(path) {
+        c
+    } else if path == "torch" || path.starts_with("torch.") {
         V::Torch(path.into())
     } else if path == "math" {
         V::Builtin("math")

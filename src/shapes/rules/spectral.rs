@@ -1,5 +1,6 @@
 //! Operator rules: signal framing and spectra — sliding windows (`Tensor.unfold`), window
-//! functions (`hann_window`, ...), and the discrete Fourier transforms of `torch.fft`.
+//! functions (`hann_window`, ...), the discrete Fourier transforms of `torch.fft`, and the
+//! short-time transform `stft`.
 
 use super::{invalid, tensor_out, Ctx, Rule, RuleResult};
 use crate::shapes::dim::DimExpr;
@@ -18,6 +19,8 @@ pub const RULES: &[Rule] = &[
     Rule::function("torch.fft.ifft", fft),
     Rule::function("torch.fft.rfft", rfft),
     Rule::function("torch.fft.irfft", irfft),
+    Rule::function("torch.stft", stft),
+    Rule::function("torch.Tensor.stft", stft),
 ];
 
 /// `x.unfold(dimension, size, step)`: every window of `size` elements along `dimension`,
@@ -160,4 +163,139 @@ fn irfft(ctx: &mut Ctx) -> RuleResult {
     require_points(ctx, &n)?;
     dims[d] = n;
     Ok(tensor_out(dims, Some(DType::Float)))
+}
+
+/// `torch.stft(input, n_fft, hop_length=None, win_length=None, window=None, center=True,
+/// pad_mode='reflect', normalized=False, onesided=None, return_complex=None)` on a signal
+/// `[L]` or a batch `[B, L]` ("expected a 1D or 2D tensor"): `return_complex` must be given
+/// for real input; the hop defaults to `n_fft // 4` and must be positive, the window length
+/// to `n_fft` (`0 < win_length <= n_fft`, a window tensor of exactly that length).
+/// `center` pads `n_fft // 2` on both sides by reflection, which needs `n_fft // 2 < L`
+/// ("Padding size should be less than the corresponding input dimension"); without it
+/// `n_fft <= L`. The result is `[B?, n_fft // 2 + 1, 1 + (L' - n_fft) // hop]` (`n_fft`
+/// rows when not one-sided; a trailing 2 for real output), complex.
+fn stft(ctx: &mut Ctx) -> RuleResult {
+    let (x, dt) = ctx.ranked(0, "input")?;
+    let op = ctx.op.clone();
+    if x.is_empty() || x.len() > 2 {
+        return invalid(format!("{op}: stft: expected a 1D or 2D tensor"));
+    }
+    let complex = match ctx.arg(9, "return_complex") {
+        None | Some(Value::None) => {
+            return invalid(format!(
+                "{op}: stft requires the return_complex parameter be given for real inputs"
+            ))
+        }
+        Some(Value::Bool(Some(b))) => *b,
+        Some(_) => return super::unsupported(format!("{op}: return_complex is unknown")),
+    };
+    let Some(n_fft) = ctx.opt_int(1, "n_fft")? else {
+        return invalid(format!("{op}: missing argument `n_fft`"));
+    };
+    let hop = ctx
+        .opt_int(2, "hop_length")?
+        .unwrap_or_else(|| n_fft.floordiv(&DimExpr::constant(4)));
+    let win = ctx
+        .opt_int(3, "win_length")?
+        .unwrap_or_else(|| n_fft.clone());
+    ctx.require_with(Pred::Lt(DimExpr::zero(), hop.clone()), |_| {
+        format!("{op}: stft: expected hop_length > 0, but got hop_length={hop}")
+    })?;
+    ctx.require_with(
+        Pred::And(vec![
+            Pred::Lt(DimExpr::zero(), win.clone()),
+            Pred::Le(win.clone(), n_fft.clone()),
+        ]),
+        |_| format!("{op}: stft: expected 0 < win_length <= n_fft, but got win_length={win}"),
+    )?;
+    if let Some(Value::Tensor(w)) = ctx.arg(4, "window").cloned() {
+        match w.shape.dims() {
+            Some([Dim::Known(len)]) => {
+                let len = len.clone();
+                ctx.require_with(Pred::Eq(len.clone(), win.clone()), |_| {
+                    format!(
+                        "{op}: stft: expected a 1D window tensor of size equal to win_length={win}, but got window with size [{len}]"
+                    )
+                })?;
+            }
+            Some(d) if d.len() != 1 => {
+                return invalid(format!("{op}: stft: expected a 1D window tensor"));
+            }
+            _ => {}
+        }
+    }
+    let Dim::Known(len) = x[x.len() - 1].clone() else {
+        return super::unsupported(format!("{op}: signal length unknown"));
+    };
+    let half = n_fft.floordiv(&DimExpr::constant(2));
+    let padded = if ctx.bool_or(5, "center", true)? {
+        ctx.require_with(Pred::Lt(half.clone(), len.clone()), |_| {
+            format!(
+                "{op}: Argument #4: Padding size should be less than the corresponding input dimension, but got: padding ({half}, {half}) of input length {len}"
+            )
+        })?;
+        len.add(&half.mul_const(2))
+    } else {
+        len.clone()
+    };
+    ctx.require_with(
+        Pred::And(vec![
+            Pred::Lt(DimExpr::zero(), n_fft.clone()),
+            Pred::Le(n_fft.clone(), padded.clone()),
+        ]),
+        |_| format!("{op}: stft: expected 0 < n_fft <= {padded}, but got n_fft={n_fft}"),
+    )?;
+    let frames = padded.sub(&n_fft).floordiv(&hop).add_const(1);
+    let rows = if ctx.bool_or(8, "onesided", true)? {
+        half.add_const(1)
+    } else {
+        n_fft
+    };
+    let mut out: Vec<Dim> = x[..x.len() - 1].to_vec();
+    out.push(Dim::Known(rows));
+    out.push(Dim::Known(frames));
+    if complex {
+        return Ok(tensor_out(out, None));
+    }
+    out.push(Dim::constant(2));
+    Ok(tensor_out(out, dt))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::call;
+    use super::super::RuleError;
+    use crate::shapes::shape::Shape;
+    use crate::shapes::value::Value;
+
+    /// Recorded under torch 2.15.
+    #[test]
+    fn stft_frames_follow_the_recorded_shapes() {
+        let complex = || ("return_complex", Value::Bool(Some(true)));
+        let shape = |x: &[i64], hop: Option<i64>, extra: Vec<(&str, Value)>| {
+            let mut args = vec![Value::float_tensor(x), Value::int(400)];
+            args.extend(hop.map(Value::int));
+            call("torch.stft", args, extra).map(|v| v.as_tensor().unwrap().shape.clone())
+        };
+        let of = |d: &[i64]| Ok(Shape::of(d));
+        assert_eq!(
+            shape(&[2, 16000], Some(160), vec![complex()]),
+            of(&[2, 201, 101])
+        );
+        assert_eq!(
+            shape(&[2, 16000], None, vec![complex()]),
+            of(&[2, 201, 161])
+        );
+        let uncentered = vec![complex(), ("center", Value::Bool(Some(false)))];
+        assert_eq!(shape(&[2, 16000], Some(160), uncentered), of(&[2, 201, 98]));
+        assert_eq!(shape(&[201], None, vec![complex()]), of(&[201, 3]));
+        assert!(matches!(
+            shape(&[200], None, vec![complex()]),
+            Err(RuleError::Invalid(_))
+        ));
+        assert!(matches!(
+            shape(&[2, 16000], Some(160), vec![]),
+            Err(RuleError::Invalid(_))
+        ));
+    }
 }
