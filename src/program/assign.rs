@@ -114,6 +114,43 @@ impl<'a> Interp<'a> {
         }
     }
 
+    /// `cx, cy, w, h = boxes.unbind(-1)` where the size of that dim is symbolic: the names
+    /// take the slices of `boxes.movedim(-1, 0)`, which unpacking checks against their
+    /// count. `None` for any other call (evaluated as usual).
+    pub(super) fn unbind_for_unpacking(
+        &mut self,
+        c: &'a ruff_python_ast::ExprCall,
+    ) -> Option<V<'a>> {
+        let Expr::Attribute(a) = &*c.func else {
+            return None;
+        };
+        if a.attr.id.as_str() != "unbind" || c.arguments.args.len() > 1 {
+            return None;
+        }
+        let x = self.eval(&a.value);
+        let dim = match (c.arguments.args.first(), c.arguments.keywords.first()) {
+            (Some(d), _) => self.eval(d),
+            (None, Some(k)) if k.arg.as_ref().is_some_and(|n| n.id.as_str() == "dim") => {
+                self.eval(&k.value)
+            }
+            (None, None) => V::Data(Value::int(0)),
+            _ => V::Unknown,
+        };
+        let span = ruff_text_size::Ranged::range(c);
+        let split = self.apply_function(
+            "torch.Tensor.unbind",
+            vec![x.clone(), dim.clone()],
+            Vec::new(),
+            span,
+            &[],
+        );
+        if !split.is_unknown() || !x.is_tensor() || self.dead {
+            return Some(split);
+        }
+        let zero = V::Data(Value::int(0));
+        Some(self.apply_function("torch.movedim", vec![x, dim, zero], Vec::new(), span, &[]))
+    }
+
     fn unpack(&mut self, targets: &'a [Expr], v: V<'a>, span: TextRange) {
         let starred = targets.iter().position(|t| matches!(t, Expr::Starred(_)));
         let items = match &v {

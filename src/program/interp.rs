@@ -357,7 +357,12 @@ impl<'a> Interp<'a> {
                 self.eval(&e.value);
             }
             Stmt::Assign(a) => {
-                let v = self.eval(&a.value);
+                let v = match (&a.targets[..], &*a.value) {
+                    ([Expr::Tuple(_) | Expr::List(_)], Expr::Call(c)) => self
+                        .unbind_for_unpacking(c)
+                        .unwrap_or_else(|| self.eval(&a.value)),
+                    _ => self.eval(&a.value),
+                };
                 // Only the analysed file's own top level (spans elsewhere are not its text).
                 if self.depth == 0
                     && self.anchor.is_none()

@@ -43,6 +43,9 @@ pub enum ParamKind {
     Unknown,
 }
 
+/// Each parameter's name, kind and default, in order.
+pub type Kinds = Vec<(String, ParamKind, Default)>;
+
 impl ParamKind {
     pub fn is_tensor(&self) -> bool {
         matches!(
@@ -540,11 +543,7 @@ fn is_torch_like(path: &str) -> bool {
 
 /// The kinds of a function's parameters (after `self` for methods). `convention_tensor`:
 /// an unannotated parameter with no evidence either way is a tensor (`forward`'s inputs).
-pub fn classify(
-    def: &StmtFunctionDef,
-    skip_self: bool,
-    convention_tensor: bool,
-) -> Vec<(String, ParamKind, Default)> {
+pub fn classify(def: &StmtFunctionDef, skip_self: bool, convention_tensor: bool) -> Kinds {
     classify_at(def, skip_self, convention_tensor, None, 0)
 }
 
@@ -555,7 +554,7 @@ pub fn classify_with<'a>(
     skip_self: bool,
     convention_tensor: bool,
     helpers: Helpers<'_, 'a>,
-) -> Vec<(String, ParamKind, Default)> {
+) -> Kinds {
     classify_at(
         def,
         skip_self,
@@ -571,7 +570,7 @@ fn classify_at<'a>(
     convention_tensor: bool,
     helpers: Option<Helpers<'_, 'a>>,
     depth: usize,
-) -> Vec<(String, ParamKind, Default)> {
+) -> Kinds {
     let params: Vec<_> = def
         .parameters
         .posonlyargs

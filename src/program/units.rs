@@ -10,7 +10,7 @@ use ruff_text_size::TextRange;
 use super::class_methods::{state_stored_outside_init, tensor_methods, MAX_METHODS};
 use super::imports::ImportSearch;
 use super::interp::Interp;
-use super::params::{classify, classify_with, AnnotatedDim, Default, ParamKind};
+use super::params::{classify, classify_with, AnnotatedDim, Default, Kinds, ParamKind};
 use super::project::{ModuleArena, Project};
 use super::trace::{Input, Trace};
 use super::value::V;
@@ -162,6 +162,35 @@ enum Choice {
     Annotated(Vec<AnnotatedDim>, usize),
     Size,
     Unknown,
+}
+
+/// A unit with more tensor inputs of unknown rank than [`variants`] can enumerate leaves the
+/// ones past the second unknown. So that a bug between the first and the third (or the
+/// second and the third) is not lost, the unit also runs as sub-units where only that pair
+/// has ranks and the others are unknown: a sub-unit's finding holds whatever the unknown
+/// inputs are. Returns each sub-unit's name suffix (empty for the unit itself) and kinds.
+fn rank_groups(kinds: &[(String, ParamKind, Default)]) -> Vec<(String, Kinds)> {
+    let open: Vec<usize> = kinds
+        .iter()
+        .enumerate()
+        .filter(|(_, (_, k, d))| *k == ParamKind::Tensor && *d == Default::Absent)
+        .map(|(i, _)| i)
+        .collect();
+    let mut groups = vec![(String::new(), kinds.to_vec())];
+    if open.len() < 3 {
+        return groups;
+    }
+    for (a, b) in [(open[0], open[2]), (open[1], open[2])] {
+        let mut sub = kinds.to_vec();
+        for &i in &open {
+            if i != a && i != b {
+                sub[i].1 = ParamKind::Unknown;
+            }
+        }
+        let suffix = format!("[{}, {}]", kinds[a].0, kinds[b].0);
+        groups.push((suffix, sub));
+    }
+    groups
 }
 
 /// The choices for each parameter, and every combination of them (bounded): parameters of
@@ -368,16 +397,19 @@ fn run_variants<'a>(
     let mut runs = Vec::new();
     // `forward`'s inputs are tensors by convention; another method's only by evidence.
     let convention = kind != UnitKind::Method;
-    for choices in variants(&classify(forward, true, convention)) {
-        runs.extend(with_splits(interp, unit, kind, |interp| {
-            interp.rewind(&built);
-            let (args, variant) = bind_inputs(interp, &choices);
-            if !interp.dead {
-                let (this, span) = (Some(model.clone()), TextRange::default());
-                interp.call_user(forward, this, Vec::new(), args, span);
-            }
-            variant
-        }));
+    for (suffix, kinds) in rank_groups(&classify(forward, true, convention)) {
+        let unit = format!("{unit}{suffix}");
+        for choices in variants(&kinds) {
+            runs.extend(with_splits(interp, &unit, kind, |interp| {
+                interp.rewind(&built);
+                let (args, variant) = bind_inputs(interp, &choices);
+                if !interp.dead {
+                    let (this, span) = (Some(model.clone()), TextRange::default());
+                    interp.call_user(forward, this, Vec::new(), args, span);
+                }
+                variant
+            }));
+        }
     }
     runs
 }
@@ -447,14 +479,16 @@ fn run_function<'a>(
         return Vec::new();
     }
     let mut runs = Vec::new();
-    let unit = def.name.id.to_string();
-    for choices in variants(&kinds) {
-        runs.extend(with_splits(interp, &unit, UnitKind::Function, |interp| {
-            reset(interp, globals);
-            let (args, variant) = bind_inputs(interp, &choices);
-            interp.call_user(def, None, Vec::new(), args, TextRange::default());
-            variant
-        }));
+    for (suffix, kinds) in rank_groups(&kinds) {
+        let unit = format!("{}{suffix}", def.name.id);
+        for choices in variants(&kinds) {
+            runs.extend(with_splits(interp, &unit, UnitKind::Function, |interp| {
+                reset(interp, globals);
+                let (args, variant) = bind_inputs(interp, &choices);
+                interp.call_user(def, None, Vec::new(), args, TextRange::default());
+                variant
+            }));
+        }
     }
     runs
 }
@@ -620,6 +654,36 @@ class Net(nn.Module):
         return self.fc(x)
 "#;
         assert_twins(src, "WIDTH", "6", "8", 22);
+    }
+
+    /// A third tensor input of unknown rank is not lost: the unit also runs with only the
+    /// first and third (and second and third) ranked, so a bug between them is found.
+    #[test]
+    fn a_bug_between_the_first_and_third_of_three_inputs_is_found() {
+        let src = r#"
+import torch
+
+def fuse(a, b, c):
+    x, y = a.unbind(-1)
+    z = b.softmax(-1)
+    return torch.cat([x, c], dim=DIM)
+"#;
+        assert_twins(src, "DIM", "5", "0", 7);
+    }
+
+    /// `cx, cy, w, h = boxes.unbind(-1)` with a symbolic last dim: the names take its
+    /// slices, and the unpacking requires that dim to be 4.
+    #[test]
+    fn unbinding_a_symbolic_dim_into_names_pins_its_size() {
+        let src = r#"
+import torch
+
+def to_corners(boxes):
+    cx, cy, w, h = boxes.unbind(-1)
+    corners = torch.stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], dim=-1)
+    return corners + torch.zeros(WIDTH)
+"#;
+        assert_twins(src, "WIDTH", "3", "4", 7);
     }
 
     /// `squeeze(d)` of a dim that may be 1 runs both ways (the dim is 1, or it is not): a
