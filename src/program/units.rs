@@ -478,6 +478,7 @@ fn run_function<'a>(
     if !(tensors || test) {
         return Vec::new();
     }
+    let kinds = with_free_int_sizes(def, kinds);
     let mut runs = Vec::new();
     for (suffix, kinds) in rank_groups(&kinds) {
         let unit = format!("{}{suffix}", def.name.id);
@@ -491,6 +492,32 @@ fn run_function<'a>(
         }
     }
     runs
+}
+
+/// A function's callers pass what they like: a size parameter whose default is an int
+/// literal (`hop_length: int = 0`, a value its callers always replace) runs as a size
+/// symbol, not as its default.
+fn with_free_int_sizes(def: &StmtFunctionDef, kinds: Kinds) -> Kinds {
+    let p = &def.parameters;
+    let int_default = |name: &str| {
+        p.posonlyargs
+            .iter()
+            .chain(p.args.iter())
+            .chain(p.kwonlyargs.iter())
+            .find(|a| a.parameter.name.id.as_str() == name)
+            .and_then(|a| a.default.as_deref())
+            .is_some_and(
+                |d| matches!(d, ruff_python_ast::Expr::NumberLiteral(n) if n.value.is_int()),
+            )
+    };
+    kinds
+        .into_iter()
+        .map(|(name, kind, default)| {
+            let free = kind == ParamKind::Size && default == Default::Value && int_default(&name);
+            let default = if free { Default::Absent } else { default };
+            (name, kind, default)
+        })
+        .collect()
 }
 
 /// Whether `def` can be called without arguments (every parameter has a default).
@@ -684,6 +711,22 @@ def to_corners(boxes):
     return corners + torch.zeros(WIDTH)
 "#;
         assert_twins(src, "WIDTH", "3", "4", 7);
+    }
+
+    /// A function's int size default (`hop: int = 0`, which callers always replace) is one
+    /// choice among many: the function runs with a size symbol there, so the default's
+    /// failure (`stft` with a hop of 0) is no finding, while a bug for every size is.
+    #[test]
+    fn int_size_defaults_of_functions_are_symbols() {
+        let src = r#"
+import torch
+
+def spectro(x, n_fft: int = 512, hop: int = 0):
+    b, n = x.shape
+    z = torch.stft(x, n_fft, hop, window=torch.hann_window(n_fft), return_complex=True)
+    return z.permute(PERM)
+"#;
+        assert_twins(src, "PERM", "0, 1", "0, 2, 1", 7);
     }
 
     /// `squeeze(d)` of a dim that may be 1 runs both ways (the dim is 1, or it is not): a

@@ -143,6 +143,35 @@ pub fn size_hyper(
     Ok(v)
 }
 
+/// A size hyperparameter whose value the analysis may not know (a width computed by a
+/// helper outside the file): `None` then, and the layer is still built with what else is
+/// known; the dims that depend on it are unknown. A known size is checked as
+/// [`size_hyper`] checks it.
+pub fn maybe_size_hyper(
+    ctx: &mut Ctx,
+    pos: usize,
+    name: &str,
+) -> Result<Option<DimExpr>, RuleError> {
+    match ctx.arg(pos, name) {
+        Some(Value::IntUnknown | Value::Unknown) => Ok(None),
+        _ => size_hyper(ctx, pos, name, None).map(Some),
+    }
+}
+
+/// A size hyperparameter stored by an `init` rule, unknown when [`maybe_size_hyper`] did
+/// not know it.
+pub fn param_size(ctx: &Ctx, name: &str) -> Dim {
+    match ctx.param(name) {
+        Some(Value::Int(e)) => Dim::Known(e.clone()),
+        _ => Dim::Dyn,
+    }
+}
+
+/// Stores a size that may be unknown.
+pub fn size_value(size: Option<DimExpr>) -> Value {
+    size.map_or(Value::IntUnknown, Value::Int)
+}
+
 /// Requires every known dim of `dims` (an input's non-batch dims) to be non-empty, with
 /// PyTorch's message.
 pub fn require_non_empty(

@@ -5,6 +5,7 @@
 
 use std::collections::BTreeMap;
 
+use super::common::{param_size, size_value};
 use super::resample::pad_dims;
 use super::{int_of, invalid, tensor_out, unsupported, Ctx, Rule, RuleError, RuleResult};
 use crate::shapes::dim::DimExpr;
@@ -198,12 +199,17 @@ fn conv_init(ctx: &mut Ctx) -> RuleResult {
     let op = ctx.op.clone();
     let n = spatial_rank(&op);
     let transposed = is_transposed(&op);
-    let cin = ctx
-        .opt_int(0, "in_channels")?
-        .ok_or_else(|| RuleError::Invalid(format!("{op}: missing argument 'in_channels'")))?;
-    let cout = ctx
-        .opt_int(1, "out_channels")?
-        .ok_or_else(|| RuleError::Invalid(format!("{op}: missing argument 'out_channels'")))?;
+    // A channel count not known (a width from a helper outside the file) leaves the checks
+    // that read it undone; the layer is still built.
+    let channels = |ctx: &Ctx, pos: usize, name: &str| match ctx.arg(pos, name) {
+        Some(Value::IntUnknown | Value::Unknown) => Ok(None),
+        _ => ctx
+            .opt_int(pos, name)?
+            .map(Some)
+            .ok_or_else(|| RuleError::Invalid(format!("{op}: missing argument '{name}'"))),
+    };
+    let cin = channels(ctx, 0, "in_channels")?;
+    let cout = channels(ctx, 1, "out_channels")?;
     let kernel = match ctx.arg(2, "kernel_size") {
         Some(v) => ntuple(&op, "kernel_size", v, n)?,
         None => return invalid(format!("{op}: missing argument 'kernel_size'")),
@@ -227,12 +233,13 @@ fn conv_init(ctx: &mut Ctx) -> RuleResult {
     ctx.require_with(Pred::Lt(DimExpr::zero(), groups.clone()), |_| {
         format!("{op}: groups must be a positive integer")
     })?;
-    ctx.require_with(Pred::Divides(groups.clone(), cin.clone()), |_| {
-        format!("{op}: in_channels must be divisible by groups")
-    })?;
-    ctx.require_with(Pred::Divides(groups.clone(), cout.clone()), |_| {
-        format!("{op}: out_channels must be divisible by groups")
-    })?;
+    for (what, size) in [("in_channels", &cin), ("out_channels", &cout)] {
+        if let Some(size) = size {
+            ctx.require_with(Pred::Divides(groups.clone(), size.clone()), |_| {
+                format!("{op}: {what} must be divisible by groups")
+            })?;
+        }
+    }
     if matches!(padding, Padding::Same) && stride.iter().any(|s| s.as_const() != Some(1)) {
         return invalid(format!(
             "{op}: padding='same' is not supported for strided convolutions"
@@ -257,6 +264,7 @@ fn conv_init(ctx: &mut Ctx) -> RuleResult {
     }
     for (what, size) in [("in_channels", &cin), ("out_channels", &cout)]
         .into_iter()
+        .filter_map(|(what, size)| Some((what, size.as_ref()?)))
         .chain(kernel.iter().map(|k| ("kernel_size", k)))
     {
         ctx.require_with(Pred::Le(DimExpr::zero(), size.clone()), |_| {
@@ -266,8 +274,8 @@ fn conv_init(ctx: &mut Ctx) -> RuleResult {
     Ok(module_value(
         ctx,
         vec![
-            ("in_channels", Value::Int(cin)),
-            ("out_channels", Value::Int(cout)),
+            ("in_channels", size_value(cin)),
+            ("out_channels", size_value(cout)),
             ("kernel_size", tuple_value(&kernel)),
             ("stride", tuple_value(&stride)),
             ("padding", padding_value(&padding)),
@@ -288,10 +296,9 @@ fn conv_forward(ctx: &mut Ctx) -> RuleResult {
     let n = spatial_rank(&op);
     let transposed = is_transposed(&op);
     let (x, dtype) = ctx.ranked(0, "input")?;
-    let cin = ctx.param("in_channels").and_then(Value::as_int_expr);
-    let cout = ctx.param("out_channels").and_then(Value::as_int_expr);
-    let groups = ctx.param("groups").and_then(Value::as_int_expr);
-    let (Some(cin), Some(cout), Some(groups)) = (cin, cout, groups) else {
+    let cin = param_size(ctx, "in_channels");
+    let cout = param_size(ctx, "out_channels");
+    let Some(groups) = ctx.param("groups").and_then(Value::as_int_expr) else {
         return unsupported(format!("{op}: module hyperparameters are unknown"));
     };
     let kernel = param_tuple(ctx, "kernel_size", n)?;
@@ -325,14 +332,14 @@ fn conv_forward(ctx: &mut Ctx) -> RuleResult {
         x = pad_dims(ctx, &x, &pads, &mode)?;
         padding = Padding::Explicit(vec![DimExpr::zero(); n]);
     }
+    let per_group = |c: &Dim| c.map(|c| c.floordiv(&groups));
     let weight: Vec<Dim> = if transposed {
-        [cin, cout.floordiv(&groups)]
+        [cin.clone(), per_group(&cout)]
     } else {
-        [cout, cin.floordiv(&groups)]
+        [cout.clone(), per_group(&cin)]
     }
     .into_iter()
-    .chain(kernel)
-    .map(Dim::Known)
+    .chain(kernel.into_iter().map(Dim::Known))
     .collect();
     let mut spec = ConvSpec {
         n,
@@ -771,5 +778,29 @@ mod tests {
             ],
         );
         assert!(matches!(mismatch, Err(RuleError::Invalid(_))));
+    }
+
+    /// A channel count from outside the file leaves only its own checks undone: the
+    /// layer's known input channels are still checked, and the next layer sees an unknown
+    /// channel dim.
+    #[test]
+    fn layers_with_a_width_from_outside_the_file_still_check_what_is_known() {
+        let src = r#"
+import torch
+from torch import nn
+from elsewhere import width
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, width(), 3, padding=1)
+        self.head = nn.Linear(width(), 10)
+
+    def forward(self, x):
+        b, c, h, w = x.shape
+        y = self.conv(INPUT)
+        return self.head(y.mean(dim=(2, 3)))
+"#;
+        crate::program::units::tests::assert_twins(src, "INPUT", "torch.cat([x, x], 1)", "x", 14);
     }
 }

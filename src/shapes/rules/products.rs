@@ -465,25 +465,26 @@ fn linear_bias(
 
 /// `nn.Linear(in_features, out_features, bias=True)`: sizes ≥ 0 ints.
 fn linear_init(ctx: &mut Ctx) -> RuleResult {
-    let i = size_hyper(ctx, 0, "in_features", None)?;
-    let o = size_hyper(ctx, 1, "out_features", None)?;
+    let i = maybe_size_hyper(ctx, 0, "in_features")?;
+    let o = maybe_size_hyper(ctx, 1, "out_features")?;
     let bias = ctx.bool_or(2, "bias", true)?;
     Ok(module_value(
         "torch.nn.Linear",
         vec![
-            ("in_features", Value::Int(i)),
-            ("out_features", Value::Int(o)),
+            ("in_features", size_value(i)),
+            ("out_features", size_value(o)),
             ("bias", Value::Bool(Some(bias))),
         ],
     ))
 }
 
 /// `nn.Linear` forward: `input [..., in_features] -> [..., out_features]`, input at least
-/// 1-D, floating (the weights are float32: "mat1 and mat2 must have the same dtype").
+/// 1-D, floating (the weights are float32: "mat1 and mat2 must have the same dtype"). A
+/// feature count the analysis does not know checks nothing and gives an unknown dim.
 fn linear_forward(ctx: &mut Ctx) -> RuleResult {
     let (x, dx) = ctx.ranked(0, "input")?;
-    let i = Dim::Known(param_dim(ctx, "in_features")?);
-    let o = Dim::Known(param_dim(ctx, "out_features")?);
+    let i = param_size(ctx, "in_features");
+    let o = param_size(ctx, "out_features");
     if dx.is_some_and(|d| d != DType::Float) {
         return invalid(format!(
             "{}: mat1 and mat2 must have the same dtype, but got {dx:?} and Float",
