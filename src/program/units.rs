@@ -495,27 +495,36 @@ fn run_function<'a>(
 }
 
 /// A function's callers pass what they like: a size parameter whose default is an int
-/// literal (`hop_length: int = 0`, a value its callers always replace) runs as a size
-/// symbol, not as its default.
+/// literal runs as a positive size symbol when the default is positive, and as an unknown
+/// int otherwise (`hop_length: int = 0`, a value its callers replace; `dim: int = 0`, which
+/// may be 0 or negative), not as its default.
 fn with_free_int_sizes(def: &StmtFunctionDef, kinds: Kinds) -> Kinds {
     let p = &def.parameters;
-    let int_default = |name: &str| {
-        p.posonlyargs
+    let int_default = |name: &str| -> Option<i64> {
+        let d = p
+            .posonlyargs
             .iter()
             .chain(p.args.iter())
             .chain(p.kwonlyargs.iter())
-            .find(|a| a.parameter.name.id.as_str() == name)
-            .and_then(|a| a.default.as_deref())
-            .is_some_and(
-                |d| matches!(d, ruff_python_ast::Expr::NumberLiteral(n) if n.value.is_int()),
-            )
+            .find(|a| a.parameter.name.id.as_str() == name)?
+            .default
+            .as_deref()?;
+        match d {
+            ruff_python_ast::Expr::NumberLiteral(n) => n.value.as_int()?.as_i64(),
+            _ => None,
+        }
     };
     kinds
         .into_iter()
         .map(|(name, kind, default)| {
-            let free = kind == ParamKind::Size && default == Default::Value && int_default(&name);
-            let default = if free { Default::Absent } else { default };
-            (name, kind, default)
+            let free = (kind == ParamKind::Size && default == Default::Value)
+                .then(|| int_default(&name))
+                .flatten();
+            match free {
+                Some(d) if d >= 1 => (name, kind, Default::Absent),
+                Some(_) => (name, ParamKind::Unknown, Default::Absent),
+                None => (name, kind, default),
+            }
         })
         .collect()
 }
@@ -713,20 +722,22 @@ def to_corners(boxes):
         assert_twins(src, "WIDTH", "3", "4", 7);
     }
 
-    /// A function's int size default (`hop: int = 0`, which callers always replace) is one
-    /// choice among many: the function runs with a size symbol there, so the default's
-    /// failure (`stft` with a hop of 0) is no finding, while a bug for every size is.
+    /// A function's int size defaults (`hop: int = 0`, which callers always replace; `dim:
+    /// int = 0`) are not the only values it runs with: the default's failure (`stft` with a
+    /// hop of 0, an assert that a positive symbol would break) is no finding, while a bug
+    /// for every input is.
     #[test]
-    fn int_size_defaults_of_functions_are_symbols() {
+    fn int_size_defaults_of_functions_are_not_fixed() {
         let src = r#"
 import torch
 
-def spectro(x, n_fft: int = 512, hop: int = 0):
+def spectro(x, n_fft: int = 512, hop: int = 0, dim: int = 0):
+    assert dim == 0 or dim == -1
     b, n = x.shape
     z = torch.stft(x, n_fft, hop, window=torch.hann_window(n_fft), return_complex=True)
-    return z.permute(PERM)
+    return x.permute(PERM)
 "#;
-        assert_twins(src, "PERM", "0, 1", "0, 2, 1", 7);
+        assert_twins(src, "PERM", "0, 1, 2", "1, 0", 8);
     }
 
     /// `squeeze(d)` of a dim that may be 1 runs both ways (the dim is 1, or it is not): a
