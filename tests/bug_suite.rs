@@ -14,9 +14,9 @@ use serde_json::Value as Json;
 /// for the first 92 cases (written alongside the analyser) and for the blind set (cases
 /// marked `blind = true`, written by someone who never saw the analyser or its results).
 /// The blind floor is for all three batches (201-290): the third batch, harder than the
-/// first two, lowered the share when it joined.
+/// first two, lowered the share to 0.72 when it joined; the fixes it prompted raised it.
 const MIN_FOUND: f64 = 0.89;
-const MIN_FOUND_BLIND: f64 = 0.72;
+const MIN_FOUND_BLIND: f64 = 0.75;
 
 fn findings(path: &Path) -> Vec<Json> {
     let out = common::run(&["check", "--format", "json", &path.display().to_string()]);
