@@ -424,7 +424,8 @@ impl DimExpr {
 
     /// `self = q*c + r` where `q*c` gathers the terms whose coefficients `c` divides and the
     /// multiple of `c` in the constant (Python's floor division of it, so `r`'s constant is
-    /// in `[0, c)` for a positive `c`); `None` when `q` would be zero.
+    /// in `[0, c)` for a positive `c`); `None` when `q` would be zero or `r` has a negative
+    /// term.
     fn split_multiple(&self, c: i64) -> Option<(DimExpr, DimExpr)> {
         if c == 0 || self.is_const() {
             return None;
@@ -439,7 +440,10 @@ impl DimExpr {
                 r = r.add(&DimExpr::term(m.clone(), *k));
             }
         }
-        (q.as_const() != Some(0)).then_some((q, r))
+        // A remainder with a negative term (`(64 - s % 64) % 64` would become `(-(s % 64)) %
+        // 64`) is no simpler, and Z3 finds such forms much harder: left as it is.
+        let negative = r.poly.iter().any(|(_, k)| *k < 0);
+        (q.as_const() != Some(0) && !negative).then_some((q, r))
     }
 
     /// Python modulo.

@@ -97,6 +97,9 @@ fn multiples_of_a_constant_divisor_leave_the_division() {
         h.add_const(-3).floordiv(&c(-2)),
         h.add_const(1).floordiv(&c(-2)).add_const(2)
     );
+    // A remainder with a negative term stays whole: `(64 - h) % 64`.
+    let padded = c(64).sub(&h).modulo(&c(64));
+    assert_eq!(padded.to_string(), "((-h + 64) % 64)");
 }
 
 /// A tiny deterministic generator (no extra dependency) for property checks.
