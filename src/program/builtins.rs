@@ -79,9 +79,9 @@ pub const STDLIB_PATHS: &[&str] = &[
     "os.getenv",
     "random",
     "random.random",
-    "string",
     "random.uniform",
     "random.randint",
+    "string",
 ];
 
 pub fn stdlib_path(path: &str) -> Option<&'static str> {

@@ -5,7 +5,7 @@
 use ruff_python_ast::visitor::{walk_stmt, Visitor};
 use ruff_python_ast::{Expr, Stmt, StmtClassDef, StmtFunctionDef};
 
-use super::params::classify;
+use super::params::{classify, is_name, Kinds};
 
 /// The attributes of `self` a method of `class` other than `__init__` assigns (`self.x =
 /// ..`, `self.x += ..`, `self.x[i] = ..`).
@@ -14,8 +14,7 @@ pub fn state_stored_outside_init(class: &StmtClassDef) -> Vec<String> {
     impl Stores {
         fn target(&mut self, t: &Expr) {
             match t {
-                Expr::Attribute(a) if matches!(&*a.value, Expr::Name(n) if n.id.as_str() == "self") =>
-                {
+                Expr::Attribute(a) if is_name(&a.value, "self") => {
                     self.0.push(a.attr.id.to_string());
                 }
                 Expr::Subscript(s) => self.target(&s.value),
@@ -52,9 +51,11 @@ pub fn state_stored_outside_init(class: &StmtClassDef) -> Vec<String> {
 pub const MAX_METHODS: usize = 4;
 
 /// The class's own public methods other than `forward` with a parameter the body uses as a
-/// tensor. Decorated methods run only under torch's decorators (`@torch.no_grad()`): a
-/// static or class method, a property or a wrapper of unknown effect does not.
-pub fn tensor_methods(class: &StmtClassDef) -> impl Iterator<Item = &StmtFunctionDef> {
+/// tensor, with their parameters' kinds (by evidence only: no convention makes a method's
+/// parameter a tensor). Decorated methods run only under torch's decorators
+/// (`@torch.no_grad()`): a static or class method, a property or a wrapper of unknown
+/// effect does not.
+pub fn tensor_methods(class: &StmtClassDef) -> impl Iterator<Item = (&StmtFunctionDef, Kinds)> {
     class.body.iter().filter_map(|stmt| {
         let Stmt::FunctionDef(def) = stmt else {
             return None;
@@ -65,13 +66,19 @@ pub fn tensor_methods(class: &StmtClassDef) -> impl Iterator<Item = &StmtFunctio
                 Expr::Call(c) => &*c.func,
                 other => other,
             };
-            matches!(e, Expr::Attribute(a) if matches!(&*a.value, Expr::Name(n) if n.id.as_str() == "torch"))
+            matches!(e, Expr::Attribute(a) if is_name(&a.value, "torch"))
         };
-        let runs = name != "forward"
-            && !name.starts_with('_')
-            && def.decorator_list.iter().all(torch_decorator)
-            && classify(def, true, false).iter().any(|(_, kind, _)| kind.is_tensor());
-        runs.then_some(def)
+        if name == "forward"
+            || name.starts_with('_')
+            || !def.decorator_list.iter().all(torch_decorator)
+        {
+            return None;
+        }
+        let kinds = classify(def, true, false);
+        kinds
+            .iter()
+            .any(|(_, kind, _)| kind.is_tensor())
+            .then_some((def, kinds))
     })
 }
 

@@ -38,7 +38,7 @@ pub fn mapping_method<'a>(items: &[(String, V<'a>)], method: &str, args: &[V<'a>
 /// example inputs written inline).
 pub fn str_method<'a>(text: &str, method: &str, args: &[V<'a>]) -> V<'a> {
     let known = |s: &str| V::Data(Value::Str(Some(s.to_string())));
-    let int = |i: i64| V::Data(Value::Int(crate::shapes::DimExpr::constant(i)));
+    let int = |i: i64| V::Data(Value::int(i));
     match (method, args) {
         ("split", []) => V::List(text.split_whitespace().map(known).collect()),
         ("split", [V::Data(Value::Str(Some(sep)))]) if !sep.is_empty() => {
@@ -138,7 +138,7 @@ fn position(index: &V<'_>, len: usize, clamp: bool) -> Option<usize> {
 /// `xs.pop([i])` on a list: (the item, the list afterwards); an index not known or out of
 /// range leaves both unknown.
 pub fn list_pop<'a>(items: &[V<'a>], args: &[V<'a>]) -> (V<'a>, V<'a>) {
-    let last = V::Data(Value::Int(crate::shapes::DimExpr::constant(-1)));
+    let last = V::Data(Value::int(-1));
     match position(args.first().unwrap_or(&last), items.len(), false) {
         Some(i) => {
             let mut items = items.to_vec();

@@ -119,7 +119,7 @@ impl Uses<'_, '_, '_> {
 impl Uses<'_, '_, '_> {
     /// A call of a function of the file: an argument in the place of one of its size
     /// parameters is a size, one in the place of a tensor parameter a tensor.
-    fn mark_helper_sizes(&mut self, c: &ruff_python_ast::ExprCall) {
+    fn mark_helper_args(&mut self, c: &ruff_python_ast::ExprCall) {
         let (Some(helpers), Expr::Name(n)) = (self.helpers, &*c.func) else {
             return;
         };
@@ -149,6 +149,11 @@ impl Uses<'_, '_, '_> {
             }
         }
     }
+}
+
+/// The expression is the plain name `id` (`self`, `torch`).
+pub fn is_name(e: &Expr, id: &str) -> bool {
+    matches!(e, Expr::Name(n) if n.id.as_str() == id)
 }
 
 /// Receivers of these attributes are tensors (names no builtin type or `nn.Module` shares).
@@ -233,15 +238,13 @@ impl<'b> Visitor<'b> for Uses<'_, '_, '_> {
                         }
                     }
                 }
-                self.mark_helper_sizes(c);
+                self.mark_helper_args(c);
                 // `self(x)`, `self.forward(x)`: a module's inputs are tensors.
                 let own_forward = match &*c.func {
-                    Expr::Name(n) => n.id.as_str() == "self",
                     Expr::Attribute(a) => {
-                        a.attr.id.as_str() == "forward"
-                            && matches!(&*a.value, Expr::Name(n) if n.id.as_str() == "self")
+                        a.attr.id.as_str() == "forward" && is_name(&a.value, "self")
                     }
-                    _ => false,
+                    other => is_name(other, "self"),
                 };
                 if own_forward {
                     for a in c.arguments.args.iter() {

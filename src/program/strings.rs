@@ -8,14 +8,17 @@ use super::interp::Interp;
 use super::value::V;
 use crate::shapes::Value;
 
-/// The characters of a known string, each a one-character string (`for c in word`), when
-/// the string is short enough to unroll.
+/// The characters of a known string, each a one-character string.
+fn char_values<'a>(text: &str) -> Vec<V<'a>> {
+    text.chars()
+        .map(|c| V::Data(Value::Str(Some(c.to_string()))))
+        .collect()
+}
+
+/// The characters a loop over a known string takes (`for c in word`), when the string is
+/// short enough to unroll.
 pub fn str_chars<'a>(text: &str) -> Option<Vec<V<'a>>> {
-    (text.chars().count() <= super::interp::MAX_UNROLL).then(|| {
-        text.chars()
-            .map(|c| V::Data(Value::Str(Some(c.to_string()))))
-            .collect()
-    })
+    (text.chars().count() <= super::interp::MAX_UNROLL).then(|| char_values(text))
 }
 
 /// The constants of Python's `string` module (`string.ascii_lowercase` as a vocabulary).
@@ -43,10 +46,7 @@ pub fn string_module_constant<'a>(name: &str) -> Option<V<'a>> {
 /// `text[i]` and `text[a:b:c]` of a known string (`attn_stage[0] == '0'` in model configs
 /// written as strings of flags); anything else is unknown.
 pub fn str_subscript<'a>(text: &str, idx: &V<'a>) -> V<'a> {
-    let chars: Vec<V<'a>> = text
-        .chars()
-        .map(|c| V::Data(Value::Str(Some(c.to_string()))))
-        .collect();
+    let chars = char_values(text);
     let known = |parts: &[V<'a>]| -> Option<String> {
         parts
             .iter()

@@ -331,10 +331,11 @@ fn run_class<'a>(
         ctor.push(("**".to_string(), V::Unknown));
     }
     let obj = interp.instantiate(class, Vec::new(), ctor, class.range);
-    let built = interp.checkpoint(&obj);
-    let mut runs = run_variants(interp, forward, &obj, unit, UnitKind::Class);
     let methods: Vec<_> = tensor_methods(class).take(MAX_METHODS).collect();
-    if !methods.is_empty() {
+    let built = (!methods.is_empty()).then(|| interp.checkpoint(&obj));
+    let kinds = classify(forward, true, true);
+    let mut runs = run_variants(interp, forward, &kinds, &obj, unit, UnitKind::Class);
+    if let Some(built) = built {
         interp.rewind(&built);
         // A method runs after whatever calls came before it: what they store (anchors a
         // `forward` caches, a target set by `set_target`) is unknown, not `__init__`'s
@@ -345,30 +346,38 @@ fn run_class<'a>(
             }
         }
         let state = interp.checkpoint(&obj);
-        for method in methods {
+        for (method, kinds) in methods {
             interp.rewind(&state);
             let name = format!("{unit}.{}", method.name.id);
-            runs.extend(run_variants(interp, method, &obj, &name, UnitKind::Method));
+            runs.extend(run_variants(
+                interp,
+                method,
+                &kinds,
+                &obj,
+                &name,
+                UnitKind::Method,
+            ));
         }
     }
     runs
 }
 
-/// A built model's `forward`, once per rank variant of its inputs. Each run starts from a
+/// A built model's `forward` (or another of its methods), once per rank variant of its inputs
+/// (`kinds`: `forward`'s inputs are tensors by convention, another method's only by
+/// evidence). Each run starts from a
 /// checkpoint taken now (trace, symbols, the model's attributes), so no state leaks between
 /// runs; when building the model already failed, each run keeps only the build's trace.
 fn run_variants<'a>(
     interp: &mut Interp<'a>,
     forward: &'a StmtFunctionDef,
+    kinds: &Kinds,
     model: &V<'a>,
     unit: &str,
     kind: UnitKind,
 ) -> Vec<UnitRun> {
     let built = interp.checkpoint(model);
     let mut runs = Vec::new();
-    // `forward`'s inputs are tensors by convention; another method's only by evidence.
-    let convention = kind != UnitKind::Method;
-    for choices in variants(&classify(forward, true, convention)) {
+    for choices in variants(kinds) {
         runs.extend(with_splits(interp, unit, kind, |interp| {
             interp.rewind(&built);
             let (args, variant) = bind_inputs(interp, &choices);
@@ -435,13 +444,9 @@ fn run_function<'a>(
     def: &'a StmtFunctionDef,
 ) -> Vec<UnitRun> {
     let kinds = classify_with(def, false, false, &helper_defs(globals));
-    let tensors = kinds.iter().any(|(_, k, d)| {
-        *d == Default::Absent
-            && matches!(
-                k,
-                ParamKind::Tensor | ParamKind::Ranked(_) | ParamKind::Shaped(_)
-            )
-    });
+    let tensors = kinds
+        .iter()
+        .any(|(_, k, d)| *d == Default::Absent && k.is_tensor());
     let test = def.parameters.is_empty() && def.name.id.starts_with("test");
     if !(tensors || test) {
         return Vec::new();
@@ -531,9 +536,11 @@ fn run_builder<'a>(
     let Some(forward) = forward_of(interp, class) else {
         return Vec::new();
     };
+    let kinds = classify(forward, true, true);
     run_variants(
         interp,
         forward,
+        &kinds,
         &built,
         def.name.id.as_str(),
         UnitKind::Builder,

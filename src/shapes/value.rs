@@ -96,9 +96,13 @@ impl TensorValue {
     /// `None` when no such element is known.
     pub fn int_extremes(&self, skip: Option<i64>) -> Option<(i64, i64)> {
         const EXACT: f64 = 9_007_199_254_740_992.0;
-        let values: Vec<f64> = match self.uniform {
-            Some(u) => vec![u as f64],
-            None => self.elements.as_ref()?.0.to_vec(),
+        let one;
+        let values: &[f64] = match self.uniform {
+            Some(u) => {
+                one = [u as f64];
+                &one
+            }
+            None => &self.elements.as_ref()?.0,
         };
         if values.iter().any(|x| x.fract() != 0.0 || x.abs() > EXACT) {
             return None;
@@ -253,6 +257,12 @@ impl Value {
 
     pub fn is_none(&self) -> bool {
         matches!(self, Value::None)
+    }
+
+    /// An int whose value the analysis does not know (or a value not known at all, in an
+    /// int's place).
+    pub fn is_unknown_int(&self) -> bool {
+        matches!(self, Value::IntUnknown | Value::Unknown)
     }
 }
 

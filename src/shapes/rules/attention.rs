@@ -2,7 +2,7 @@
 //! Transformer layers built on it. (See `rules/mod.rs` for the conventions.)
 
 use super::common::*;
-use super::modules::apply_child;
+use super::modules::{apply_child, children};
 use super::{invalid, tensor_out, unsupported, Ctx, Rule, RuleError, RuleResult};
 use crate::shapes::dim::DimExpr;
 use crate::shapes::requirement::Pred;
@@ -479,13 +479,11 @@ fn transformer_stack_init(ctx: &mut Ctx) -> RuleResult {
         Some(norm @ Value::Module(_)) => children.push(norm),
         Some(_) => return unsupported(format!("{}: the norm is unknown", ctx.op)),
     }
-    let class = ctx.op.clone();
-    let Value::Module(mut stack) = module_value(&class, vec![("num_layers", Value::Int(layers))])
-    else {
-        unreachable!("module_value builds a module")
-    };
-    stack.children = children;
-    Ok(Value::Module(stack))
+    Ok(module_with_children(
+        &ctx.op,
+        vec![("num_layers", Value::Int(layers))],
+        children,
+    ))
 }
 
 /// `TransformerEncoder` forward `(src, mask=None, src_key_padding_mask=None,
@@ -493,11 +491,7 @@ fn transformer_stack_init(ctx: &mut Ctx) -> RuleResult {
 /// layer keeps the shape of its input, so the layer's rule runs once (the stack of zero
 /// layers is the identity), then the norm.
 fn transformer_stack_forward(ctx: &mut Ctx) -> RuleResult {
-    let children = ctx
-        .module
-        .as_ref()
-        .map(|m| m.children.clone())
-        .unwrap_or_default();
+    let children = children(ctx);
     let Some(layer) = children.first().cloned() else {
         return unsupported(format!("{}: no layer", ctx.op));
     };

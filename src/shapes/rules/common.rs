@@ -79,13 +79,23 @@ pub fn require_same_dtype(
 
 /// A module value with the given normalised hyperparameters.
 pub fn module_value(class: &str, params: Vec<(&str, Value)>) -> Value {
+    module_with_children(class, params, Vec::new())
+}
+
+/// A module value that also holds child modules, which its forward rule runs (see
+/// `modules::apply_child`).
+pub fn module_with_children(
+    class: &str,
+    params: Vec<(&str, Value)>,
+    children: Vec<Value>,
+) -> Value {
     Value::Module(Box::new(ModuleValue {
         class: class.to_string(),
         params: params
             .into_iter()
             .map(|(k, v)| (k.to_string(), v))
             .collect::<BTreeMap<_, _>>(),
-        children: Vec::new(),
+        children,
     }))
 }
 
@@ -153,7 +163,7 @@ pub fn maybe_size_hyper(
     name: &str,
 ) -> Result<Option<DimExpr>, RuleError> {
     match ctx.arg(pos, name) {
-        Some(Value::IntUnknown | Value::Unknown) => Ok(None),
+        Some(v) if v.is_unknown_int() => Ok(None),
         _ => size_hyper(ctx, pos, name, None).map(Some),
     }
 }

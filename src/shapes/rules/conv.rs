@@ -3,15 +3,13 @@
 //! dimensionality comes from the operator name (`...Conv2d`, `...conv_transpose3d`). Shared helpers for N-d hyperparameters live here and
 //! are used by the pooling, resample and norms families too.
 
-use std::collections::BTreeMap;
-
 use super::common::{param_size, size_value};
 use super::resample::pad_dims;
 use super::{int_of, invalid, tensor_out, unsupported, Ctx, Rule, RuleError, RuleResult};
 use crate::shapes::dim::DimExpr;
 use crate::shapes::requirement::Pred;
 use crate::shapes::shape::Dim;
-use crate::shapes::value::{DType, ModuleValue, Value};
+use crate::shapes::value::{DType, Value};
 
 pub const RULES: &[Rule] = &[
     Rule::module("torch.nn.Conv1d", conv_init, conv_forward),
@@ -86,14 +84,7 @@ pub(crate) fn tuple_value(items: &[DimExpr]) -> Value {
 
 /// Builds a module value with the given normalised hyperparameters.
 pub(crate) fn module_value(ctx: &Ctx, params: Vec<(&str, Value)>) -> Value {
-    Value::Module(Box::new(ModuleValue {
-        class: ctx.op.clone(),
-        params: params
-            .into_iter()
-            .map(|(k, v)| (k.to_string(), v))
-            .collect::<BTreeMap<_, _>>(),
-        children: Vec::new(),
-    }))
+    super::common::module_value(&ctx.op, params)
 }
 
 /// A module hyperparameter stored by `init` as an N-tuple.
@@ -202,11 +193,8 @@ fn conv_init(ctx: &mut Ctx) -> RuleResult {
     // A channel count not known (a width from a helper outside the file) leaves the checks
     // that read it undone; the layer is still built.
     let channels = |ctx: &Ctx, pos: usize, name: &str| match ctx.arg(pos, name) {
-        Some(Value::IntUnknown | Value::Unknown) => Ok(None),
-        _ => ctx
-            .opt_int(pos, name)?
-            .map(Some)
-            .ok_or_else(|| RuleError::Invalid(format!("{op}: missing argument '{name}'"))),
+        None | Some(Value::None) => invalid(format!("{op}: missing argument '{name}'")),
+        Some(v) => super::maybe_int_of(&op, name, v),
     };
     let cin = channels(ctx, 0, "in_channels")?;
     let cout = channels(ctx, 1, "out_channels")?;

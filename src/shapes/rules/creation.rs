@@ -176,10 +176,7 @@ pub(crate) type RandintArgs = (Option<DimExpr>, Option<DimExpr>, Vec<Dim>);
 /// them too).
 pub(crate) fn randint_args(ctx: &Ctx) -> Result<RandintArgs, RuleError> {
     ctx.read_all();
-    let bound = |name: &str, v: &Value| match v {
-        Value::IntUnknown | Value::Unknown => Ok(None),
-        other => super::int_of(&ctx.op, name, other).map(Some),
-    };
+    let bound = |name: &str, v: &Value| super::maybe_int_of(&ctx.op, name, v);
     let size_pos = ctx.args.iter().position(|v| v.elements().is_some());
     let (low, high, sizes) = match size_pos {
         Some(p) => {

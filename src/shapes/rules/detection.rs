@@ -128,9 +128,9 @@ fn box_iou(ctx: &mut Ctx) -> RuleResult {
 }
 
 /// The number of regions `boxes` holds: a `[K, 5]` tensor (batch index and corners: "The
-/// boxes tensor shape is not correct as Tensor[K, 5]"; only its first two dims are read) or a list of `[L, 4]` tensors, one
-/// per image ("The shape of the tensor in the boxes list is not correct as
-/// List[Tensor[L, 4]]"), whose lengths add up.
+/// boxes tensor shape is not correct as Tensor[K, 5]"; only its first two dims are read) or
+/// a list of `[L, 4]` tensors, one per image ("The shape of the tensor in the boxes list is
+/// not correct as List[Tensor[L, 4]]"), whose lengths add up.
 fn regions(ctx: &mut Ctx) -> Result<Dim, super::RuleError> {
     let op = ctx.op.clone();
     let boxes = ctx
@@ -142,7 +142,6 @@ fn regions(ctx: &mut Ctx) -> Result<Dim, super::RuleError> {
             let Some(dims) = t.shape.dims().map(<[Dim]>::to_vec) else {
                 return unsupported(format!("{op}: rank of `boxes` is unknown"));
             };
-            // Only `size(0)` and `size(1)` are read: more dims pass unnoticed.
             match dims.as_slice() {
                 [k, five, ..] => {
                     if let Dim::Known(five) = five {

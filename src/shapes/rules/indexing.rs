@@ -72,11 +72,10 @@ fn slice_part(ctx: &Ctx, v: &Value, what: &str) -> Result<Option<DimExpr>, RuleE
 
 /// A slice bound whose value is not known: an unknown int, or a 0-d integer tensor
 /// (`data[i : i + n]` for `i` drawn from `randint`).
-fn is_unknown_int(v: &Value) -> bool {
+fn unknown_bound(v: &Value) -> bool {
     match v {
-        Value::IntUnknown | Value::Unknown => true,
         Value::Tensor(t) => t.shape.rank() == Some(0) && t.dtype == Some(DType::Int),
-        _ => false,
+        other => other.is_unknown_int(),
     }
 }
 
@@ -374,7 +373,7 @@ fn indexed_shape(ctx: &mut Ctx, dims: &[Dim], idx: &Value) -> Result<Vec<Dim>, R
                 require_in_bounds(ctx, &i, &dims[d], d)?;
                 d += 1;
             }
-            Item::Slice(a, b, c) if [&a, &b, &c].into_iter().any(|v| is_unknown_int(v)) => {
+            Item::Slice(a, b, c) if [&a, &b, &c].into_iter().any(|v| unknown_bound(v)) => {
                 // `img[:, top:top + side]` with a random `top`: that dim's size is unknown,
                 // the rest of the shape is not.
                 slots.push(Slot::Basic(Dim::Dyn));

@@ -12,10 +12,10 @@ pub const RULES: &[Rule] = &[
     Rule::function("torch.Tensor.svd", torch_svd),
     Rule::function("torch.linalg.svdvals", svdvals),
     Rule::function("torch.linalg.qr", qr),
-    Rule::function("torch.linalg.eigh", eigh),
-    Rule::function("torch.linalg.eigvalsh", eigvalsh),
-    Rule::function("torch.linalg.eig", eig),
-    Rule::function("torch.linalg.eigvals", eigvals),
+    Rule::function("torch.linalg.eigh", eigen),
+    Rule::function("torch.linalg.eigvalsh", eigen),
+    Rule::function("torch.linalg.eig", eigen),
+    Rule::function("torch.linalg.eigvals", eigen),
     Rule::function("torch.linalg.inv", inv),
     Rule::function("torch.inverse", inv),
     Rule::function("torch.Tensor.inverse", inv),
@@ -28,7 +28,7 @@ pub const RULES: &[Rule] = &[
     Rule::function("torch.linalg.pinv", pinv),
     Rule::function("torch.pinverse", pinv),
     Rule::function("torch.Tensor.pinverse", pinv),
-    Rule::function("torch.linalg.matrix_rank", det),
+    Rule::function("torch.linalg.matrix_rank", matrix_rank),
 ];
 
 /// The input as `(batch, m, n, dtype)`; fewer than 2 dims raise ("linalg.svd: The input
@@ -128,34 +128,22 @@ fn qr(ctx: &mut Ctx) -> RuleResult {
     Ok(Value::Tuple(vec![tensor_out(q, dt), tensor_out(r, dt)]))
 }
 
-/// `torch.linalg.eigh(A)` on square matrices → `(L [..., n], Q [..., n, n])`.
-fn eigh(ctx: &mut Ctx) -> RuleResult {
-    let (batch, n, dt) = square(ctx, "eigh")?;
+/// `torch.linalg.eigh(A)` and `eig(A)` on square matrices → `(L [..., n], V [..., n, n])`;
+/// `eigvalsh`/`eigvals` → `L` alone. `eig` and `eigvals` give complex values (dtype
+/// unknown here); the Hermitian forms keep the input's.
+fn eigen(ctx: &mut Ctx) -> RuleResult {
+    let name = ctx.op.rsplit('.').next().unwrap_or("eig").to_string();
+    let hermitian = name.ends_with('h');
+    let (batch, n, dt) = square(ctx, if hermitian { "eigh" } else { "eig" })?;
+    let dt = dt.filter(|_| hermitian);
+    let values = tensor_out(with(&batch, &[&n]), dt);
+    if name.starts_with("eigvals") {
+        return Ok(values);
+    }
     Ok(Value::Tuple(vec![
-        tensor_out(with(&batch, &[&n]), dt),
+        values,
         tensor_out(with(&batch, &[&n, &n]), dt),
     ]))
-}
-
-/// `torch.linalg.eigvalsh(A)` on square matrices → `[..., n]`.
-fn eigvalsh(ctx: &mut Ctx) -> RuleResult {
-    let (batch, n, dt) = square(ctx, "eigh")?;
-    Ok(tensor_out(with(&batch, &[&n]), dt))
-}
-
-/// `torch.linalg.eig(A)` on square matrices → complex `(L [..., n], V [..., n, n])`.
-fn eig(ctx: &mut Ctx) -> RuleResult {
-    let (batch, n, _) = square(ctx, "eig")?;
-    Ok(Value::Tuple(vec![
-        tensor_out(with(&batch, &[&n]), None),
-        tensor_out(with(&batch, &[&n, &n]), None),
-    ]))
-}
-
-/// `torch.linalg.eigvals(A)` on square matrices → complex `[..., n]`.
-fn eigvals(ctx: &mut Ctx) -> RuleResult {
-    let (batch, n, _) = square(ctx, "eig")?;
-    Ok(tensor_out(with(&batch, &[&n]), None))
 }
 
 /// `inv`, `cholesky`, `matrix_exp` of square matrices keep the shape.
@@ -166,14 +154,16 @@ fn inv(ctx: &mut Ctx) -> RuleResult {
     Ok(tensor_out(with(&batch, &[&n, &n]), dt))
 }
 
-/// `det` (and `matrix_rank`, which needs no square matrix) → the batch dims.
+/// `det` of square matrices → the batch dims.
 fn det(ctx: &mut Ctx) -> RuleResult {
-    if ctx.op.ends_with("matrix_rank") {
-        let (batch, _, _, _) = matrices(ctx, "matrix_rank")?;
-        return Ok(tensor_out(batch, Some(DType::Int)));
-    }
     let (batch, _, dt) = square(ctx, "det")?;
     Ok(tensor_out(batch, dt))
+}
+
+/// `matrix_rank` of any matrices (square or not) → the batch dims, int64.
+fn matrix_rank(ctx: &mut Ctx) -> RuleResult {
+    let (batch, _, _, _) = matrices(ctx, "matrix_rank")?;
+    Ok(tensor_out(batch, Some(DType::Int)))
 }
 
 /// `torch.linalg.slogdet(A)` → `(sign, logabsdet)`, both of the batch dims.

@@ -608,9 +608,18 @@ pub fn int_of(op: &str, name: &str, v: &Value) -> Result<DimExpr, RuleError> {
     match v {
         Value::Int(e) => Ok(e.clone()),
         Value::Bool(Some(b)) => Ok(DimExpr::constant(*b as i64)),
-        Value::IntUnknown | Value::Unknown => unsupported(format!("{op}: `{name}` is unknown")),
+        v if v.is_unknown_int() => unsupported(format!("{op}: `{name}` is unknown")),
         other => invalid(format!("{op}: `{name}` must be an int, not {other}")),
     }
+}
+
+/// [`int_of`], with an int the analysis does not know as `None` rather than a reason to
+/// give up: for arguments only some checks read (a layer's width, `randint`'s bounds).
+pub fn maybe_int_of(op: &str, name: &str, v: &Value) -> Result<Option<DimExpr>, RuleError> {
+    if v.is_unknown_int() {
+        return Ok(None);
+    }
+    int_of(op, name, v).map(Some)
 }
 
 /// A concrete rank-`k` dims list helper for rules: `[d0, d1, ...]` as a shape.

@@ -320,11 +320,7 @@ fn forward_sequential(ctx: &mut Ctx) -> RuleResult {
             ctx.args.len() + 1
         ));
     }
-    let children = ctx
-        .module
-        .as_ref()
-        .map(|m| m.children.clone())
-        .unwrap_or_default();
+    let children = children(ctx);
     let mut current = ctx
         .arg(0, "input")
         .cloned()
@@ -333,6 +329,14 @@ fn forward_sequential(ctx: &mut Ctx) -> RuleResult {
         current = apply_child(ctx, child, vec![current], Vec::new())?;
     }
     Ok(current)
+}
+
+/// The child modules the module of a forward rule holds.
+pub(super) fn children(ctx: &Ctx) -> Vec<Value> {
+    ctx.module
+        .as_ref()
+        .map(|m| m.children.clone())
+        .unwrap_or_default()
 }
 
 /// Runs a child module's forward rule (a container's layer) on `args`, its requirements
