@@ -114,9 +114,10 @@ impl<'a> Interp<'a> {
         }
     }
 
-    /// `cx, cy, w, h = boxes.unbind(-1)` where the size of that dim is symbolic: the names
-    /// take the slices of `boxes.movedim(-1, 0)`, which unpacking checks against their
-    /// count. `None` for any other call (evaluated as usual).
+    /// `cx, cy, w, h = boxes.unbind(-1)` where the size of that dim is symbolic: the call is
+    /// evaluated as any call is, and when it gives nothing for a tensor receiver (the number
+    /// of pieces is not known), the names take the slices of `boxes.movedim(-1, 0)`, which
+    /// unpacking checks against their count. `None` for any other call.
     pub(super) fn unbind_for_unpacking(
         &mut self,
         c: &'a ruff_python_ast::ExprCall,
@@ -124,31 +125,30 @@ impl<'a> Interp<'a> {
         let Expr::Attribute(a) = &*c.func else {
             return None;
         };
-        if a.attr.id.as_str() != "unbind" || c.arguments.args.len() > 1 {
+        if a.attr.id.as_str() != "unbind" {
             return None;
         }
-        let x = self.eval(&a.value);
-        let dim = match (c.arguments.args.first(), c.arguments.keywords.first()) {
-            (Some(d), _) => self.eval(d),
-            (None, Some(k)) if k.arg.as_ref().is_some_and(|n| n.id.as_str() == "dim") => {
-                self.eval(&k.value)
-            }
-            (None, None) => V::Data(Value::int(0)),
-            _ => V::Unknown,
-        };
+        let recv = self.eval(&a.value);
+        let func = self.attribute(recv.clone(), "unbind", a.range);
+        let (args, kwargs) = self.eval_args(c);
         let span = ruff_text_size::Ranged::range(c);
-        let split = self.apply_function(
-            "torch.Tensor.unbind",
-            vec![x.clone(), dim.clone()],
+        let split = self.call(func, args.clone(), kwargs.clone(), span);
+        if !split.is_unknown() || !recv.is_tensor() || self.dead {
+            return Some(split);
+        }
+        let dim = args
+            .into_iter()
+            .next()
+            .or_else(|| kwargs.into_iter().find(|(k, _)| k == "dim").map(|(_, v)| v))
+            .unwrap_or(V::Data(Value::int(0)));
+        let zero = V::Data(Value::int(0));
+        Some(self.apply_function(
+            "torch.movedim",
+            vec![recv, dim, zero],
             Vec::new(),
             span,
             &[],
-        );
-        if !split.is_unknown() || !x.is_tensor() || self.dead {
-            return Some(split);
-        }
-        let zero = V::Data(Value::int(0));
-        Some(self.apply_function("torch.movedim", vec![x, dim, zero], Vec::new(), span, &[]))
+        ))
     }
 
     fn unpack(&mut self, targets: &'a [Expr], v: V<'a>, span: TextRange) {

@@ -137,7 +137,7 @@ impl<'a> Interp<'a> {
         self.call(func, args, kwargs, c.range())
     }
 
-    fn eval_args(&mut self, c: &'a ExprCall) -> (Vec<V<'a>>, Vec<(String, V<'a>)>) {
+    pub(super) fn eval_args(&mut self, c: &'a ExprCall) -> (Vec<V<'a>>, Vec<(String, V<'a>)>) {
         let mut args = Vec::new();
         for e in c.arguments.args.iter() {
             if let Expr::Starred(s) = e {

@@ -679,6 +679,25 @@ def to_corners(boxes):
         assert_twins(src, "WIDTH", "3", "4", 7);
     }
 
+    /// A class's own `unbind` method runs when its result is unpacked, as any call does.
+    #[test]
+    fn a_user_defined_unbind_runs_when_unpacked() {
+        let src = r#"
+import torch
+
+class Pair:
+    def unbind(self, dim=0):
+        return torch.zeros(2, 3), torch.zeros(WIDTH)
+
+def run():
+    a, b = Pair().unbind()
+    return a + b
+
+run()
+"#;
+        assert_twins(src, "WIDTH", "4", "3", 10);
+    }
+
     /// A function's int size defaults (`hop: int = 0`, which callers always replace; `dim:
     /// int = 0`) are not the only values it runs with: the default's failure (`stft` with a
     /// hop of 0, an assert that a positive symbol would break) is no finding, while a bug
