@@ -2141,9 +2141,41 @@ def gen_folding():
 
 # ---------------------------------------------------------------------------------------------- driver
 
+def gen_data_dependent():
+    """Results whose size the values decide (uniform fills make them exact)."""
+    for fn in ["torch.nonzero", "torch.Tensor.nonzero", "torch.argwhere", "torch.Tensor.argwhere"]:
+        for x in [tb(3, 4), tb(3, 4, fill=False), t(5), t(5, fill=1.0), t(), t(fill=2.0), t(0, 3),
+                  ti(2, 3, 4, fill=1)]:
+            add(fn, [x])
+    for x in [tb(3, 4), t(2, 3, fill=1.0), t(), t(fill=1.0)]:
+        add("torch.nonzero", [x], {"as_tuple": True})
+        add("torch.where", [x])
+    for fn in ["torch.masked_select", "torch.Tensor.masked_select"]:
+        for x, m in [(t(3, 4), tb(3, 4)), (t(3, 4), tb(4)), (t(3, 4), tb(3, 4, fill=False)), (t(3, 4), tb(5)),
+                     (t(3, 4), t(3, 4)), (t(3, 1), tb(1, 4)), (t(), tb(2)), (t(3, 4), ti(3, 4, fill=1))]:
+            add(fn, [x, m])
+    for fn in ["torch.unique", "torch.Tensor.unique"]:
+        for x, k in [(t(2, 3), {}), (t(2, 3), {"return_inverse": True, "return_counts": True}),
+                     (t(2, 3), {"dim": 1, "return_counts": True}), (t(2, 3), {"dim": 2}), (t(0, 3), {"dim": 0}),
+                     (t(2, 0), {"dim": 0}), (t(0), {}), (ti(4, 2), {"dim": -1, "return_inverse": True}),
+                     (t(0, 3), {"return_counts": True})]:
+            add(fn, [x], k)
+    add("torch.Tensor.unique", [t(2, 3), True, True, True, 0])
+    for x, k in [(t(2, 3), {"return_inverse": True, "return_counts": True}),
+                 (t(2, 3), {"dim": 0, "return_inverse": True}), (t(4), {}), (t(2, 3), {"dim": 3})]:
+        add("torch.unique_consecutive", [x], k)
+    for fn in ["torch.bincount", "torch.Tensor.bincount"]:
+        for x, a, k in [(ti(5, fill=3), [], {}), (ti(5), [], {}), (ti(5, fill=3), [], {"minlength": 10}),
+                        (ti(0), [], {"minlength": 4}), (ti(0), [], {}), (ti(2, 3), [], {}), (t(5), [], {}),
+                        (ti(5, fill=-1), [], {}), (ti(4, fill=2), [t(4)], {}), (ti(4, fill=2), [t(3)], {}),
+                        (ti(4, fill=2), [], {"weights": t(4, 1)})]:
+            add(fn, [x] + a, k)
+
+
 GENERATORS = [gen_creation, gen_views, gen_getitem, gen_joins, gen_math, gen_products, gen_reductions, gen_nn_conv,
               gen_nn_pool, gen_nn_norm, gen_nn_embedding, gen_nn_misc, gen_nn_rnn, gen_nn_attention, gen_losses,
-              gen_queries, gen_pointwise_more, gen_init, gen_structure, gen_spectral, gen_folding]
+              gen_queries, gen_pointwise_more, gen_init, gen_structure, gen_spectral, gen_folding,
+              gen_data_dependent]
 
 
 def build_cases():

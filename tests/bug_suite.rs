@@ -16,7 +16,7 @@ use serde_json::Value as Json;
 /// The blind floor is for all three batches (201-290): the third batch, harder than the
 /// first two, lowered the share to 0.72 when it joined; the fixes it prompted raised it.
 const MIN_FOUND: f64 = 0.89;
-const MIN_FOUND_BLIND: f64 = 0.75;
+const MIN_FOUND_BLIND: f64 = 0.80;
 
 fn findings(path: &Path) -> Vec<Json> {
     let out = common::run(&["check", "--format", "json", &path.display().to_string()]);
@@ -124,7 +124,11 @@ fn bugs_are_found_at_their_line_and_fixed_twins_are_clean() {
         "findings on fixed twins:\n{}",
         false_alarms.join("\n")
     );
-    assert!(blind.total >= 90, "the blind set has {} cases", blind.total);
+    assert!(
+        blind.total >= 120,
+        "the blind set has {} cases",
+        blind.total
+    );
     for (tally, min, name) in [
         (&first, MIN_FOUND, "suite"),
         (&blind, MIN_FOUND_BLIND, "blind set"),

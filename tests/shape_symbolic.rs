@@ -6,14 +6,41 @@
 //! must be invalid concretely too.
 
 use serde_json::Value as Json;
-use shapehound::shapes::rules::{apply, lookup, Outcome, RuleError, RuleKind};
+use shapehound::shapes::rules::{apply, fresh_index, lookup, Outcome, RuleError, RuleKind};
 use shapehound::shapes::value::{ModuleValue, TensorValue};
-use shapehound::shapes::{Dim, Shape, Value};
+use shapehound::shapes::{Dim, DimExpr, Shape, Value};
 
 #[path = "common/shape_decode.rs"]
 mod decode;
 
 use decode::{symbolize, Env};
+
+/// Binds the data-dependent sizes of a symbolic result (placeholders, see
+/// `Ctx::fresh`) to the dims the concrete result has in their place.
+fn bind_fresh(symbolic: &Value, concrete: &Value, env: &mut Env) {
+    match (symbolic, concrete) {
+        (Value::Tensor(a), Value::Tensor(b)) => {
+            if let (Some(x), Some(y)) = (a.shape.dims(), b.shape.dims()) {
+                for (d, c) in x.iter().zip(y) {
+                    let (Dim::Known(e), Some(c)) = (d, c.as_const()) else {
+                        continue;
+                    };
+                    if let [s] = &e.symbols()[..] {
+                        if fresh_index(s).is_some() && *e == DimExpr::sym(s) {
+                            env.insert(s.to_string(), c);
+                        }
+                    }
+                }
+            }
+        }
+        (Value::Tuple(x), Value::Tuple(y)) | (Value::List(x), Value::List(y)) => {
+            for (a, b) in x.iter().zip(y) {
+                bind_fresh(a, b, env);
+            }
+        }
+        _ => {}
+    }
+}
 
 /// Replaces symbols by their values in a value (for re-running concretely at other points).
 fn instantiate(v: &Value, env: &Env) -> Option<Value> {
@@ -202,10 +229,28 @@ fn symbolic_rules_agree_with_concrete_evaluation() {
                         .requirements
                         .iter()
                         .all(|r| r.pred.eval(&lookup) != Some(false));
-                    if holds {
+                    if !holds {
+                        None
+                    } else if o.fresh.is_empty() {
                         instantiate(&o.value, &point)
                     } else {
-                        None
+                        // Sizes the data decides: the concrete result's, which must lie
+                        // within the bounds the rule assumed for them.
+                        let mut bound = point.clone();
+                        if let Some(c) = &reference {
+                            bind_fresh(&o.value, c, &mut bound);
+                        }
+                        let within = o
+                            .assumptions
+                            .iter()
+                            .all(|p| p.eval(&|n| bound.get(n).copied()) != Some(false));
+                        if !within {
+                            failures.push(format!(
+                                "{}: at {bound:?} the concrete result breaks the bounds {:?}",
+                                case["id"], o.assumptions
+                            ));
+                        }
+                        instantiate(&o.value, &bound)
                     }
                 }
             };

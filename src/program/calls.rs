@@ -182,6 +182,7 @@ impl<'a> Interp<'a> {
                 self.captured = Some(captured);
                 self.call_user(def, None, args, kwargs, span)
             }
+            V::Lambda(lambda, captured) => self.call_lambda(lambda, captured, args, kwargs),
             V::Partial(p) => {
                 let mut all_kwargs = p.kwargs.clone();
                 for (k, v) in kwargs {
@@ -259,8 +260,18 @@ impl<'a> Interp<'a> {
                 _ => V::Unknown,
             },
             V::Data(Value::Tensor(t)) if matches!(method, "item" | "tolist") => {
+                // Ints drawn from a range (`torch.randint(0, 88, (4,)).tolist()`): each a
+                // draw of its own.
                 match (tensor_to_python(t, method == "tolist"), t.range()) {
                     (V::Data(Value::IntUnknown), Some(b)) => self.drawn_int(b),
+                    (V::List(xs), Some(b)) => V::List(
+                        xs.into_iter()
+                            .map(|x| match x {
+                                V::Data(Value::IntUnknown) => self.drawn_int(b),
+                                other => other,
+                            })
+                            .collect(),
+                    ),
                     (v, _) => v,
                 }
             }
@@ -514,6 +525,7 @@ impl<'a> Interp<'a> {
         }
         match result.map_err(|f| (f.error, f.read_unknown)) {
             Ok(outcome) => {
+                let outcome = self.name_fresh(outcome);
                 for r in outcome.requirements {
                     self.require(r.pred, r.message, name, span, related, &shapes);
                 }

@@ -164,7 +164,11 @@ impl<'a> Interp<'a> {
                 }
             }
             Expr::Starred(s) => self.eval(&s.value),
-            Expr::Lambda(_) | Expr::Await(_) | Expr::Yield(_) | Expr::YieldFrom(_) => V::Unknown,
+            Expr::Lambda(l) => {
+                let frame = self.locals.last().map(|f| std::rc::Rc::new(f.clone()));
+                V::Lambda(l, frame)
+            }
+            Expr::Await(_) | Expr::Yield(_) | Expr::YieldFrom(_) => V::Unknown,
             Expr::IpyEscapeCommand(_) => V::Unknown,
         }
     }

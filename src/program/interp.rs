@@ -15,6 +15,7 @@ use super::env::Snapshot;
 use super::trace::{guarded, never, Obligation, Span, Trace};
 use super::value::V;
 use crate::shapes::bounds::Bounds;
+use crate::shapes::rules::{fresh_index, Outcome};
 use crate::shapes::shape::{Dim, Shape};
 use crate::shapes::{DimExpr, Pred, Value};
 
@@ -200,6 +201,24 @@ impl<'a> Interp<'a> {
         let d = self.fresh_sym(hint);
         self.trace.fact(Pred::Le(DimExpr::zero(), d.clone()), None);
         d
+    }
+
+    /// The outcome with the rule's data-dependent sizes (see `Ctx::fresh`) as fresh
+    /// non-negative symbols of this run.
+    pub fn name_fresh(&mut self, mut outcome: Outcome) -> Outcome {
+        if outcome.fresh.is_empty() {
+            return outcome;
+        }
+        let named: Vec<DimExpr> = outcome.fresh.iter().map(|h| self.fresh_dim(h)).collect();
+        let map = |s: &str| fresh_index(s).and_then(|i| named.get(i).cloned());
+        outcome.value = outcome.value.substitute(&map);
+        for p in &mut outcome.assumptions {
+            *p = p.substitute(&map);
+        }
+        for r in &mut outcome.requirements {
+            r.pred = r.pred.substitute(&map);
+        }
+        outcome
     }
 
     /// An integer drawn at random from `b` (`random.randint(1, 3)`, `torch.randint(0, 6,

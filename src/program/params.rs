@@ -144,9 +144,47 @@ impl Uses<'_, '_, '_> {
         for (arg, kind) in positional.zip(kinds.iter().map(|(_, k, _)| k)).chain(named) {
             match kind {
                 ParamKind::Size => self.mark_sizes(arg),
+                // Passed on unchanged to a parameter whose rank the helper declares.
+                ParamKind::Ranked(r) => self.mark(arg, |ev| {
+                    ev.tensor = true;
+                    ev.rank.get_or_insert(*r);
+                }),
                 k if k.is_tensor() => self.mark(arg, |ev| ev.tensor = true),
                 _ => {}
             }
+        }
+    }
+}
+
+impl Uses<'_, '_, '_> {
+    /// `torch.einsum("nc,kc->nk", q, queue)`: an operand's subscripts without `...` declare
+    /// its rank, as `n, c = queue.shape` would.
+    fn mark_einsum_ranks(&mut self, c: &ruff_python_ast::ExprCall) {
+        let args = &c.arguments.args;
+        let Some(Expr::StringLiteral(eq)) = args.first() else {
+            return;
+        };
+        let eq = eq.value.to_str();
+        let inputs = eq.split("->").next().unwrap_or(eq);
+        let operands: Vec<&Expr> = match &args[1..] {
+            [Expr::List(l)] => l.elts.iter().collect(),
+            [Expr::Tuple(t)] => t.elts.iter().collect(),
+            many => many.iter().collect(),
+        };
+        let terms: Vec<&str> = inputs.split(',').collect();
+        if terms.len() != operands.len() {
+            return;
+        }
+        for (term, operand) in terms.iter().zip(operands) {
+            let letters = term.chars().filter(|ch| !ch.is_whitespace());
+            if term.contains('.') || !letters.clone().all(|ch| ch.is_ascii_alphabetic()) {
+                continue;
+            }
+            let n = letters.count();
+            self.mark(operand, |ev| {
+                ev.tensor = true;
+                ev.rank.get_or_insert(n);
+            });
         }
     }
 }
@@ -312,6 +350,9 @@ impl<'b> Visitor<'b> for Uses<'_, '_, '_> {
                         }
                         for elt in list_elements(c.arguments.args.first()) {
                             self.mark(elt, |ev| ev.tensor = true);
+                        }
+                        if path.ends_with("einsum") {
+                            self.mark_einsum_ranks(c);
                         }
                         let operands = tensor_operands(path);
                         for (i, a) in c.arguments.args.iter().enumerate().skip(1) {

@@ -64,12 +64,13 @@ fn weights_and_targets_of_torch_functions_are_tensors() {
         vec![
             ParamKind::Tensor,
             ParamKind::Tensor,
-            ParamKind::Tensor,
+            // The einsum's subscripts declare the ranks of `x` and `q`.
+            ParamKind::Ranked(2),
             ParamKind::Tensor,
             ParamKind::Tensor,
             ParamKind::Tensor,
             ParamKind::Size,
-            ParamKind::Tensor
+            ParamKind::Ranked(1)
         ]
     );
 }
@@ -124,4 +125,51 @@ fn sizes_carry_over_from_the_helpers_a_body_calls() {
         ]
     );
     assert_eq!(kinds_of(defs[2])[1], ParamKind::Unknown);
+}
+
+#[test]
+fn einsum_subscripts_declare_operand_ranks() {
+    let def = first_def(
+        r#"
+def scores(q, k, queue, bias):
+    q = q * 2
+    pos = torch.einsum("nc, nc->n", q, k)
+    neg = torch.einsum("nc,kc->nk", q, queue)
+    return torch.einsum("...d,d->...", neg, bias)
+"#,
+    );
+    // `q` is rebound before its einsum; `bias`'s subscript declares one dim, `neg` is
+    // not a parameter.
+    assert_eq!(
+        kinds_of(&def),
+        vec![
+            ParamKind::Tensor,
+            ParamKind::Ranked(2),
+            ParamKind::Ranked(2),
+            ParamKind::Ranked(1)
+        ]
+    );
+}
+
+/// A parameter passed unchanged to a helper parameter of declared rank has that rank.
+#[test]
+fn declared_ranks_carry_over_from_helpers() {
+    let m = crate::frontend::parse_python(
+        "def logits(q, queue):\n    return torch.einsum(\"nc,kc->nk\", q, queue)\ndef loss(q, queue, labels):\n    return F.cross_entropy(logits(q, queue), labels)\n",
+    )
+    .unwrap();
+    let defs: Vec<&StmtFunctionDef> = m
+        .body
+        .iter()
+        .filter_map(|s| match s {
+            Stmt::FunctionDef(f) => Some(f),
+            _ => None,
+        })
+        .collect();
+    let helpers = |name: &str| defs.iter().copied().find(|d| d.name.id.as_str() == name);
+    let kinds: Vec<ParamKind> = classify_with(defs[1], false, false, &helpers)
+        .into_iter()
+        .map(|(_, k, _)| k)
+        .collect();
+    assert_eq!(kinds[..2], [ParamKind::Ranked(2), ParamKind::Ranked(2)]);
 }

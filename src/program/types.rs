@@ -21,7 +21,7 @@ fn plain_type(v: &V) -> Option<&'static str> {
         V::Dict(_) => "dict",
         V::Class(_) => "type",
         V::Torch(path) if is_torch_class(path) => "type",
-        V::Func(_) | V::Closure(..) => "function",
+        V::Func(_) | V::Closure(..) | V::Lambda(..) => "function",
         V::Partial(_) => "functools.partial",
         V::Module(_) | V::Container(..) => "torch.nn.Module",
         V::Torch(_) => "other",

@@ -7,7 +7,7 @@ use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
 use std::rc::Rc;
 
-use ruff_python_ast::{StmtClassDef, StmtFunctionDef};
+use ruff_python_ast::{ExprLambda, StmtClassDef, StmtFunctionDef};
 use ruff_text_size::TextRange;
 
 use crate::shapes::value::ModuleValue;
@@ -59,6 +59,9 @@ pub enum V<'a> {
     /// A function defined inside another, with the enclosing frame it captured
     /// (`def _ntuple(n): def parse(x): ... n ...; return parse`).
     Closure(&'a StmtFunctionDef, Rc<HashMap<String, V<'a>>>),
+    /// `lambda z: z.reshape(t * n, *z.shape[2:])`, with the enclosing function's frame
+    /// when it was made inside one.
+    Lambda(&'a ExprLambda, Option<Rc<HashMap<String, V<'a>>>>),
     /// `functools.partial(func, *args, **kwargs)`.
     Partial(Rc<Partial<'a>>),
     Class(&'a StmtClassDef),
@@ -205,6 +208,7 @@ impl<'a> V<'a> {
             V::Torch(p) => format!("torch {p}"),
             V::Builtin(b) => format!("builtin {b}"),
             V::Func(f) | V::Closure(f, _) => format!("def {}", f.name),
+            V::Lambda(..) => "lambda".to_string(),
             V::Partial(p) => format!("partial({})", p.func.brief()),
             V::Class(c) => format!("class {}", c.name),
             V::Object(o) => {
@@ -350,7 +354,7 @@ impl<'a> V<'a> {
             V::Data(Value::Size(d)) => Some(!d.is_empty()),
             V::Dict(items) => Some(!items.is_empty()),
             V::Func(_) | V::Class(_) | V::Object(_) | V::Module(_) | V::Torch(_) => Some(true),
-            V::Closure(..) | V::Partial(_) => Some(true),
+            V::Closure(..) | V::Lambda(..) | V::Partial(_) => Some(true),
             V::Builtin(_) | V::Bound(..) => Some(true),
             V::Container(_, items, _) => Some(!items.is_empty()),
             V::Cond(p) => p.decide(),
@@ -374,6 +378,7 @@ impl<'a> V<'a> {
             (V::Builtin(a), V::Builtin(b)) => a == b,
             (V::Func(a), V::Func(b)) => std::ptr::eq(*a, *b),
             (V::Closure(a, x), V::Closure(b, y)) => std::ptr::eq(*a, *b) && Rc::ptr_eq(x, y),
+            (V::Lambda(a, None), V::Lambda(b, None)) => std::ptr::eq(*a, *b),
             (V::Partial(a), V::Partial(b)) => Rc::ptr_eq(a, b),
             (V::Class(a), V::Class(b)) => std::ptr::eq(*a, *b),
             (V::Object(a), V::Object(b)) => Rc::ptr_eq(a, b),

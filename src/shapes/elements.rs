@@ -152,10 +152,13 @@ pub fn evaluate(ctx: &Ctx, result: Value) -> Value {
     }
     // Most applications have no known values in (and create none): nothing to do, and
     // nothing to allocate, on this hot path.
-    let known_in = ctx
-        .args
-        .iter()
-        .any(|a| matches!(a, Value::Tensor(t) if t.elements.is_some() || t.uniform.is_some()));
+    let known =
+        |a: &Value| matches!(a, Value::Tensor(t) if t.elements.is_some() || t.uniform.is_some());
+    let known_in = ctx.args.iter().any(|a| match a {
+        // `torch.cat([a, b])`: the operands are in a sequence.
+        Value::List(xs) | Value::Tuple(xs) => xs.iter().any(known),
+        other => known(other),
+    });
     if !known_in && !creates(op) {
         return result;
     }
@@ -246,6 +249,7 @@ fn compute(ctx: &Ctx, dims: &[usize], float: bool) -> Option<Vec<f64>> {
                 _ => return None,
             }]);
         }
+        "cat" | "concat" | "concatenate" | "stack" => return joined(ctx, dims, name == "stack"),
         "diff" if args.len() == 1 && kwargs.is_empty() => {
             let x = operand(&args[0])?;
             return (x.dims.len() == 1).then(|| x.values.windows(2).map(|w| w[1] - w[0]).collect());
@@ -315,6 +319,39 @@ fn compute(ctx: &Ctx, dims: &[usize], float: bool) -> Option<Vec<f64>> {
             })
             .collect(),
     )
+}
+
+/// `torch.cat(xs, dim)` / `torch.stack(xs, dim)` of operands whose values are all known:
+/// each operand's block under every index of the dims before `dim`, in turn.
+fn joined(ctx: &Ctx, dims: &[usize], stack: bool) -> Option<Vec<f64>> {
+    let (Value::List(items) | Value::Tuple(items)) = ctx.args.first()? else {
+        return None;
+    };
+    if ctx.kwargs.iter().any(|(k, _)| k != "dim") {
+        return None;
+    }
+    let dim = match ctx.arg(1, "dim") {
+        None => 0,
+        Some(v) => v.as_const_int()?,
+    };
+    let parts: Vec<Operand> = items.iter().map(operand).collect::<Option<_>>()?;
+    let rank = dims.len() as i64;
+    let d = if dim < 0 { dim + rank } else { dim };
+    if d < 0 || d >= rank.max(1) || (!stack && parts.iter().any(|p| p.dims.len() != dims.len())) {
+        return None;
+    }
+    let outer: usize = dims[..d as usize].iter().product();
+    if outer == 0 {
+        return Some(Vec::new());
+    }
+    let mut out = Vec::new();
+    for o in 0..outer {
+        for p in &parts {
+            let inner = p.values.len() / outer;
+            out.extend_from_slice(p.values.get(o * inner..(o + 1) * inner)?);
+        }
+    }
+    Some(out)
 }
 
 /// `torch.arange`: `start + i * step`.

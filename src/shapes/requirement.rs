@@ -62,6 +62,21 @@ impl Pred {
         }
     }
 
+    /// The predicate with symbols replaced (see [`DimExpr::substitute`]).
+    pub fn substitute(&self, map: &dyn Fn(&str) -> Option<DimExpr>) -> Pred {
+        let all = |ps: &[Pred]| ps.iter().map(|p| p.substitute(map)).collect();
+        match self {
+            Pred::Eq(a, b) => Pred::Eq(a.substitute(map), b.substitute(map)),
+            Pred::Ne(a, b) => Pred::Ne(a.substitute(map), b.substitute(map)),
+            Pred::Le(a, b) => Pred::Le(a.substitute(map), b.substitute(map)),
+            Pred::Lt(a, b) => Pred::Lt(a.substitute(map), b.substitute(map)),
+            Pred::Divides(a, b) => Pred::Divides(a.substitute(map), b.substitute(map)),
+            Pred::And(ps) => Pred::And(all(ps)),
+            Pred::Or(ps) => Pred::Or(all(ps)),
+            Pred::Not(p) => Pred::Not(Box::new(p.substitute(map))),
+        }
+    }
+
     /// Evaluates with concrete symbol values; `None` when something is unbound or undefined.
     pub fn eval(&self, env: &dyn Fn(&str) -> Option<i64>) -> Option<bool> {
         Some(match self {

@@ -264,6 +264,28 @@ impl Value {
     pub fn is_unknown_int(&self) -> bool {
         matches!(self, Value::IntUnknown | Value::Unknown)
     }
+
+    /// The value with symbols replaced in its dims and ints (`map` gives a symbol's
+    /// replacement; `None` keeps it).
+    pub fn substitute(&self, map: &dyn Fn(&str) -> Option<DimExpr>) -> Value {
+        let dim = |d: &Dim| d.map(|e| e.substitute(map));
+        let all = |xs: &[Value]| xs.iter().map(|x| x.substitute(map)).collect();
+        match self {
+            Value::Tensor(t) => {
+                let mut t = t.clone();
+                if let Shape::Ranked(dims) = &mut t.shape {
+                    dims.iter_mut().for_each(|d| *d = dim(d));
+                }
+                t.top = t.top.map(|e| e.substitute(map));
+                Value::Tensor(t)
+            }
+            Value::Int(e) => Value::Int(e.substitute(map)),
+            Value::Size(dims) => Value::Size(dims.iter().map(dim).collect()),
+            Value::Tuple(xs) => Value::Tuple(all(xs)),
+            Value::List(xs) => Value::List(all(xs)),
+            other => other.clone(),
+        }
+    }
 }
 
 impl fmt::Display for Value {

@@ -66,15 +66,18 @@ fn nms_checks(ctx: &mut Ctx, guard: Option<Pred>) -> Result<(), super::RuleError
 }
 
 /// The indices an NMS keeps: int64, as many as the data lets through.
-fn kept() -> RuleResult {
-    Ok(tensor_out(vec![Dim::Dyn], Some(DType::Int)))
+/// The kept indices: at most one per box.
+fn kept(ctx: &mut Ctx) -> RuleResult {
+    let (boxes, _) = ctx.ranked(0, "boxes")?;
+    let n = ctx.fresh("kept", boxes.first());
+    Ok(tensor_out(vec![Dim::Known(n)], Some(DType::Int)))
 }
 
 /// `torchvision.ops.nms(boxes [N, 4], scores [N], iou_threshold)` → the kept indices
 /// `[K]` (int64, K data-dependent).
 fn nms(ctx: &mut Ctx) -> RuleResult {
     nms_checks(ctx, None)?;
-    kept()
+    kept(ctx)
 }
 
 /// `torchvision.ops.batched_nms(boxes [N, 4], scores [N], idxs [N], iou_threshold)`: empty
@@ -89,7 +92,7 @@ fn batched_nms(ctx: &mut Ctx) -> RuleResult {
         return unsupported(format!("{}: boxes of rank {}", ctx.op, boxes.len()));
     }
     nms_checks(ctx, Some(Pred::Eq(numel, DimExpr::zero())))?;
-    kept()
+    kept(ctx)
 }
 
 /// The last dim of `boxes` holds `x1, y1, x2, y2`, read at indices 0 to 3 ("index 3 is
@@ -224,7 +227,7 @@ mod tests {
     use crate::shapes::shape::{Dim, Shape};
     use crate::shapes::value::{DType, Value};
 
-    /// The recorded torchvision 0.29 behaviour: kept indices of unknown length, the
+    /// The recorded torchvision 0.29 behaviour: kept indices of data-dependent length, the
     /// kernel's errors on malformed boxes and scores, and `box_iou`'s `[N, M]`.
     #[test]
     fn boxes_and_scores_are_checked_and_the_kept_count_is_unknown() {
@@ -235,9 +238,10 @@ mod tests {
             vec![],
         );
         let kept = kept.unwrap();
-        assert_eq!(
-            kept.as_tensor().unwrap().shape,
-            Shape::Ranked(vec![Dim::Dyn])
+        let dims = kept.as_tensor().unwrap().shape.dims().unwrap().to_vec();
+        assert!(
+            matches!(&dims[..], [Dim::Known(n)] if n.as_const().is_none()),
+            "{dims:?}"
         );
         for (boxes, scores) in [
             (&[5, 3][..], &[5][..]),

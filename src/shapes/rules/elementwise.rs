@@ -1,7 +1,7 @@
 //! Operator rules: elementwise math. Binary operators broadcast their operands; unary
 //! functions keep the shape; conversions keep the shape and change the dtype.
 
-use super::{invalid, tensor_out, Ctx, Rule, RuleError, RuleResult};
+use super::{invalid, Ctx, Rule, RuleError, RuleResult};
 use crate::shapes::requirement::Pred;
 use crate::shapes::shape::{broadcast, Dim, Shape};
 use crate::shapes::value::{DType, Value};
@@ -591,22 +591,11 @@ pub(super) fn broadcast_all(ctx: &mut Ctx, operands: &[(usize, &str)]) -> Result
 }
 
 /// `torch.where(cond, a, b)`: the three operands broadcast together. `torch.where(cond)` is
-/// `cond.nonzero(as_tuple=True)`: one int64 index vector per dim (one for a 0-d `cond`),
-/// each as long as the count of non-zero elements (data-dependent unless the content is
-/// known uniform).
+/// `cond.nonzero(as_tuple=True)` (see `data_dependent.rs`).
 fn where_(ctx: &mut Ctx) -> RuleResult {
     if ctx.args.len() + ctx.kwargs.len() == 1 {
         let c = ctx.tensor(0, "condition")?;
-        let (Some(dims), Some(u)) = (c.shape.dims(), c.uniform) else {
-            return super::unsupported("torch.where(cond) returns data-dependent index tensors");
-        };
-        let count = if u == 0 {
-            Dim::constant(0)
-        } else {
-            Dim::product(dims)
-        };
-        let index = tensor_out(vec![count], Some(DType::Int));
-        return Ok(Value::Tuple(vec![index; dims.len().max(1)]));
+        return super::data_dependent::nonzero_tuple(ctx, &c);
     }
     if let Some(Value::Tensor(c)) = ctx.arg(0, "condition") {
         if c.dtype.is_some_and(|d| d != DType::Bool) {

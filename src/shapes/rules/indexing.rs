@@ -182,7 +182,8 @@ fn size_getitem(ctx: &Ctx, dims: &[Dim], idx: &Value) -> RuleResult {
 
 /// One index item, classified.
 enum Item {
-    Int(DimExpr),
+    /// An int (`None`: one whose value is not known, `values[t + 1]` in a loop).
+    Int(Option<DimExpr>),
     Slice(Box<Value>, Box<Value>, Box<Value>),
     /// `None` (size 1), `True` (size 1) or `False` (size 0): a new dim.
     NewDim(i64),
@@ -233,18 +234,15 @@ fn list_shape(ctx: &Ctx, items: &[Value]) -> Result<(Vec<Dim>, bool, Vec<DimExpr
 
 /// An index tensor as an item: bool masks and integer indices; other dtypes raise
 /// ("tensors used as indices must be long, int, byte or bool tensors").
-fn tensor_item(ctx: &Ctx, t: &TensorValue) -> Result<Item, RuleError> {
+fn tensor_item(ctx: &mut Ctx, t: &TensorValue) -> Result<Item, RuleError> {
     let Some(dims) = t.shape.dims() else {
         return unsupported(format!("{}: index tensor of unknown rank", ctx.op));
     };
     match t.dtype {
         Some(DType::Bool) => {
-            let count = match t.uniform {
-                Some(0) => Dim::constant(0),
-                Some(_) => Dim::product(dims),
-                None => Dim::Dyn,
-            };
-            Ok(Item::Mask(dims.to_vec(), count))
+            let dims = dims.to_vec();
+            let count = super::data_dependent::nonzero_count(ctx, t, &dims, "selected");
+            Ok(Item::Mask(dims, count))
         }
         Some(DType::Int) => Ok(Item::Indices(dims.to_vec(), Vec::new(), Some(t.clone()))),
         Some(_) => invalid(format!(
@@ -255,9 +253,10 @@ fn tensor_item(ctx: &Ctx, t: &TensorValue) -> Result<Item, RuleError> {
     }
 }
 
-fn classify(ctx: &Ctx, v: &Value) -> Result<Item, RuleError> {
+fn classify(ctx: &mut Ctx, v: &Value) -> Result<Item, RuleError> {
     Ok(match v {
-        Value::Int(e) => Item::Int(e.clone()),
+        Value::Int(e) => Item::Int(Some(e.clone())),
+        Value::IntUnknown => Item::Int(None),
         Value::Bool(Some(b)) => Item::NewDim(*b as i64),
         Value::None => Item::NewDim(1),
         Value::Ellipsis => Item::Ellipsis,
@@ -283,7 +282,7 @@ fn classify(ctx: &Ctx, v: &Value) -> Result<Item, RuleError> {
 
 /// The items of an index: a tuple is several items; a list holding tensors, slices,
 /// `None`, `...` or sequences is one too (the legacy NumPy rule); anything else is one item.
-fn index_items(ctx: &Ctx, idx: &Value) -> Result<Vec<Item>, RuleError> {
+fn index_items(ctx: &mut Ctx, idx: &Value) -> Result<Vec<Item>, RuleError> {
     let several = match idx {
         Value::Tuple(xs) => Some(xs),
         Value::List(xs)
@@ -370,7 +369,9 @@ fn indexed_shape(ctx: &mut Ctx, dims: &[Dim], idx: &Value) -> Result<Vec<Dim>, R
     for it in items {
         match it {
             Item::Int(i) => {
-                require_in_bounds(ctx, &i, &dims[d], d)?;
+                if let Some(i) = i {
+                    require_in_bounds(ctx, &i, &dims[d], d)?;
+                }
                 d += 1;
             }
             Item::Slice(a, b, c) if [&a, &b, &c].into_iter().any(|v| unknown_bound(v)) => {
@@ -587,7 +588,17 @@ fn input_and_dim(ctx: &Ctx) -> Result<(Vec<Dim>, Option<DType>, usize), RuleErro
 
 /// A vector index (`index_select`, `index_add`, ...): at most 1-D ("Index is supposed to be a
 /// vector"); its length.
-fn vector_index(ctx: &Ctx, pos: usize) -> Result<Dim, RuleError> {
+fn vector_index(ctx: &mut Ctx, pos: usize) -> Result<Dim, RuleError> {
+    // An index the analysis does not know (`src, dst = edge_index`): a vector whose
+    // length only the data decides.
+    let unknown = |v: &Value| match v {
+        Value::Unknown => true,
+        Value::Tensor(t) => t.shape.dims().is_none() && t.dtype != Some(DType::Bool),
+        _ => false,
+    };
+    if ctx.arg(pos, "index").is_some_and(unknown) {
+        return Ok(Dim::Known(ctx.fresh("selected", None)));
+    }
     let index = index_arg(ctx, pos, "index")?;
     if index.len() > 1 {
         return invalid(format!("{}: Index is supposed to be a vector", ctx.op));
@@ -761,7 +772,8 @@ fn take_along_dim(ctx: &mut Ctx) -> RuleResult {
 /// tensor shape, excluding the specified dimension"); the output has `x`'s shape.
 fn index_add(ctx: &mut Ctx) -> RuleResult {
     let (dims, dtype, d) = input_and_dim(ctx)?;
-    let len = vector_index(ctx, 2)?;
+    // The source is checked before the index is read: its mismatch with `self` raises
+    // whatever the index holds (an index that is not a vector raises too).
     let (source, _) = ctx.ranked(3, "source")?;
     let msg = format!(
         "{}: source tensor shape must match self tensor shape, excluding the specified dimension. Got self.shape = {} source.shape = {}",
@@ -772,6 +784,7 @@ fn index_add(ctx: &mut Ctx) -> RuleResult {
     if source.len() != dims.len() && !(source.len() <= 1 && dims.len() <= 1) {
         return invalid(msg);
     }
+    let len = vector_index(ctx, 2)?;
     for (j, (a, b)) in dims.iter().zip(&source).enumerate() {
         if j == d {
             ctx.require_eq(

@@ -247,7 +247,8 @@ fn require_float_input(ctx: &Ctx, dtype: Option<DType>) -> Result<(), RuleError>
 
 /// `F.cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100,
 /// reduce=None, reduction='mean', label_smoothing=0.0)`: a target of the input's exact
-/// shape holds class probabilities (floating dtype required; the unreduced loss drops the
+/// shape holds class probabilities (floating dtype required, "Expected floating point type
+/// for target with class probabilities"; the unreduced loss drops the
 /// class dim, dim 1 or dim 0 of a 1-D input); otherwise it holds class indices (see
 /// `nll_loss`). The input is floating; label_smoothing is in [0, 1].
 fn cross_entropy(ctx: &mut Ctx) -> RuleResult {
@@ -264,8 +265,12 @@ fn cross_entropy(ctx: &mut Ctx) -> RuleResult {
         }
     }
     require_float_input(ctx, dx)?;
+    // PyTorch reads a target of the input's exact shape as probabilities. An integer
+    // target of the input's rank fails either way: as probabilities for its dtype, as
+    // indices for its rank. Unless the shapes are the same expressions, the index path
+    // says which (`zeros_like(logits[:, :1], dtype=long)` for `[N, C]` logits).
     let same_rank = x.len() == t.len();
-    let probabilities = same_rank && !(x.len() == 1 && dt == Some(DType::Int) && t[0] != x[0]);
+    let probabilities = same_rank && (t == x || dt != Some(DType::Int));
     if !probabilities {
         let out = class_index_loss(ctx, &x, &t, dt, weight.as_deref(), red, dx)?;
         require_class_targets(ctx, &x)?;

@@ -23,6 +23,7 @@ pub mod attention;
 pub mod common;
 pub mod conv;
 pub mod creation;
+pub mod data_dependent;
 pub mod detection;
 pub mod einsum;
 pub mod elementwise;
@@ -64,6 +65,21 @@ pub struct Outcome {
     /// Conditions the output value is only exact under (`chunk` of a symbolic dim assumes it
     /// divides evenly): the caller takes them as facts about its inputs.
     pub assumptions: Vec<Pred>,
+    /// Hints of the sizes only the data decides (see [`Ctx::fresh`]): the `i`-th is the
+    /// placeholder symbol [`fresh_placeholder`]`(i)`, which the caller replaces by a symbol
+    /// of its own.
+    pub fresh: Vec<String>,
+}
+
+/// The placeholder a rule's `i`-th data-dependent size carries until the caller names it;
+/// no Python name or dim hint contains `$`.
+pub fn fresh_placeholder(i: usize) -> String {
+    format!("$fresh{i}")
+}
+
+/// The index of a placeholder symbol made by [`fresh_placeholder`].
+pub fn fresh_index(symbol: &str) -> Option<usize> {
+    symbol.strip_prefix("$fresh")?.parse().ok()
 }
 
 pub type RuleResult = Result<Value, RuleError>;
@@ -135,6 +151,7 @@ fn families() -> Vec<&'static [Rule]> {
         queries::RULES,
         detection::RULES,
         linalg::RULES,
+        data_dependent::RULES,
     ]
 }
 
@@ -203,6 +220,7 @@ pub fn apply_noting_reads(
         certain: std::cell::Cell::new(None),
         decided,
         wanted: None,
+        fresh: Vec::new(),
     };
     let mut value = match rule(&mut ctx) {
         Ok(v) => v,
@@ -256,6 +274,7 @@ pub fn apply_noting_reads(
         value,
         requirements: ctx.requirements,
         assumptions: ctx.assumptions,
+        fresh: ctx.fresh,
     })
 }
 
@@ -343,6 +362,8 @@ pub struct Ctx {
     pub decided: Vec<(Pred, bool)>,
     /// The question the rule stopped at, when it had no answer.
     pub wanted: Option<Pred>,
+    /// See `Outcome::fresh`.
+    fresh: Vec<String>,
 }
 
 pub fn invalid<T>(msg: impl Into<String>) -> Result<T, RuleError> {
@@ -486,6 +507,18 @@ impl Ctx {
             }
             Some(other) => invalid(format!("{}: `{name}` must be a bool, not {other}", self.op)),
         }
+    }
+
+    /// A size only the data decides (how many elements are non-zero, the largest label):
+    /// a fresh non-negative symbol, within `at_most` when given (taken as a fact). Sound
+    /// for every finding, since the solver may pick any value the facts allow.
+    pub fn fresh(&mut self, hint: &str, at_most: Option<&Dim>) -> DimExpr {
+        let s = DimExpr::sym(&fresh_placeholder(self.fresh.len()));
+        self.fresh.push(hint.to_string());
+        if let Some(Dim::Known(hi)) = at_most {
+            self.assumptions.push(Pred::Le(s.clone(), hi.clone()));
+        }
+        s
     }
 
     /// Records a requirement; fails right away when it is decidably false.

@@ -8,7 +8,7 @@ use super::{invalid, tensor_out, unsupported, Ctx, Rule, RuleError, RuleResult};
 use crate::shapes::dim::DimExpr;
 use crate::shapes::requirement::Pred;
 use crate::shapes::shape::Dim;
-use crate::shapes::value::{DType, Value};
+use crate::shapes::value::Value;
 
 pub const RULES: &[Rule] = &[
     Rule::function("torch.tril", triangle),
@@ -27,8 +27,6 @@ pub const RULES: &[Rule] = &[
     Rule::function("torch.Tensor.roll", roll),
     Rule::function("torch.diff", diff),
     Rule::function("torch.Tensor.diff", diff),
-    Rule::function("torch.unique", unique),
-    Rule::function("torch.Tensor.unique", unique),
     Rule::function("torch.flip", flip),
     Rule::function("torch.Tensor.flip", flip),
     Rule::function("torch.broadcast_to", expand),
@@ -334,29 +332,4 @@ fn diff(ctx: &mut Ctx) -> RuleResult {
         dims[d] = Dim::Known(size.sub(&n).maximum(&DimExpr::zero()));
     }
     Ok(tensor_out(dims, dtype))
-}
-
-/// `torch.unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None)`:
-/// the distinct values of the flattened input, a 1-D tensor whose length depends on the
-/// data; with `return_inverse`, an int64 tensor of the input's shape; with
-/// `return_counts`, an int64 count per distinct value. Known values give the exact result
-/// (`elements.rs`). `dim=k` is not modelled.
-fn unique(ctx: &mut Ctx) -> RuleResult {
-    let t = ctx.tensor(0, "input")?;
-    if ctx.args.len() > 1 || !matches!(ctx.kwarg("dim"), None | Some(Value::None)) {
-        return unsupported(format!("{}: unique along a dim", ctx.op));
-    }
-    let distinct = tensor_out(vec![Dim::Dyn], t.dtype);
-    let mut out = vec![distinct.clone()];
-    if ctx.bool_or(usize::MAX, "return_inverse", false)? {
-        out.push(Value::tensor(t.shape.clone(), Some(DType::Int)));
-    }
-    if ctx.bool_or(usize::MAX, "return_counts", false)? {
-        out.push(tensor_out(vec![Dim::Dyn], Some(DType::Int)));
-    }
-    Ok(if out.len() == 1 {
-        distinct
-    } else {
-        Value::Tuple(out)
-    })
 }

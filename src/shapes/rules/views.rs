@@ -518,11 +518,18 @@ fn repeat(ctx: &mut Ctx) -> RuleResult {
 /// alone repeats `arange(len(r))` by `r`.
 fn repeat_interleave(ctx: &mut Ctx) -> RuleResult {
     let (dims, dtype) = ctx.ranked(0, "input")?;
-    let data_dependent = |ctx: &Ctx| {
-        unsupported(format!(
-            "{}: repeats given as a tensor: data-dependent size",
-            ctx.op
-        ))
+    // Repeats given as a tensor of unknown content: the grown dim has a size only the
+    // data decides.
+    let data_dependent = |ctx: &mut Ctx, dims: Vec<Dim>, along: Option<usize>| {
+        let grown = Dim::Known(ctx.fresh("repeated", None));
+        Ok(match along {
+            None => tensor_out(vec![grown], dtype),
+            Some(d) => {
+                let mut out = dims;
+                out[d] = grown;
+                tensor_out(out, dtype)
+            }
+        })
     };
     let repeats = match ctx.arg(1, "repeats").cloned() {
         None => {
@@ -535,7 +542,7 @@ fn repeat_interleave(ctx: &mut Ctx) -> RuleResult {
                 ));
             }
             let (Some(r), Dim::Known(n)) = (t.uniform, &dims[0]) else {
-                return data_dependent(ctx);
+                return data_dependent(ctx, dims, None);
             };
             return Ok(tensor_out(vec![Dim::Known(n.mul_const(r))], dtype));
         }
@@ -551,9 +558,6 @@ fn repeat_interleave(ctx: &mut Ctx) -> RuleResult {
     let n = along.map_or_else(|| Dim::product(&dims), |d| dims[d].clone());
     let reps = match &repeats {
         Value::Tensor(t) => {
-            let Some(r) = t.uniform else {
-                return data_dependent(ctx);
-            };
             match t.shape.dims() {
                 Some([]) => {}
                 Some([k]) => {
@@ -575,8 +579,11 @@ fn repeat_interleave(ctx: &mut Ctx) -> RuleResult {
                 Some(_) => {
                     return invalid(format!("{}: repeats must be 0-dim or 1-dim tensor", ctx.op))
                 }
-                None => return data_dependent(ctx),
+                None => return unsupported(format!("{}: repeats of unknown rank", ctx.op)),
             }
+            let Some(r) = t.uniform else {
+                return data_dependent(ctx, dims, along);
+            };
             DimExpr::constant(r)
         }
         v => super::int_of(&ctx.op, "repeats", v)?,
