@@ -28,6 +28,25 @@ fn first_def(src: &str) -> StmtFunctionDef {
     }
 }
 
+/// The kinds of the parameters of the `index`-th function of `src`, with the file's other
+/// functions as helpers.
+fn kinds_with_helpers(src: &str, index: usize) -> Vec<ParamKind> {
+    let m = crate::frontend::parse_python(src).unwrap();
+    let defs: Vec<&StmtFunctionDef> = m
+        .body
+        .iter()
+        .filter_map(|s| match s {
+            Stmt::FunctionDef(f) => Some(f),
+            _ => None,
+        })
+        .collect();
+    let helpers = |name: &str| defs.iter().copied().find(|d| d.name.id.as_str() == name);
+    classify_with(defs[index], false, false, &helpers)
+        .into_iter()
+        .map(|(_, k, _)| k)
+        .collect()
+}
+
 fn kinds_of(def: &StmtFunctionDef) -> Vec<ParamKind> {
     classify(def, false, false)
         .into_iter()
@@ -98,23 +117,8 @@ fn reshape_sizes_are_sizes() {
 /// calling helpers (up to the depth limit).
 #[test]
 fn sizes_carry_over_from_the_helpers_a_body_calls() {
-    let m = crate::frontend::parse_python(
-        "def conv(cin, cout, k):\n    return nn.Conv2d(cin, cout, k)\ndef block(a, b):\n    return conv(a, b, 3)\ndef f(x, n, m, other):\n    y = block(n, b=m)\n    return other(x)\n",
-    )
-    .unwrap();
-    let defs: Vec<&StmtFunctionDef> = m
-        .body
-        .iter()
-        .filter_map(|s| match s {
-            Stmt::FunctionDef(f) => Some(f),
-            _ => None,
-        })
-        .collect();
-    let helpers = |name: &str| defs.iter().copied().find(|d| d.name.id.as_str() == name);
-    let kinds: Vec<ParamKind> = classify_with(defs[2], false, false, &helpers)
-        .into_iter()
-        .map(|(_, k, _)| k)
-        .collect();
+    let src = "def conv(cin, cout, k):\n    return nn.Conv2d(cin, cout, k)\ndef block(a, b):\n    return conv(a, b, 3)\ndef f(x, n, m, other):\n    y = block(n, b=m)\n    return other(x)\n";
+    let kinds = kinds_with_helpers(src, 2);
     assert_eq!(
         kinds,
         vec![
@@ -124,7 +128,12 @@ fn sizes_carry_over_from_the_helpers_a_body_calls() {
             ParamKind::Unknown
         ]
     );
-    assert_eq!(kinds_of(defs[2])[1], ParamKind::Unknown);
+    // Without the helpers, `n` has no evidence.
+    let m = crate::frontend::parse_python(src).unwrap();
+    let Some(Stmt::FunctionDef(f)) = m.body.get(2) else {
+        panic!("no third def")
+    };
+    assert_eq!(kinds_of(f)[1], ParamKind::Unknown);
 }
 
 #[test]
@@ -154,22 +163,9 @@ def scores(q, k, queue, bias):
 /// A parameter passed unchanged to a helper parameter of declared rank has that rank.
 #[test]
 fn declared_ranks_carry_over_from_helpers() {
-    let m = crate::frontend::parse_python(
+    let kinds = kinds_with_helpers(
         "def logits(q, queue):\n    return torch.einsum(\"nc,kc->nk\", q, queue)\ndef loss(q, queue, labels):\n    return F.cross_entropy(logits(q, queue), labels)\n",
-    )
-    .unwrap();
-    let defs: Vec<&StmtFunctionDef> = m
-        .body
-        .iter()
-        .filter_map(|s| match s {
-            Stmt::FunctionDef(f) => Some(f),
-            _ => None,
-        })
-        .collect();
-    let helpers = |name: &str| defs.iter().copied().find(|d| d.name.id.as_str() == name);
-    let kinds: Vec<ParamKind> = classify_with(defs[1], false, false, &helpers)
-        .into_iter()
-        .map(|(_, k, _)| k)
-        .collect();
+        1,
+    );
     assert_eq!(kinds[..2], [ParamKind::Ranked(2), ParamKind::Ranked(2)]);
 }

@@ -522,14 +522,7 @@ fn repeat_interleave(ctx: &mut Ctx) -> RuleResult {
     // data decides.
     let data_dependent = |ctx: &mut Ctx, dims: Vec<Dim>, along: Option<usize>| {
         let grown = Dim::Known(ctx.fresh("repeated", None));
-        Ok(match along {
-            None => tensor_out(vec![grown], dtype),
-            Some(d) => {
-                let mut out = dims;
-                out[d] = grown;
-                tensor_out(out, dtype)
-            }
-        })
+        Ok(repeated(dims, along, grown, dtype))
     };
     let repeats = match ctx.arg(1, "repeats").cloned() {
         None => {
@@ -592,14 +585,20 @@ fn repeat_interleave(ctx: &mut Ctx) -> RuleResult {
         format!("{}: repeats can not be negative", c.op)
     })?;
     let grown = n.map(|e| e.mul(&reps));
-    Ok(match along {
+    Ok(repeated(dims, along, grown, dtype))
+}
+
+/// The result of `repeat_interleave`: `dims` with `along` grown to `grown`, or the
+/// flattened input grown (no dim).
+fn repeated(dims: Vec<Dim>, along: Option<usize>, grown: Dim, dtype: Option<DType>) -> Value {
+    match along {
         None => tensor_out(vec![grown], dtype),
         Some(d) => {
             let mut out = dims;
             out[d] = grown;
             tensor_out(out, dtype)
         }
-    })
+    }
 }
 
 /// `x.to(dtype)`, `x.to(device)`, `x.to(other)`: same shape; the dtype may change.
