@@ -27,6 +27,7 @@ pub mod trace;
 pub mod types;
 pub mod units;
 pub mod value;
+pub mod variants;
 
 pub use trace::{Input, Obligation, Trace};
 pub use units::{run_units, UnitKind, UnitRun};

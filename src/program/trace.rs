@@ -108,6 +108,26 @@ impl Obligation {
 }
 
 impl Trace {
+    /// The run's requirements or facts take a remainder of a symbolic term (chunked and
+    /// padded lengths): costly for the solver.
+    pub fn has_symbolic_modulo(&self) -> bool {
+        self.obligations
+            .iter()
+            .any(|o| o.pred.has_symbolic_modulo())
+            || self.facts.iter().any(|f| f.pred.has_symbolic_modulo())
+    }
+
+    /// The run fails for certain: an operation outside any branch raises whatever the
+    /// symbols are, and no assumption of the run broke.
+    pub fn fails_for_certain(&self) -> bool {
+        !self.assumption_violated
+            && self.guarded_violations.is_empty()
+            && self
+                .obligations
+                .iter()
+                .any(|o| o.pred.decide() == Some(false))
+    }
+
     /// Records that the run's assumptions were wrong (keeps the first reason).
     pub fn violate(&mut self, reason: impl FnOnce() -> String) {
         if !self.assumption_violated {

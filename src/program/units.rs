@@ -10,12 +10,12 @@ use ruff_text_size::TextRange;
 use super::class_methods::{state_stored_outside_init, tensor_methods, MAX_METHODS};
 use super::imports::ImportSearch;
 use super::interp::Interp;
-use super::params::{classify, classify_with, AnnotatedDim, Default, Kinds, ParamKind};
+use super::params::{classify, classify_with, Default, Kinds, ParamKind};
 use super::project::{ModuleArena, Project};
-use super::trace::{Input, Trace};
+use super::trace::Trace;
 use super::value::V;
-use crate::shapes::shape::{Dim, Shape};
-use crate::shapes::{DimExpr, Value};
+use super::variants::{bind_inputs, run_all_variants, Choice};
+use crate::shapes::Value;
 
 /// What kind of unit produced a trace.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -56,17 +56,10 @@ pub struct UnitRun {
     pub trace: Trace,
 }
 
-/// Ranks tried for a symbolic tensor input of unknown rank.
-const RANKS: [usize; 6] = [1, 2, 3, 4, 5, 6];
-/// Lengths tried for the `...` part of an annotated shape.
-const VARIADIC: [usize; 3] = [0, 1, 2];
 /// Builder functions run per file, at most: a library file with a hundred variants of one
 /// model mostly repeats itself, so the ones run are spread over the file (its families of
 /// variants, such as EfficientNet's B0-B7 and then V2, sit together).
 const MAX_BUILDERS: usize = 8;
-/// At most this many rank variants per unit.
-const MAX_VARIANTS: usize = 36;
-
 /// Runs every unit of a parsed file; `imports` finds the other files of its project (none:
 /// every import from outside torch is unknown).
 pub fn run_units(module: &ModModule, text: &str, imports: Option<ImportSearch>) -> Vec<UnitRun> {
@@ -151,138 +144,6 @@ fn init_of<'a>(interp: &Interp<'a>, class: &'a StmtClassDef) -> Option<&'a StmtF
         Some(V::Func(f)) => Some(f),
         _ => None,
     }
-}
-
-/// How one input is bound in one variant.
-#[derive(Clone, Debug)]
-enum Choice {
-    /// A tensor of this rank with fresh dims.
-    Rank(usize),
-    /// An annotated shape with its `...` part this long.
-    Annotated(Vec<AnnotatedDim>, usize),
-    Size,
-    Unknown,
-}
-
-/// The choices for each parameter, and every combination of them (bounded): parameters of
-/// unknown rank and annotated shapes with `...` have several.
-fn variants(kinds: &[(String, ParamKind, Default)]) -> Vec<Vec<(String, Choice)>> {
-    let mut out: Vec<Vec<(String, Choice)>> = vec![Vec::new()];
-    for (name, kind, default) in kinds {
-        match default {
-            // A parameter with a default runs with its default, unless the default is
-            // `None`: an optional input whose real values the callers decide.
-            Default::Value => continue,
-            Default::None => {
-                out.iter_mut()
-                    .for_each(|v| v.push((name.clone(), Choice::Unknown)));
-                continue;
-            }
-            Default::Absent => {}
-        }
-        let options: Vec<Choice> = match kind {
-            // Every rank, as long as the combinations stay bounded; past that an input is
-            // unknown (never a partial set of ranks: a finding needs every rank to fail).
-            ParamKind::Tensor if out.len() * RANKS.len() <= MAX_VARIANTS => {
-                RANKS.iter().map(|&r| Choice::Rank(r)).collect()
-            }
-            ParamKind::Tensor => vec![Choice::Unknown],
-            ParamKind::Ranked(r) => vec![Choice::Rank(*r)],
-            ParamKind::Shaped(dims)
-                if dims.contains(&AnnotatedDim::Variadic)
-                    && out.len() * VARIADIC.len() <= MAX_VARIANTS =>
-            {
-                VARIADIC
-                    .iter()
-                    .map(|&n| Choice::Annotated(dims.clone(), n))
-                    .collect()
-            }
-            ParamKind::Shaped(dims) => vec![Choice::Annotated(dims.clone(), 0)],
-            ParamKind::Size => vec![Choice::Size],
-            ParamKind::Unknown => vec![Choice::Unknown],
-        };
-        let mut next = Vec::new();
-        for prefix in &out {
-            for o in &options {
-                let mut v = prefix.clone();
-                v.push((name.clone(), o.clone()));
-                next.push(v);
-            }
-        }
-        out = next;
-    }
-    out
-}
-
-/// The symbol for an annotated dim name, shared by every parameter of the unit.
-fn named_dim<'a>(
-    interp: &mut Interp<'a>,
-    named: &mut HashMap<String, DimExpr>,
-    name: &str,
-) -> DimExpr {
-    if let Some(e) = named.get(name) {
-        return e.clone();
-    }
-    let e = interp.fresh_input_dim(name);
-    named.insert(name.to_string(), e.clone());
-    e
-}
-
-/// Binds one variant's inputs: symbolic tensors (annotated names shared across
-/// parameters), positive size symbols, unknowns. Returns keyword arguments and the
-/// variant's description.
-fn bind_inputs<'a>(
-    interp: &mut Interp<'a>,
-    choices: &[(String, Choice)],
-) -> (Vec<(String, V<'a>)>, String) {
-    let mut named: HashMap<String, DimExpr> = HashMap::new();
-    let mut kwargs = Vec::new();
-    let mut described = Vec::new();
-    for (name, choice) in choices {
-        let v = match choice {
-            Choice::Rank(r) => {
-                let (v, dims) = interp.fresh_tensor(name, *r);
-                interp.trace.inputs.push(Input::Tensor {
-                    name: name.clone(),
-                    dims,
-                });
-                described.push(format!("{name}:{r}"));
-                v
-            }
-            Choice::Annotated(spec, variadic) => {
-                let mut dims = Vec::new();
-                for (i, d) in spec.iter().enumerate() {
-                    match d {
-                        AnnotatedDim::Const(c) => dims.push(DimExpr::constant(*c)),
-                        AnnotatedDim::Name(n) => dims.push(named_dim(interp, &mut named, n)),
-                        AnnotatedDim::Product(ns) => {
-                            let mut e = DimExpr::one();
-                            for n in ns {
-                                e = e.mul(&named_dim(interp, &mut named, n));
-                            }
-                            dims.push(e);
-                        }
-                        AnnotatedDim::Variadic => {
-                            for j in 0..*variadic {
-                                dims.push(interp.fresh_input_dim(&format!("{name}.batch{i}_{j}")));
-                            }
-                        }
-                    }
-                }
-                interp.trace.inputs.push(Input::Tensor {
-                    name: name.clone(),
-                    dims: dims.clone(),
-                });
-                described.push(format!("{name}:{}", dims.len()));
-                let shape = Shape::Ranked(dims.into_iter().map(Dim::Known).collect());
-                V::Data(Value::tensor(shape, None))
-            }
-            Choice::Size => interp.fresh_size_input(name),
-            Choice::Unknown => V::Unknown,
-        };
-        kwargs.push((name.clone(), v));
-    }
-    (kwargs, described.join(","))
 }
 
 /// The functions of the file by name, for the size evidence of [`classify_with`].
@@ -376,64 +237,15 @@ fn run_variants<'a>(
     kind: UnitKind,
 ) -> Vec<UnitRun> {
     let built = interp.checkpoint(model);
-    let mut runs = Vec::new();
-    for choices in variants(kinds) {
-        runs.extend(with_splits(interp, unit, kind, |interp| {
-            interp.rewind(&built);
-            let (args, variant) = bind_inputs(interp, &choices);
-            if !interp.dead {
-                let (this, span) = (Some(model.clone()), TextRange::default());
-                interp.call_user(forward, this, Vec::new(), args, span);
-            }
-            variant
-        }));
-    }
-    runs
-}
-
-/// How many questions one run may split on (each doubles its runs).
-const MAX_SPLITS: usize = 2;
-
-/// Runs `once` (which starts the run afresh and gives its variant's name), then again once
-/// per answer to each question a rule could not settle (`Interp::decisions`), up to
-/// [`MAX_SPLITS`] deep; a question past that leaves its value unknown. A unit is a finding
-/// only when every run fails, so a bug must show whichever way each question goes.
-fn with_splits<'a>(
-    interp: &mut Interp<'a>,
-    unit: &str,
-    kind: UnitKind,
-    mut once: impl FnMut(&mut Interp<'a>) -> String,
-) -> Vec<UnitRun> {
-    let mut runs = Vec::new();
-    let mut plans = vec![Vec::new()];
-    while let Some(plan) = plans.pop() {
-        interp.decisions = plan;
-        interp.decisions_used = 0;
-        interp.split_wanted = false;
-        let mut variant = once(interp);
-        let trace = std::mem::take(&mut interp.trace);
-        let plan = std::mem::take(&mut interp.decisions);
-        if interp.split_wanted && plan.len() < MAX_SPLITS {
-            for answer in [false, true] {
-                let mut next = plan.clone();
-                next.push(answer);
-                plans.push(next);
-            }
-            continue;
+    run_all_variants(interp, unit, kind, kinds, |interp, choices| {
+        interp.rewind(&built);
+        let (args, variant) = bind_inputs(interp, choices);
+        if !interp.dead {
+            let (this, span) = (Some(model.clone()), TextRange::default());
+            interp.call_user(forward, this, Vec::new(), args, span);
         }
-        if !plan.is_empty() {
-            let answers: Vec<&str> = plan.iter().map(|&b| if b { "y" } else { "n" }).collect();
-            variant = format!("{variant}|{}", answers.join(""));
-        }
-        runs.push(UnitRun {
-            unit: unit.to_string(),
-            kind,
-            variant,
-            trace,
-        });
-    }
-    interp.split_wanted = false;
-    runs
+        variant
+    })
 }
 
 /// A top-level function with at least one tensor parameter (or none at all, for a test
@@ -452,17 +264,19 @@ fn run_function<'a>(
         return Vec::new();
     }
     let kinds = with_free_int_sizes(def, kinds);
-    let mut runs = Vec::new();
     let unit = def.name.id.to_string();
-    for choices in variants(&kinds) {
-        runs.extend(with_splits(interp, &unit, UnitKind::Function, |interp| {
+    run_all_variants(
+        interp,
+        &unit,
+        UnitKind::Function,
+        &kinds,
+        |interp, choices| {
             reset(interp, globals);
-            let (args, variant) = bind_inputs(interp, &choices);
+            let (args, variant) = bind_inputs(interp, choices);
             interp.call_user(def, None, Vec::new(), args, TextRange::default());
             variant
-        }));
-    }
-    runs
+        },
+    )
 }
 
 /// A function's callers pass what they like: a size parameter whose default is an int

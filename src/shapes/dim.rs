@@ -607,6 +607,20 @@ impl DimExpr {
             .sum()
     }
 
+    /// Whether a remainder of a symbolic term appears (`(64 - s % 64) % 64`): the
+    /// arithmetic of chunked and padded lengths, which Z3 decides slowly.
+    pub fn has_symbolic_modulo(&self) -> bool {
+        self.all_terms().any(|(m, _)| {
+            m.iter().any(|(a, _)| match a {
+                Atom::Sym(_) => false,
+                Atom::Mod(x, y) => !x.is_const() || !y.is_const(),
+                Atom::FloorDiv(x, y) | Atom::Min(x, y) | Atom::Max(x, y) => {
+                    x.has_symbolic_modulo() || y.has_symbolic_modulo()
+                }
+            })
+        })
+    }
+
     /// The terms, for conversion to other representations (Z3).
     pub fn terms(&self) -> impl Iterator<Item = (&Monomial, i64)> {
         self.all_terms()

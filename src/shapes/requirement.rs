@@ -77,6 +77,20 @@ impl Pred {
         }
     }
 
+    /// Whether an operand holds a remainder of a symbolic term (see
+    /// [`DimExpr::has_symbolic_modulo`]).
+    pub fn has_symbolic_modulo(&self) -> bool {
+        match self {
+            Pred::Eq(a, b) | Pred::Ne(a, b) | Pred::Le(a, b) | Pred::Lt(a, b) => {
+                a.has_symbolic_modulo() || b.has_symbolic_modulo()
+            }
+            // By a symbolic divisor: a remainder the solver has to find.
+            Pred::Divides(a, b) => !a.is_const() || b.has_symbolic_modulo(),
+            Pred::And(ps) | Pred::Or(ps) => ps.iter().any(Pred::has_symbolic_modulo),
+            Pred::Not(p) => p.has_symbolic_modulo(),
+        }
+    }
+
     /// Evaluates with concrete symbol values; `None` when something is unbound or undefined.
     pub fn eval(&self, env: &dyn Fn(&str) -> Option<i64>) -> Option<bool> {
         Some(match self {

@@ -169,12 +169,40 @@ fn concat(ctx: &mut Ctx, ops: &[Operand], dim: i64) -> RuleResult {
 
 /// `torch.cat(tensors, dim=0)` / `concat` / `concatenate` (also `axis=`): see [`concat`].
 fn cat(ctx: &mut Ctx) -> RuleResult {
-    let ops = operands(ctx)?;
     let dim = match ctx.const_int(1, "dim")? {
         Some(d) => d,
         None => ctx.const_int(usize::MAX, "axis")?.unwrap_or(0),
     };
+    let ops = match operands(ctx) {
+        Ok(ops) => ops,
+        Err(unknown @ RuleError::Unsupported(_)) => {
+            // Some operands are unknown: the known ones must still agree with each other
+            // (PyTorch raises whatever the others are), though the result stays unknown.
+            let known = known_operands(ctx);
+            if known.len() >= 2 {
+                ctx.regardless_of_unknown();
+                concat(ctx, &known, dim)?;
+            }
+            return Err(unknown);
+        }
+        Err(e) => return Err(e),
+    };
     concat(ctx, &ops, dim)
+}
+
+/// The operands of a join that are tensors of known rank.
+fn known_operands(ctx: &Ctx) -> Vec<Operand> {
+    let items = ctx
+        .arg(0, "tensors")
+        .and_then(Value::elements)
+        .unwrap_or_default();
+    items
+        .iter()
+        .filter_map(|v| match v {
+            Value::Tensor(t) => Some((t.shape.dims()?.to_vec(), t.dtype)),
+            _ => None,
+        })
+        .collect()
 }
 
 /// `torch.stack(tensors, dim=0)`: all shapes equal ("stack expects each tensor to be equal

@@ -412,6 +412,13 @@ impl Ctx {
         v
     }
 
+    /// For a rule about to check only the known parts of arguments that hold unknown ones,
+    /// in a way PyTorch raises on whatever those are (the known operands of a `cat` must
+    /// agree with each other): what it requires and raises from here is certain.
+    pub fn regardless_of_unknown(&self) {
+        self.certain.set(None);
+    }
+
     /// For rules that read `args`/`kwargs` directly: every argument counts as read.
     pub fn read_all(&self) {
         for v in self.args.iter().chain(self.kwargs.iter().map(|(_, v)| v)) {

@@ -1,0 +1,291 @@
+//! The variants of a unit's inputs: how each input is bound (a rank for a tensor of unknown
+//! rank, the length of an annotated shape's `...`, a size symbol, unknown), every bounded
+//! combination of them, and running each — again per answer to a question a rule could not
+//! settle (`with_splits`), and again per rank of an input deferred past the variant limit
+//! when few variants are left open (`run_all_variants`).
+
+use std::collections::HashMap;
+
+use super::interp::Interp;
+use super::params::{AnnotatedDim, Default, Kinds, ParamKind};
+use super::trace::Input;
+use super::units::{UnitKind, UnitRun};
+use super::value::V;
+use crate::shapes::shape::{Dim, Shape};
+use crate::shapes::{DimExpr, Value};
+
+/// Ranks tried for a symbolic tensor input of unknown rank.
+const RANKS: [usize; 6] = [1, 2, 3, 4, 5, 6];
+/// Lengths tried for the `...` part of an annotated shape.
+const VARIADIC: [usize; 3] = [0, 1, 2];
+/// At most this many rank variants per unit.
+const MAX_VARIANTS: usize = 36;
+
+/// How one input is bound in one variant.
+#[derive(Clone, Debug)]
+pub(super) enum Choice {
+    /// A tensor of this rank with fresh dims.
+    Rank(usize),
+    /// An annotated shape with its `...` part this long.
+    Annotated(Vec<AnnotatedDim>, usize),
+    Size,
+    Unknown,
+    /// A tensor of unknown rank past the variant limit: unknown at first, then tried at
+    /// every rank when few variants are left open (see [`run_all_variants`]).
+    Deferred,
+}
+
+/// The choices for each parameter, and every combination of them (bounded): parameters of
+/// unknown rank and annotated shapes with `...` have several.
+pub(super) fn variants(kinds: &[(String, ParamKind, Default)]) -> Vec<Vec<(String, Choice)>> {
+    let mut out: Vec<Vec<(String, Choice)>> = vec![Vec::new()];
+    for (name, kind, default) in kinds {
+        match default {
+            // A parameter with a default runs with its default, unless the default is
+            // `None`: an optional input whose real values the callers decide.
+            Default::Value => continue,
+            Default::None => {
+                out.iter_mut()
+                    .for_each(|v| v.push((name.clone(), Choice::Unknown)));
+                continue;
+            }
+            Default::Absent => {}
+        }
+        let options: Vec<Choice> = match kind {
+            // Every rank, as long as the combinations stay bounded; past that an input is
+            // deferred (never a partial set of ranks: a finding needs every rank to fail).
+            ParamKind::Tensor if out.len() * RANKS.len() <= MAX_VARIANTS => {
+                RANKS.iter().map(|&r| Choice::Rank(r)).collect()
+            }
+            ParamKind::Tensor => vec![Choice::Deferred],
+            ParamKind::Ranked(r) => vec![Choice::Rank(*r)],
+            ParamKind::Shaped(dims)
+                if dims.contains(&AnnotatedDim::Variadic)
+                    && out.len() * VARIADIC.len() <= MAX_VARIANTS =>
+            {
+                VARIADIC
+                    .iter()
+                    .map(|&n| Choice::Annotated(dims.clone(), n))
+                    .collect()
+            }
+            ParamKind::Shaped(dims) => vec![Choice::Annotated(dims.clone(), 0)],
+            ParamKind::Size => vec![Choice::Size],
+            ParamKind::Unknown => vec![Choice::Unknown],
+        };
+        let mut next = Vec::new();
+        for prefix in &out {
+            for o in &options {
+                let mut v = prefix.clone();
+                v.push((name.clone(), o.clone()));
+                next.push(v);
+            }
+        }
+        out = next;
+    }
+    out
+}
+
+/// The symbol for an annotated dim name, shared by every parameter of the unit.
+fn named_dim<'a>(
+    interp: &mut Interp<'a>,
+    named: &mut HashMap<String, DimExpr>,
+    name: &str,
+) -> DimExpr {
+    if let Some(e) = named.get(name) {
+        return e.clone();
+    }
+    let e = interp.fresh_input_dim(name);
+    named.insert(name.to_string(), e.clone());
+    e
+}
+
+/// Binds one variant's inputs: symbolic tensors (annotated names shared across
+/// parameters), positive size symbols, unknowns. Returns keyword arguments and the
+/// variant's description.
+pub(super) fn bind_inputs<'a>(
+    interp: &mut Interp<'a>,
+    choices: &[(String, Choice)],
+) -> (Vec<(String, V<'a>)>, String) {
+    let mut named: HashMap<String, DimExpr> = HashMap::new();
+    let mut kwargs = Vec::new();
+    let mut described = Vec::new();
+    for (name, choice) in choices {
+        let v = match choice {
+            Choice::Rank(r) => {
+                let (v, dims) = interp.fresh_tensor(name, *r);
+                interp.trace.inputs.push(Input::Tensor {
+                    name: name.clone(),
+                    dims,
+                });
+                described.push(format!("{name}:{r}"));
+                v
+            }
+            Choice::Annotated(spec, variadic) => {
+                let mut dims = Vec::new();
+                for (i, d) in spec.iter().enumerate() {
+                    match d {
+                        AnnotatedDim::Const(c) => dims.push(DimExpr::constant(*c)),
+                        AnnotatedDim::Name(n) => dims.push(named_dim(interp, &mut named, n)),
+                        AnnotatedDim::Product(ns) => {
+                            let mut e = DimExpr::one();
+                            for n in ns {
+                                e = e.mul(&named_dim(interp, &mut named, n));
+                            }
+                            dims.push(e);
+                        }
+                        AnnotatedDim::Variadic => {
+                            for j in 0..*variadic {
+                                dims.push(interp.fresh_input_dim(&format!("{name}.batch{i}_{j}")));
+                            }
+                        }
+                    }
+                }
+                interp.trace.inputs.push(Input::Tensor {
+                    name: name.clone(),
+                    dims: dims.clone(),
+                });
+                described.push(format!("{name}:{}", dims.len()));
+                let shape = Shape::Ranked(dims.into_iter().map(Dim::Known).collect());
+                V::Data(Value::tensor(shape, None))
+            }
+            Choice::Size => interp.fresh_size_input(name),
+            Choice::Unknown | Choice::Deferred => V::Unknown,
+        };
+        kwargs.push((name.clone(), v));
+    }
+    (kwargs, described.join(","))
+}
+
+/// One variant: how each input is bound.
+pub(super) type Variant = Vec<(String, Choice)>;
+
+/// Runs beyond [`MAX_VARIANTS`] that trying deferred inputs may add to one unit.
+const MAX_DEFERRED_RUNS: usize = 48;
+
+/// Runs every variant of `kinds` (`start` runs one afresh and names it). An input deferred
+/// past the variant limit starts unknown; when few variants are left open — not failing
+/// for certain whatever it is — those are run again once per rank of it (then of the next
+/// deferred input), within [`MAX_DEFERRED_RUNS`] and unless those runs take remainders of
+/// symbolic terms. A bug that needs a third input's rank then shows, while the variants the
+/// first inputs already doom cost nothing more.
+pub(super) fn run_all_variants<'a>(
+    interp: &mut Interp<'a>,
+    unit: &str,
+    kind: UnitKind,
+    kinds: &Kinds,
+    mut start: impl FnMut(&mut Interp<'a>, &[(String, Choice)]) -> String,
+) -> Vec<UnitRun> {
+    let mut runs = Vec::new();
+    let mut open: Vec<(Variant, Vec<UnitRun>)> = Vec::new();
+    let mut pending = variants(kinds);
+    let mut budget = MAX_DEFERRED_RUNS;
+    loop {
+        for choices in pending {
+            let done = with_splits(interp, unit, kind, |interp| start(interp, &choices));
+            let deferred = choices.iter().any(|(_, c)| matches!(c, Choice::Deferred));
+            if deferred && !done.iter().all(|r| r.trace.fails_for_certain()) {
+                open.push((choices, done));
+            } else {
+                runs.extend(done);
+            }
+        }
+        // Runs over chunked or padded lengths (a remainder of a symbolic term) cost the
+        // solver seconds each: not multiplied.
+        let costly = open
+            .iter()
+            .any(|(_, done)| done.iter().any(|r| r.trace.has_symbolic_modulo()));
+        if open.is_empty() || costly || open.len() * RANKS.len() > budget {
+            runs.extend(open.into_iter().flat_map(|(_, done)| done));
+            return runs;
+        }
+        budget -= open.len() * RANKS.len();
+        pending = std::mem::take(&mut open)
+            .into_iter()
+            .flat_map(|(choices, _)| {
+                let at = choices
+                    .iter()
+                    .position(|(_, c)| matches!(c, Choice::Deferred))
+                    .unwrap_or_default();
+                RANKS.iter().map(move |&r| {
+                    let mut next = choices.clone();
+                    next[at].1 = Choice::Rank(r);
+                    next
+                })
+            })
+            .collect();
+    }
+}
+
+/// How many questions one run may split on (each doubles its runs).
+const MAX_SPLITS: usize = 2;
+
+/// Runs `once` (which starts the run afresh and gives its variant's name), then again once
+/// per answer to each question a rule could not settle (`Interp::decisions`), up to
+/// [`MAX_SPLITS`] deep; a question past that leaves its value unknown. A unit is a finding
+/// only when every run fails, so a bug must show whichever way each question goes.
+fn with_splits<'a>(
+    interp: &mut Interp<'a>,
+    unit: &str,
+    kind: UnitKind,
+    mut once: impl FnMut(&mut Interp<'a>) -> String,
+) -> Vec<UnitRun> {
+    let mut runs = Vec::new();
+    let mut plans = vec![Vec::new()];
+    while let Some(plan) = plans.pop() {
+        interp.decisions = plan;
+        interp.decisions_used = 0;
+        interp.split_wanted = false;
+        let mut variant = once(interp);
+        let trace = std::mem::take(&mut interp.trace);
+        let plan = std::mem::take(&mut interp.decisions);
+        if interp.split_wanted && plan.len() < MAX_SPLITS {
+            for answer in [false, true] {
+                let mut next = plan.clone();
+                next.push(answer);
+                plans.push(next);
+            }
+            continue;
+        }
+        if !plan.is_empty() {
+            let answers: Vec<&str> = plan.iter().map(|&b| if b { "y" } else { "n" }).collect();
+            variant = format!("{variant}|{}", answers.join(""));
+        }
+        runs.push(UnitRun {
+            unit: unit.to_string(),
+            kind,
+            variant,
+            trace,
+        });
+    }
+    interp.split_wanted = false;
+    runs
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::program::units::tests::assert_twins;
+
+    /// Three inputs of unknown rank: the third is deferred past the variant limit, then
+    /// tried at every rank for the few variants the first two leave open (where the
+    /// known operands of the `cat` agree), and the bug holds at each.
+    #[test]
+    fn a_third_input_of_unknown_rank_is_tried_when_few_variants_are_open() {
+        let src = r#"
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+class Core(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.enc = nn.Linear(16, 64)
+        self.core = nn.LSTMCell(WIDTH, 32)
+
+    def forward(self, obs, prev_action, prev_reward):
+        a = F.one_hot(prev_action, 6).float()
+        x = torch.cat([self.enc(obs), a, prev_reward.unsqueeze(-1)], dim=-1)
+        return self.core(x)
+"#;
+        assert_twins(src, "WIDTH", "70", "71", 15);
+    }
+}
