@@ -546,3 +546,31 @@ fn unbind(ctx: &mut Ctx) -> RuleResult {
         (0..n).map(|_| tensor_out(rest.clone(), dtype)).collect(),
     ))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::{apply_noting_reads, RuleError};
+    use super::*;
+
+    /// With an operand unknown, the known ones must still agree with each other: their
+    /// mismatch is an error whatever the unknown one is; their agreement says nothing of
+    /// the result.
+    #[test]
+    fn known_operands_of_a_partly_unknown_cat_are_checked() {
+        let t = |dims: &[i64]| Value::float_tensor(dims);
+        let run = |items: Vec<Value>| {
+            let args = vec![Value::List(items), Value::int(-1)];
+            apply_noting_reads(cat, "torch.cat", args, Vec::new(), None, Vec::new())
+        };
+        let failed =
+            run(vec![t(&[4, 64]), Value::Unknown, t(&[4, 2, 6])]).expect_err("a rank mismatch");
+        assert!(matches!(failed.error, RuleError::Invalid(_)));
+        assert!(
+            !failed.read_unknown,
+            "the mismatch does not depend on the unknown"
+        );
+        let open =
+            run(vec![t(&[4, 64]), Value::Unknown, t(&[4, 6])]).expect_err("an unknown result");
+        assert!(matches!(open.error, RuleError::Unsupported(_)));
+    }
+}
