@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
-use super::shape_jobs::{jobs_of, unit_count, ContentJobs};
+use super::shape_jobs::{jobs_of, unit_count, units_of, ContentJobs};
 use super::stages::GroupOutput;
 use crate::analysis::{analyse_file, CountMode, FileAnalysis};
 use crate::corpus::source::{content_hash, count_lines};
@@ -136,19 +136,20 @@ pub fn analyse_group(
     let representative = first.path.clone();
     let content = (hash.to_string(), kind);
     let runs = std::mem::take(&mut analysis.runs);
-    out.jobs = jobs_of(&content, &first.repo, &first.path, runs);
-    let units = unit_count(&out.jobs);
-    let jobs = out.jobs.len() as u64;
-    if !out.jobs.is_empty() {
+    let numbered = jobs_of(&content, &first.repo, &first.path, runs);
+    let units = unit_count(&numbered);
+    let jobs = numbered.len() as u64;
+    if !numbered.is_empty() {
         out.contents.push(ContentJobs {
             content,
-            jobs: out.jobs.len() as u32,
+            jobs: numbered.len() as u32,
             paths: metas
                 .iter()
                 .map(|m| (m.repo.clone(), m.path.clone()))
                 .collect(),
         });
     }
+    out.jobs = units_of(numbered);
     let mut per_operator: Vec<(&str, isize)> = Vec::new();
     {
         let mut ops: Vec<&str> = analysis

@@ -30,7 +30,7 @@ use serde::{Deserialize, Serialize};
 use timely::dataflow::operators::Exchange;
 
 use super::rows::{analyse_group, probe_file, FileMeta};
-use super::shape_jobs::{finding_rows, ContentKey, Job, WorkerSolver};
+use super::shape_jobs::{finding_rows, ContentKey, UnitJob, WorkerSolver};
 use super::stages::{analyse_fueled, balance_by_cost, regroup_solved, sink, solve_fueled, Fuel};
 use crate::analysis::CountMode;
 use crate::corpus::{discover_repos, walk_repo, DiscoveredFile, FileKind};
@@ -253,8 +253,9 @@ fn scan_worker(
 
         // Constraint jobs go where the least estimated cost has gone, are solved there, and
         // come back together by content group, which knows the paths its findings belong to.
-        let jobs = balance_by_cost(analysed.jobs, |job: &Job| job.cost);
-        let (job_rows, solved) = solve_fueled(jobs, SOLVE_FUEL, move |job| solver.solve(job));
+        let jobs = balance_by_cost(analysed.jobs, |unit: &UnitJob| unit.cost);
+        let (job_rows, solved) =
+            solve_fueled(jobs, SOLVE_FUEL, move |unit| solver.solve_unit(unit));
         let findings = regroup_solved(analysed.contents, solved, route::<ContentKey>, finding_rows);
 
         // Per-file tallies carry their count as the diff; `count` sums them per key.

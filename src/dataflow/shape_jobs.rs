@@ -32,6 +32,34 @@ pub struct Job {
     pub run: UnitRun,
 }
 
+/// The jobs of one unit, in variant order: they travel and are solved together, so that
+/// once one variant is not contradictory (no finding can come of the unit) the others are
+/// not solved.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct UnitJob {
+    /// The estimated cost of solving every job.
+    pub cost: u64,
+    pub jobs: Vec<Job>,
+}
+
+/// Groups numbered jobs by unit (the jobs of a unit are adjacent).
+pub fn units_of(jobs: Vec<Job>) -> Vec<UnitJob> {
+    let mut out: Vec<UnitJob> = Vec::new();
+    for job in jobs {
+        match out.last_mut() {
+            Some(u) if u.jobs.last().is_some_and(|j| j.unit == job.unit) => {
+                u.cost = u.cost.saturating_add(job.cost);
+                u.jobs.push(job);
+            }
+            _ => out.push(UnitJob {
+                cost: job.cost,
+                jobs: vec![job],
+            }),
+        }
+    }
+    out
+}
+
 /// What regrouping needs to know about a content group with jobs: how many solved jobs to
 /// wait for, and the paths (repo, path) its findings belong to.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -178,6 +206,24 @@ impl WorkerSolver {
         }
     }
 
+    /// Solves a unit's jobs in order until one is not contradictory; the rest are recorded
+    /// as skipped ([`jobs::SETTLED`]): a finding needs every variant to be.
+    pub fn solve_unit(&mut self, unit: UnitJob) -> Vec<(JobRow, SolvedJob)> {
+        let mut settled = false;
+        let mut out = Vec::with_capacity(unit.jobs.len());
+        for job in unit.jobs {
+            let (row, solved) = if settled {
+                let solved = jobs::settled(&job.run, jobs::SETTLED);
+                self.record(job, Ok(solved), 0)
+            } else {
+                self.solve(job)
+            };
+            settled |= !matches!(solved.outcome, Outcome::Unsat { .. });
+            out.push((row, solved));
+        }
+        out
+    }
+
     /// Solves one job: its `jobs` row and the result for regrouping.
     pub fn solve(&mut self, job: Job) -> (JobRow, SolvedJob) {
         let start = Instant::now();
@@ -186,6 +232,16 @@ impl WorkerSolver {
             jobs::solve(&job.run, &self.solver)
         });
         let wall_us = start.elapsed().as_micros() as u64;
+        self.record(job, solved, wall_us)
+    }
+
+    /// The `jobs` row and the travelling result of a job solved (or skipped) as `solved`.
+    fn record(
+        &mut self,
+        job: Job,
+        solved: Result<Solved, String>,
+        wall_us: u64,
+    ) -> (JobRow, SolvedJob) {
         let (outcome, used_z3, variables, constraints) = match solved {
             Ok(s) => (
                 Outcome::of(&s.verdict),

@@ -14,7 +14,7 @@ use timely::dataflow::operators::generic::OutputBuilder;
 use timely::dataflow::operators::{Capability, Exchange as _};
 use timely::ExchangeData;
 
-use super::shape_jobs::{ContentJobs, ContentKey, Job, SolvedJob};
+use super::shape_jobs::{ContentJobs, ContentKey, SolvedJob, UnitJob};
 use crate::reports::tables::{FileRow, FindingRow, JobRow, OpCallRow};
 
 type Out<D> = CapacityContainerBuilder<Vec<(D, u32, isize)>>;
@@ -29,8 +29,8 @@ pub struct GroupOutput {
     pub calls: Vec<OpCallRow>,
     /// Pre-aggregated `(key, count)` pairs: the count becomes the differential diff.
     pub tallies: Vec<(Tally, isize)>,
-    /// Constraint jobs, one per unit run.
-    pub jobs: Vec<Job>,
+    /// Constraint jobs, one per unit run, grouped by unit.
+    pub jobs: Vec<UnitJob>,
     /// The group's job count and paths, when it has jobs.
     pub contents: Vec<ContentJobs>,
 }
@@ -40,7 +40,7 @@ pub struct Analysed<'s> {
     pub files: VecCollection<'s, u32, FileRow, isize>,
     pub calls: VecCollection<'s, u32, OpCallRow, isize>,
     pub tallies: VecCollection<'s, u32, Tally, isize>,
-    pub jobs: VecCollection<'s, u32, Job, isize>,
+    pub jobs: VecCollection<'s, u32, UnitJob, isize>,
     pub contents: VecCollection<'s, u32, ContentJobs, isize>,
 }
 
@@ -135,7 +135,7 @@ where
     let mut files = OutputBuilder::<_, Out<FileRow>>::from(files);
     let mut calls = OutputBuilder::<_, Out<OpCallRow>>::from(calls);
     let mut tallies = OutputBuilder::<_, Out<Tally>>::from(tallies);
-    let mut jobs = OutputBuilder::<_, Out<Job>>::from(jobs);
+    let mut jobs = OutputBuilder::<_, Out<UnitJob>>::from(jobs);
     let mut contents = OutputBuilder::<_, Out<ContentJobs>>::from(contents);
 
     builder.build(move |_initial_capabilities| {
@@ -225,10 +225,10 @@ where
         .map(|(_, d)| d)
 }
 
-/// Solves jobs where they landed, within `fuel` per activation (a job can take seconds of
-/// Z3). Outputs each job's `jobs` row and its result for regrouping.
+/// Solves units' jobs where they landed, within `fuel` per activation (a job can take seconds
+/// of Z3). Outputs each job's `jobs` row and its result for regrouping.
 pub fn solve_fueled<'s, L>(
-    jobs: VecCollection<'s, u32, Job, isize>,
+    jobs: VecCollection<'s, u32, UnitJob, isize>,
     fuel: Fuel,
     mut solve: L,
 ) -> (
@@ -236,7 +236,7 @@ pub fn solve_fueled<'s, L>(
     VecCollection<'s, u32, SolvedJob, isize>,
 )
 where
-    L: FnMut(Job) -> (JobRow, SolvedJob) + 'static,
+    L: FnMut(UnitJob) -> Vec<(JobRow, SolvedJob)> + 'static,
 {
     let scope = jobs.scope();
     let mut builder = OperatorBuilder::new("Solve".to_owned(), scope);
@@ -248,7 +248,7 @@ where
     let mut solved = OutputBuilder::<_, Out<SolvedJob>>::from(solved);
 
     builder.build(move |_initial_capabilities| {
-        let mut backlog: Backlog<[Capability<u32>; 2], Job> = Backlog::new(fuel);
+        let mut backlog: Backlog<[Capability<u32>; 2], UnitJob> = Backlog::new(fuel);
         move |_frontiers| {
             input.for_each(|cap, data| {
                 if let (Some(a), Some(b)) = (cap.retain_least(0), cap.retain_least(1)) {
@@ -257,10 +257,11 @@ where
             });
             let mut rows = rows.activate();
             let mut solved = solved.activate();
-            let more = backlog.work(|caps, job, t, r| {
-                let (row, result) = solve(job);
-                rows.session_with_builder(&caps[0]).give((row, t, r));
-                solved.session_with_builder(&caps[1]).give((result, t, r));
+            let more = backlog.work(|caps, unit, t, r| {
+                for (row, result) in solve(unit) {
+                    rows.session_with_builder(&caps[0]).give((row, t, r));
+                    solved.session_with_builder(&caps[1]).give((result, t, r));
+                }
             });
             if more {
                 activator.activate();

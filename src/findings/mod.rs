@@ -173,7 +173,7 @@ pub fn analyse_module(
     solver: &crate::jobs::JobSolver,
 ) -> FileShapes {
     let runs = crate::program::run_units(module, text, imports);
-    let solved: Vec<Solved> = runs.iter().map(|r| crate::jobs::solve(r, solver)).collect();
+    let solved: Vec<Solved> = crate::jobs::solve_units(&runs, solver);
     let findings = findings_of(&runs, &solved);
     FileShapes {
         runs,

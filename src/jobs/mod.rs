@@ -103,6 +103,40 @@ fn pred_size(p: &Pred) -> usize {
 }
 
 /// Solves one unit run.
+/// A run left unsolved because an earlier run of its unit was not contradictory (no finding
+/// can come of the unit whatever this one gives).
+pub fn settled(run: &UnitRun, reason: &'static str) -> Solved {
+    Solved {
+        verdict: Verdict::Skipped(reason),
+        micros: 0,
+        used_z3: false,
+        variables: 0,
+        constraints: run.trace.obligations.len() + run.trace.facts.len(),
+    }
+}
+
+/// Solves each unit's runs in order (the runs of a unit are adjacent), leaving a unit's
+/// later runs unsolved ([`settled`]) once one is not contradictory.
+pub fn solve_units(runs: &[UnitRun], z3: &JobSolver) -> Vec<Solved> {
+    let mut out: Vec<Solved> = Vec::with_capacity(runs.len());
+    for (i, run) in runs.iter().enumerate() {
+        let same_unit = i > 0 && runs[i - 1].unit == run.unit && runs[i - 1].kind == run.kind;
+        let earlier_open = same_unit
+            && out
+                .last()
+                .is_some_and(|s: &Solved| !matches!(s.verdict, Verdict::Unsat { .. }));
+        out.push(if earlier_open {
+            settled(run, SETTLED)
+        } else {
+            solve(run, z3)
+        });
+    }
+    out
+}
+
+/// Why a run is not solved: an earlier run of its unit is not contradictory.
+pub const SETTLED: &str = "unit settled: an earlier variant is not contradictory";
+
 pub fn solve(run: &UnitRun, z3: &JobSolver) -> Solved {
     let start = Instant::now();
     let trace = &run.trace;
