@@ -64,12 +64,14 @@ pub struct Solved {
 /// One Z3 solver, reused across jobs with push/pop.
 pub struct JobSolver {
     solver: DimSolver,
+    timeout: Duration,
 }
 
 impl JobSolver {
     pub fn new(timeout: Duration) -> Self {
         JobSolver {
             solver: DimSolver::new(timeout),
+            timeout,
         }
     }
 
@@ -137,7 +139,21 @@ pub fn solve_units(runs: &[UnitRun], z3: &JobSolver) -> Vec<Solved> {
 /// Why a run is not solved: an earlier run of its unit is not contradictory.
 pub const SETTLED: &str = "unit settled: an earlier variant is not contradictory";
 
+///
+/// A reused solver's answer can depend on what it solved before: a job it gives up on
+/// (`Unknown`) is tried once more on a fresh solver, so that verdicts near the timeout do
+/// not hang on the order jobs arrive in.
 pub fn solve(run: &UnitRun, z3: &JobSolver) -> Solved {
+    let first = solve_once(run, z3);
+    if first.verdict != Verdict::Unknown {
+        return first;
+    }
+    let mut again = solve_once(run, &JobSolver::new(z3.timeout));
+    again.micros += first.micros;
+    again
+}
+
+fn solve_once(run: &UnitRun, z3: &JobSolver) -> Solved {
     let start = Instant::now();
     let trace = &run.trace;
     let mut solved = Solved {
