@@ -232,8 +232,7 @@ fn bincount(ctx: &mut Ctx) -> RuleResult {
         .map(|(lo, hi)| (lo as f64, hi as f64))
         .or_else(|| t.range().map(|b| (b.lo, b.hi)));
     let Some((lo, hi)) = values else {
-        let bins = ctx.fresh("bins", None);
-        ctx.assumptions.push(Pred::Le(minlength, bins.clone()));
+        let bins = fresh_bins(ctx, &minlength, None);
         return Ok(tensor_out(vec![Dim::Known(bins)], dtype));
     };
     if lo < 0.0 && len.as_const() != Some(0) {
@@ -248,19 +247,12 @@ fn bincount(ctx: &mut Ctx) -> RuleResult {
         match len {
             Dim::Known(n) if n.as_const() == Some(0) => minlength,
             Dim::Known(n) if n.as_const().is_some() => top(hi),
-            _ => {
-                let b = ctx.fresh("bins", None);
-                ctx.assumptions.push(Pred::Le(minlength.clone(), b.clone()));
-                ctx.assumptions.push(Pred::Le(b.clone(), top(hi)));
-                b
-            }
+            _ => fresh_bins(ctx, &minlength, Some(top(hi))),
         }
     } else {
         // Drawn values: at most one bin past the largest possible value, at least the
         // smallest possible one's (when the input is not empty).
-        let b = ctx.fresh("bins", None);
-        ctx.assumptions.push(Pred::Le(minlength.clone(), b.clone()));
-        ctx.assumptions.push(Pred::Le(b.clone(), top(hi)));
+        let b = fresh_bins(ctx, &minlength, Some(top(hi)));
         if let Dim::Known(n) = len {
             ctx.assumptions.push(Pred::Or(vec![
                 Pred::Eq(n.clone(), DimExpr::zero()),
@@ -270,6 +262,15 @@ fn bincount(ctx: &mut Ctx) -> RuleResult {
         b
     };
     Ok(tensor_out(vec![Dim::Known(bins)], dtype))
+}
+
+/// A bin count only the data decides: at least `minlength`, at most `most` when known.
+fn fresh_bins(ctx: &mut Ctx, minlength: &DimExpr, most: Option<DimExpr>) -> DimExpr {
+    let most = most.map(Dim::Known);
+    let bins = ctx.fresh("bins", most.as_ref());
+    ctx.assumptions
+        .push(Pred::Le(minlength.clone(), bins.clone()));
+    bins
 }
 
 #[cfg(test)]
