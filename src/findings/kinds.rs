@@ -144,6 +144,10 @@ impl FindingKind {
             || lower == "batch_norm"
             || lower == "group_norm"
         {
+            // `Expected 3D (unbatched) or 4D (batched) input to conv2d`: the rank.
+            if m.contains("(unbatched)") {
+                return FindingKind::RankMismatch;
+            }
             if m.contains("channels")
                 || m.contains("running_mean")
                 || m.contains("num_features")

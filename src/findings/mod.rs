@@ -80,8 +80,8 @@ pub fn findings_of(runs: &[UnitRun], solved: &[Solved]) -> Vec<Finding> {
     out
 }
 
-/// A unit is a finding when every variant is UNSAT; the variant that got furthest (the
-/// most obligations met before failing) names the location.
+/// A unit is a finding when every variant is UNSAT; the documented variant, else the one
+/// that got furthest (the most obligations met before failing), names the location.
 pub fn unit_finding(runs: &[UnitRun], solved: &[Solved]) -> Option<Finding> {
     // On a tie, the more common input ranks read best (matrices, then images).
     let plausibility = |variant: &str| -> usize {
@@ -94,21 +94,42 @@ pub fn unit_finding(runs: &[UnitRun], solved: &[Solved]) -> Option<Finding> {
             _ => 4,
         }
     };
-    // The variant that got furthest names the location: the most obligations met before
-    // failing, then the more common input rank. A variant that fails where the code unpacks
+    // The variant whose input has the shape the docstring describes names the location
+    // (where the input the author meant fails). Otherwise the variant that got furthest:
+    // the most obligations met before failing, then the more common input rank. A variant that fails where the code unpacks
     // a shape into names (`b, c, h, w = x.shape`, a declaration of the rank) only shows the
     // input had another rank; the others show what goes wrong at the declared one.
-    let mut best: Option<(usize, usize)> = None;
-    for (k, s) in solved.iter().enumerate() {
+    let mut failing_at = Vec::with_capacity(solved.len());
+    for s in solved {
         let Verdict::Unsat { failing, .. } = &s.verdict else {
             return None;
         };
+        failing_at.push(*failing);
+    }
+    // Prose may describe a tensor inside `forward` rather than its input: when the
+    // documented input fails on its rank while another rank gets past every rank
+    // requirement (failing on sizes), the code declares the rank and outweighs the prose.
+    let on_rank = |k: usize| {
+        let ob = &runs[k].trace.obligations[failing_at[k]];
+        ob.is_rank_declaration()
+            || FindingKind::classify(&ob.operator, &ob.message) == FindingKind::RankMismatch
+    };
+    let prose_outweighed = (0..runs.len()).any(|k| runs[k].documented && on_rank(k))
+        && (0..runs.len()).any(|k| !runs[k].documented && !on_rank(k));
+    let mut best: Option<(usize, usize)> = None;
+    for (k, &failing) in failing_at.iter().enumerate() {
         let key = |k: usize, f: usize| {
             let declared = runs[k].trace.obligations[f].is_rank_declaration();
-            (!declared, f, usize::MAX - plausibility(&runs[k].variant))
+            let documented = runs[k].documented && !prose_outweighed;
+            (
+                documented,
+                !declared,
+                f,
+                usize::MAX - plausibility(&runs[k].variant),
+            )
         };
-        if best.is_none_or(|(b, f)| key(k, *failing) > key(b, f)) {
-            best = Some((k, *failing));
+        if best.is_none_or(|(b, f)| key(k, failing) > key(b, f)) {
+            best = Some((k, failing));
         }
     }
     let (k, failing) = best?;

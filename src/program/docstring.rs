@@ -13,7 +13,12 @@ use super::params::AnnotatedDim;
 
 /// The docstring of a function, when its first statement is a string literal.
 pub fn docstring(def: &StmtFunctionDef) -> Option<&str> {
-    match def.body.first()? {
+    body_docstring(&def.body)
+}
+
+/// The docstring of a class or function body.
+pub fn body_docstring(body: &[Stmt]) -> Option<&str> {
+    match body.first()? {
         Stmt::Expr(e) => match &*e.value {
             Expr::StringLiteral(s) => Some(s.value.to_str()),
             _ => None,
@@ -55,6 +60,39 @@ pub fn declared_shapes(doc: &str, params: &[String]) -> HashMap<String, Vec<Anno
         }
     }
     out
+}
+
+/// The one input shape that docstring prose describes (`Clips arrive as [batch, time,
+/// channels, height, width]`, `Input: (N, C, H, W)`): the only bracketed group of `docs` that
+/// reads entirely as two or more dims, one of them named. Several different groups (an input
+/// and an output, say) describe nothing. Prose names no parameter, so this is a hint about
+/// the input the author meant, never a fact (see `variants::documented_variant`).
+pub fn described_shape(docs: &[&str]) -> Option<Vec<AnnotatedDim>> {
+    let mut found: Option<Vec<AnnotatedDim>> = None;
+    for doc in docs {
+        for (open, c) in doc.char_indices().filter(|(_, c)| matches!(c, '[' | '(')) {
+            let close = if c == '[' { ']' } else { ')' };
+            let rest = &doc[open + 1..];
+            let Some(len) = rest.find(close) else {
+                continue;
+            };
+            let inner = &rest[..len];
+            if inner.contains(['(', '[', '\n']) {
+                continue;
+            }
+            let Some(dims) = parse_list(inner) else {
+                continue;
+            };
+            if !dims.iter().any(|d| matches!(d, AnnotatedDim::Name(_))) {
+                continue;
+            }
+            match &found {
+                Some(f) if *f != dims => return None,
+                _ => found = Some(dims),
+            }
+        }
+    }
+    found
 }
 
 /// A collection of tensors, whose shape is each item's (`feats (list[torch.Tensor]): ..,
@@ -252,6 +290,23 @@ mod tests {
         assert!(!got.contains_key("mask"));
         let got = declared_shapes("ids: [batch]", &params);
         assert!(got.is_empty(), "{got:?}");
+    }
+
+    #[test]
+    fn prose_may_describe_one_input_shape() {
+        let got = described_shape(&["Clips arrive as [batch, time, channels, height, width]."]);
+        assert_eq!(got.map(|d| d.len()), Some(5));
+        let got = described_shape(&["Point clouds [batch, n_points, 3].", "Input (B, N, 3)."]);
+        assert_eq!(got, None, "two different shapes describe nothing");
+        let got = described_shape(&["Input: (N, C, H, W)", "Same input (N, C, H, W) again"]);
+        assert_eq!(got.map(|d| d.len()), Some(4));
+        for doc in [
+            "Values in [0, 255] (see the paper).",
+            "A (3, 3) kernel, then softmax(QK^T / sqrt(d)).",
+            "Input (optional), output [batch]",
+        ] {
+            assert_eq!(described_shape(&[doc]), None, "{doc}");
+        }
     }
 
     #[test]

@@ -8,13 +8,14 @@ use ruff_python_ast::{ModModule, Stmt, StmtClassDef, StmtFunctionDef};
 use ruff_text_size::TextRange;
 
 use super::class_methods::{state_stored_outside_init, tensor_methods, MAX_METHODS};
+use super::docstring::{body_docstring, described_shape, docstring};
 use super::imports::ImportSearch;
 use super::interp::Interp;
 use super::params::{classify, classify_with, Default, Kinds, ParamKind};
 use super::project::{ModuleArena, Project};
 use super::trace::Trace;
 use super::value::V;
-use super::variants::{bind_inputs, run_all_variants, Choice};
+use super::variants::{bind_inputs, documented_variant, run_all_variants, Choice};
 use crate::shapes::Value;
 
 /// What kind of unit produced a trace.
@@ -54,6 +55,9 @@ pub struct UnitRun {
     /// `x:4` style description of the input ranks chosen; empty for concrete runs.
     pub variant: String,
     pub trace: Trace,
+    /// The input has the shape the docstring describes (`variants::documented_variant`).
+    #[serde(default)]
+    pub documented: bool,
 }
 
 /// Builder functions run per file, at most: a library file with a hundred variants of one
@@ -76,6 +80,7 @@ pub fn run_units(module: &ModModule, text: &str, imports: Option<ImportSearch>) 
         kind: UnitKind::Module,
         variant: String::new(),
         trace: std::mem::take(&mut interp.trace),
+        documented: false,
     }];
     let globals = interp.globals.clone();
     let mut candidates = Vec::new();
@@ -237,7 +242,16 @@ fn run_variants<'a>(
     kind: UnitKind,
 ) -> Vec<UnitRun> {
     let built = interp.checkpoint(model);
-    run_all_variants(interp, unit, kind, kinds, |interp, choices| {
+    // A module's class docstring describes what its `forward` takes.
+    let class_doc = match model {
+        V::Object(obj) if forward.name.id.as_str() == "forward" => {
+            body_docstring(&obj.borrow().class.body)
+        }
+        _ => None,
+    };
+    let docs: Vec<&str> = class_doc.into_iter().chain(docstring(forward)).collect();
+    let documented = described_shape(&docs).and_then(|dims| documented_variant(kinds, dims));
+    run_all_variants(interp, unit, kind, kinds, documented, |interp, choices| {
         interp.rewind(&built);
         let (args, variant) = bind_inputs(interp, choices);
         if !interp.dead {
@@ -265,11 +279,15 @@ fn run_function<'a>(
     }
     let kinds = with_free_int_sizes(def, kinds);
     let unit = def.name.id.to_string();
+    let documented = docstring(def)
+        .and_then(|doc| described_shape(&[doc]))
+        .and_then(|dims| documented_variant(&kinds, dims));
     run_all_variants(
         interp,
         &unit,
         UnitKind::Function,
         &kinds,
+        documented,
         |interp, choices| {
             reset(interp, globals);
             let (args, variant) = bind_inputs(interp, choices);

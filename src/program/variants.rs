@@ -85,6 +85,35 @@ pub(super) fn variants(kinds: &[(String, ParamKind, Default)]) -> Vec<Vec<(Strin
     out
 }
 
+/// The variant in which a unit's one tensor input has the shape its docstring prose
+/// describes (`dims`, see `docstring::described_shape`). It runs first — when it runs
+/// cleanly the other variants are settled cheaply — and when every variant fails it names
+/// the location: where the input the author meant fails. A hint, never a fact: the other
+/// variants still decide whether there is a finding.
+pub(super) fn documented_variant(kinds: &Kinds, dims: Vec<AnnotatedDim>) -> Option<Variant> {
+    let mut inputs = kinds.iter().filter(|(_, kind, default)| {
+        *default == Default::Absent
+            && matches!(
+                kind,
+                ParamKind::Tensor | ParamKind::Ranked(_) | ParamKind::Shaped(_)
+            )
+    });
+    let (name, kind, _) = inputs.next()?;
+    let fits = match kind {
+        ParamKind::Tensor => true,
+        ParamKind::Ranked(r) => !dims.contains(&AnnotatedDim::Variadic) && *r == dims.len(),
+        _ => false,
+    };
+    if !fits || inputs.next().is_some() {
+        return None;
+    }
+    let mut variant = variants(kinds).into_iter().next()?;
+    let at = variant.iter().position(|(n, _)| n == name)?;
+    // `(*, C, H, W)`: one leading dim, the usual batch.
+    variant[at].1 = Choice::Annotated(dims, 1);
+    Some(variant)
+}
+
 /// The symbol for an annotated dim name, shared by every parameter of the unit.
 fn named_dim<'a>(
     interp: &mut Interp<'a>,
@@ -173,9 +202,18 @@ pub(super) fn run_all_variants<'a>(
     unit: &str,
     kind: UnitKind,
     kinds: &Kinds,
+    documented: Option<Variant>,
     mut start: impl FnMut(&mut Interp<'a>, &[(String, Choice)]) -> String,
 ) -> Vec<UnitRun> {
     let mut runs = Vec::new();
+    if let Some(choices) = documented {
+        let mut done = with_splits(interp, unit, kind, |interp| start(interp, &choices));
+        for run in &mut done {
+            run.documented = true;
+            run.variant.push_str(" documented");
+        }
+        runs.extend(done);
+    }
     let mut open: Vec<(Variant, Vec<UnitRun>)> = Vec::new();
     let mut pending = variants(kinds);
     let mut budget = MAX_DEFERRED_RUNS;
@@ -255,6 +293,7 @@ fn with_splits<'a>(
             kind,
             variant,
             trace,
+            documented: false,
         });
     }
     interp.split_wanted = false;
@@ -263,7 +302,69 @@ fn with_splits<'a>(
 
 #[cfg(test)]
 mod tests {
-    use crate::program::units::tests::assert_twins;
+    use crate::program::units::tests::{assert_twins, findings};
+
+    /// Every rank fails: at the `permute` for all but rank 4, which gets further and fails at
+    /// the norm. A docstring describing a 3-D input names the `permute` instead, where the
+    /// input the author meant fails. The description is no fact: a clean twin stays clean
+    /// even when it describes another rank.
+    #[test]
+    fn the_input_a_docstring_describes_names_the_location() {
+        let src = r#"
+import torch.nn as nn
+
+class Pool(nn.Module):
+    DOC
+
+    def __init__(self):
+        super().__init__()
+        self.proj = nn.Linear(8, 16)
+        self.bn = nn.BatchNorm1d(16)
+
+    def forward(self, feats):
+        x = self.proj(feats.PERMUTE)
+        return self.bn(x)
+"#;
+        let doc = src.replace("DOC", r#""""Features arrive as [batch, 8, length].""""#);
+        assert_twins(
+            &doc,
+            "PERMUTE",
+            "permute(0, 2, 1, 3)",
+            "permute(0, 2, 1)",
+            13,
+        );
+        let bare = src
+            .replace("DOC", "pass")
+            .replace("PERMUTE", "permute(0, 2, 1, 3)");
+        let found = findings(&bare);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].span.line, 14);
+        let lying = doc.replace("[batch, 8, length]", "[batch, c, h, w]");
+        assert!(findings(&lying.replace("PERMUTE", "permute(0, 2, 1)")).is_empty());
+    }
+
+    /// The prose describes a tensor inside `forward`, not its input: the documented rank
+    /// fails at the convolution's rank check while other ranks get past every rank check
+    /// and fail at the pooling, which the code's ranks declare the location.
+    #[test]
+    fn ranks_the_code_declares_outweigh_prose() {
+        let src = r#"
+import torch.nn as nn
+import torch.nn.functional as F
+
+class Stem(nn.Module):
+    """Runs 2-D convolutions on [batch, 1, time, 1] tensors."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(1, 8, (3, 1))
+
+    def forward(self, wave):
+        x = self.conv(wave.unsqueeze(1).unsqueeze(-1))
+        return F.max_pool2d(x, POOL)
+"#;
+        assert_twins(src, "POOL", "2", "(2, 1)", 14);
+    }
 
     /// Three inputs of unknown rank: the third is deferred past the variant limit, then
     /// tried at every rank for the few variants the first two leave open (where the
