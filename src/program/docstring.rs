@@ -64,7 +64,7 @@ pub fn declared_shapes(doc: &str, params: &[String]) -> HashMap<String, Vec<Anno
 
 /// The one input shape that docstring prose describes (`Clips arrive as [batch, time,
 /// channels, height, width]`, `Input: (N, C, H, W)`): the only bracketed group of `docs` that
-/// reads entirely as two or more dims, one of them named. Several different groups (an input
+/// reads entirely as two or more dims, one of them a batch. Several different groups (an input
 /// and an output, say) describe nothing. Prose names no parameter, so this is a hint about
 /// the input the author meant, never a fact (see `variants::documented_variant`).
 pub fn described_shape(docs: &[&str]) -> Option<Vec<AnnotatedDim>> {
@@ -77,15 +77,18 @@ pub fn described_shape(docs: &[&str]) -> Option<Vec<AnnotatedDim>> {
                 continue;
             };
             let inner = &rest[..len];
-            if inner.contains(['(', '[', '\n']) {
+            if inner.contains(['(', '[']) {
                 continue;
             }
-            let Some(dims) = parse_list(inner) else {
-                continue;
-            };
-            if !dims.iter().any(|d| matches!(d, AnnotatedDim::Name(_))) {
+            // A batch dim tells a shape from a prose list (`(accuracy, robustness)`).
+            let batch = inner
+                .split(',')
+                .any(|t| is_batch(t.trim().trim_matches('`')));
+            if !batch {
                 continue;
             }
+            // A shape that does not read as dims (`(B, 4 * c1, A)`) is another group too.
+            let dims = parse_list(inner)?;
             match &found {
                 Some(f) if *f != dims => return None,
                 _ => found = Some(dims),
@@ -93,6 +96,15 @@ pub fn described_shape(docs: &[&str]) -> Option<Vec<AnnotatedDim>> {
         }
     }
     found
+}
+
+/// The usual names of a batch dim.
+fn is_batch(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    matches!(
+        lower.as_str(),
+        "b" | "n" | "bs" | "bsz" | "nb" | "nbatch" | "n_batch"
+    ) || lower.starts_with("batch")
 }
 
 /// A collection of tensors, whose shape is each item's (`feats (list[torch.Tensor]): ..,
@@ -300,10 +312,15 @@ mod tests {
         assert_eq!(got, None, "two different shapes describe nothing");
         let got = described_shape(&["Input: (N, C, H, W)", "Same input (N, C, H, W) again"]);
         assert_eq!(got.map(|d| d.len()), Some(4));
+        let got =
+            described_shape(&["Videos of shape (batch_size, num_frames,\n    height, width)"]);
+        assert_eq!(got.map(|d| d.len()), Some(4));
         for doc in [
             "Values in [0, 255] (see the paper).",
             "A (3, 3) kernel, then softmax(QK^T / sqrt(d)).",
             "Input (optional), output [batch]",
+            "Improves metrics (accuracy, robustness) at no cost.",
+            "Decodes (B, 4 * c1, A) into distances of shape (B, 4, A).",
         ] {
             assert_eq!(described_shape(&[doc]), None, "{doc}");
         }
