@@ -325,7 +325,13 @@ impl<'a> Interp<'a> {
                     .trim()
                     .parse::<i64>()
                     .map_or(V::Unknown, |i| V::Data(Value::int(i))),
-                V::Data(Value::Tensor(_)) => V::Data(Value::IntUnknown),
+                // `int(ids.max())`: a one-element tensor's value, when known.
+                V::Data(Value::Tensor(t)) => match super::sequences::tensor_to_python(t, false) {
+                    V::Data(Value::Int(i)) => V::Data(Value::Int(i)),
+                    V::Data(Value::Float(Some(f))) => V::Data(Value::int(f.trunc() as i64)),
+                    V::Data(Value::Bool(Some(b))) => V::Data(Value::int(i64::from(b))),
+                    _ => V::Data(Value::IntUnknown),
+                },
                 _ => V::Data(Value::IntUnknown),
             },
             "float" => V::Data(Value::Float(match &first {

@@ -66,7 +66,15 @@ pub fn tensor_to_python<'a>(t: &TensorValue, list: bool) -> V<'a> {
         }
         return nested(&dims, &values, &number);
     }
+    // A one-element integer tensor holds its largest element (`ids.max()` of `arange(n)`).
+    let single = t
+        .shape
+        .dims()
+        .is_some_and(|d| d.iter().all(|x| x.as_const() == Some(1)));
     let scalar = match (t.dtype, t.uniform, t.range()) {
+        (Some(DType::Int), None, _) if single && t.top.is_some() => {
+            V::Data(Value::Int(t.top.clone().unwrap_or_default()))
+        }
         (Some(DType::Float), None, Some(b)) => V::Drawn(b),
         (dtype, uniform, _) => V::Data(match (dtype, uniform) {
             (Some(DType::Bool), u) => Value::Bool(u.map(|u| u != 0)),
@@ -111,5 +119,39 @@ pub fn element_of<'a>(v: &V<'a>) -> V<'a> {
     match v {
         V::Data(Value::Tensor(t)) => row_of(t, None).unwrap_or(V::Unknown),
         _ => V::Unknown,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::program::units::tests::{assert_twins, findings};
+
+    /// `int(ids.max())` of ids whose largest element is known (`arange` repeated by one
+    /// count) sizes a table one row short: the largest id is out of range.
+    #[test]
+    fn the_maximum_of_known_ids_is_a_known_int() {
+        let src = r#"
+import torch
+import torch.nn as nn
+
+ids = torch.arange(50).repeat_interleave(3)
+table = nn.Embedding(int(ids.max()) + ROWS, 8)
+out = table(ids)
+"#;
+        assert_twins(src, "ROWS", "0", "1", 7);
+    }
+
+    /// Counts given per element may drop the largest one: nothing is known.
+    #[test]
+    fn counts_per_element_keep_no_maximum() {
+        let src = r#"
+import torch
+import torch.nn as nn
+
+ids = torch.arange(50).repeat_interleave(torch.randint(0, 3, (50,)))
+table = nn.Embedding(int(ids.max()), 8)
+out = table(ids)
+"#;
+        assert!(findings(src).is_empty());
     }
 }

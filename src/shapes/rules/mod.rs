@@ -254,7 +254,8 @@ pub fn apply_noting_reads(
     }
     if let Some(Value::Tensor(TensorValue { top: Some(m), .. })) = ctx.args.first() {
         if let Value::Tensor(t) = &mut value {
-            if (keeps_every_element(op) || converts(op)) && t.dtype == Some(DType::Int) {
+            let kept = keeps_every_element(op) || converts(op) || keeps_largest(op, &ctx);
+            if kept && t.dtype == Some(DType::Int) {
                 t.top = Some(m.clone());
             }
         }
@@ -315,6 +316,21 @@ fn keeps_every_element(op: &str) -> bool {
             | "cpu"
             | "cuda"
     )
+}
+
+/// Operations whose result, when not empty, has the input's largest element: the maximum
+/// itself (`ids.max()`, `amax`), and repeating each element alike (`repeat_interleave` by
+/// one count; a tensor of counts may drop the largest element).
+fn keeps_largest(op: &str, ctx: &Ctx) -> bool {
+    match op.rsplit('.').next().unwrap_or(op) {
+        "max" | "amax" => true,
+        "repeat_interleave" => match ctx.arg(1, "repeats") {
+            Some(Value::Int(_)) => true,
+            Some(Value::Tensor(t)) => t.shape.dims().is_some_and(|d| d.is_empty()),
+            _ => false,
+        },
+        _ => false,
+    }
 }
 
 /// Dtype conversions (`.long()`, `.float()`, `.to(...)`): they keep every value an integer
