@@ -251,7 +251,8 @@ impl<'a> Interp<'a> {
         let Some(items) = super::calls::iterate(&iter) else {
             return false;
         };
-        for item in items.into_iter().take(super::interp::MAX_UNROLL) {
+        let items = self.draw_rows(items.into_iter().take(super::interp::MAX_UNROLL).collect());
+        for item in items {
             self.assign(&g.target, item);
             let mut keep = true;
             for cond in &g.ifs {

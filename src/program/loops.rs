@@ -5,7 +5,7 @@ use ruff_python_ast::{Expr, Stmt};
 
 use super::interp::{Flow, Interp, MAX_UNROLL};
 use super::value::V;
-use crate::shapes::{DimExpr, Pred, Value};
+use crate::shapes::{DType, DimExpr, Pred, Value};
 
 impl<'a> Interp<'a> {
     pub(super) fn exec_for(
@@ -16,7 +16,7 @@ impl<'a> Interp<'a> {
         orelse: &'a [Stmt],
     ) -> Flow {
         if let Some(items) = super::calls::iterate(&iter).filter(|i| i.len() <= MAX_UNROLL) {
-            for item in items {
+            for item in self.draw_rows(items) {
                 self.assign(target, item);
                 match self.exec_block(body) {
                     Flow::Normal => {}
@@ -30,6 +30,31 @@ impl<'a> Interp<'a> {
         }
         let element = super::calls::element_of(&iter);
         self.exec_unknown_loop(Some((target, element)), body, orelse, None)
+    }
+
+    /// The rows of an integer tensor drawn from a range (`for i in torch.randint(n - k,
+    /// (b,))`): each 0-d row holds a draw of its own, a symbol within the range, so that
+    /// `data[i : i + k]` has a known length.
+    pub(super) fn draw_rows(&mut self, items: Vec<V<'a>>) -> Vec<V<'a>> {
+        items
+            .into_iter()
+            .map(|item| match item {
+                V::Data(Value::Tensor(mut t))
+                    if t.shape.rank() == Some(0)
+                        && t.dtype == Some(DType::Int)
+                        && t.top.is_none()
+                        && t.bounds.is_some() =>
+                {
+                    if let (Some(b), None) = (t.range(), &t.elements) {
+                        if let V::Data(Value::Int(d)) = self.drawn_int(b) {
+                            t.top = Some(d);
+                        }
+                    }
+                    V::Data(Value::Tensor(t))
+                }
+                other => other,
+            })
+            .collect()
     }
 
     /// `for i in range(lo, hi)`: unrolled when both bounds are small constants; otherwise
@@ -117,6 +142,22 @@ impl<'a> Interp<'a> {
 #[cfg(test)]
 mod tests {
     use crate::program::units::tests::assert_twins;
+
+    /// Windows cut at random offsets (`data[i : i + k] for i in randint(...)`, the
+    /// nanoGPT batch): each offset is a draw of its own within its range, so every window
+    /// is `k` long and the stacked batch has a known shape.
+    #[test]
+    fn windows_at_drawn_offsets_have_their_length() {
+        let src = r#"
+import torch
+
+data = torch.randint(0, 50, (1000,))
+ix = torch.randint(len(data) - 16, (4,))
+x = torch.stack([data[i : i + 16] for i in ix])
+y = x.view(4, 4, WIDTH)
+"#;
+        assert_twins(src, "WIDTH", "5", "4", 7);
+    }
 
     /// A decoder's `for t in range(tgt.size(1))` runs at least once (input dims are
     /// positive): its step's LSTM input-size mismatch is a finding, though the loop bound

@@ -41,14 +41,10 @@ pub(super) fn variants(kinds: &[(String, ParamKind, Default)]) -> Vec<Vec<(Strin
     let mut out: Vec<Vec<(String, Choice)>> = vec![Vec::new()];
     for (name, kind, default) in kinds {
         match default {
-            // A parameter with a default runs with its default, unless the default is
-            // `None`: an optional input whose real values the callers decide.
-            Default::Value => continue,
-            Default::None => {
-                out.iter_mut()
-                    .for_each(|v| v.push((name.clone(), Choice::Unknown)));
-                continue;
-            }
+            // A parameter with a default runs with its default, `None` too: the unit runs
+            // as a caller that omits it (`model(tokens)` with `state=None`) calls it, and a
+            // bug on that path fails every such call.
+            Default::Value | Default::None => continue,
             Default::Absent => {}
         }
         let options: Vec<Choice> = match kind {
@@ -364,6 +360,28 @@ class Stem(nn.Module):
         return F.max_pool2d(x, POOL)
 "#;
         assert_twins(src, "POOL", "2", "(2, 1)", 14);
+    }
+
+    /// An input defaulting to `None` runs as omitted: the state built when it is, one
+    /// width short, fails every call that omits it.
+    #[test]
+    fn a_none_default_runs_as_omitted() {
+        let src = r#"
+import torch
+import torch.nn as nn
+
+class Tagger(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.gru = nn.GRU(16, 32, batch_first=True)
+
+    def forward(self, x, h=None):
+        if h is None:
+            h = torch.zeros(1, x.size(0), WIDTH)
+        out, h = self.gru(x, h)
+        return out
+"#;
+        assert_twins(src, "WIDTH", "16", "32", 13);
     }
 
     /// Three inputs of unknown rank: the third is deferred past the variant limit, then

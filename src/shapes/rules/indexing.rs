@@ -63,6 +63,7 @@ fn broadcast_with(ctx: &mut Ctx, a: &[Dim], b: &[Dim], msg: &str) -> Result<Vec<
 fn slice_part(ctx: &Ctx, v: &Value, what: &str) -> Result<Option<DimExpr>, RuleError> {
     match v {
         Value::None => Ok(None),
+        Value::Tensor(t) if t.shape.rank() == Some(0) && held_int(t).is_some() => Ok(held_int(t)),
         Value::Tensor(t) if t.shape.rank() == Some(0) => {
             unsupported(format!("{}: slice {what} is a tensor value", ctx.op))
         }
@@ -70,11 +71,21 @@ fn slice_part(ctx: &Ctx, v: &Value, what: &str) -> Result<Option<DimExpr>, RuleE
     }
 }
 
+/// The value a 0-d integer tensor holds, when known: its largest element is its only one
+/// (`i` drawn from `randint` rows, `i + n`), as Python's `__index__` reads it.
+fn held_int(t: &TensorValue) -> Option<DimExpr> {
+    (t.dtype == Some(DType::Int))
+        .then(|| t.top.clone())
+        .flatten()
+}
+
 /// A slice bound whose value is not known: an unknown int, or a 0-d integer tensor
 /// (`data[i : i + n]` for `i` drawn from `randint`).
 fn unknown_bound(v: &Value) -> bool {
     match v {
-        Value::Tensor(t) => t.shape.rank() == Some(0) && t.dtype == Some(DType::Int),
+        Value::Tensor(t) => {
+            t.shape.rank() == Some(0) && t.dtype == Some(DType::Int) && held_int(t).is_none()
+        }
         other => other.is_unknown_int(),
     }
 }

@@ -260,6 +260,13 @@ pub fn apply_noting_reads(
             }
         }
     }
+    if let Some(top) = shifted_top(op, &ctx) {
+        if let Value::Tensor(t) = &mut value {
+            if t.dtype == Some(DType::Int) {
+                t.top = Some(top);
+            }
+        }
+    }
     // Element values are elements.rs's alone to give: a rule's result never keeps its
     // input's.
     if let Value::Tensor(t) = &mut value {
@@ -330,6 +337,21 @@ fn keeps_largest(op: &str, ctx: &Ctx) -> bool {
             _ => false,
         },
         _ => false,
+    }
+}
+
+/// The largest element of an integer tensor plus or minus an int (`i + seq_len`): the
+/// input's, shifted.
+fn shifted_top(op: &str, ctx: &Ctx) -> Option<DimExpr> {
+    let name = op.rsplit('.').next().unwrap_or(op);
+    let (a, b) = (ctx.args.first()?, ctx.args.get(1)?);
+    match (name, a, b) {
+        ("add" | "__add__", Value::Tensor(t), Value::Int(c))
+        | ("add" | "__add__" | "__radd__", Value::Int(c), Value::Tensor(t)) => {
+            Some(t.top.as_ref()?.add(c))
+        }
+        ("sub" | "__sub__", Value::Tensor(t), Value::Int(c)) => Some(t.top.as_ref()?.sub(c)),
+        _ => None,
     }
 }
 
