@@ -199,6 +199,12 @@ fn first_dims(text: &str) -> Option<Group> {
         if inner.contains(['(', '[']) {
             return None;
         }
+        // `(N, H, W) or (N, 1, H, W)`: one of several shapes, which declares none.
+        let after =
+            rest[open + 2 + len..].trim_start_matches(|c: char| c.is_whitespace() || c == '`');
+        if after.starts_with("or ") || after.starts_with("or(") || after.starts_with("or`") {
+            return None;
+        }
         let word = inner.trim().trim_matches('`');
         if is_identifier(word) {
             return Some(Group::Word(word.to_string()));
@@ -340,6 +346,7 @@ mod tests {
             "x (Tensor): The target Tensor of dimension `[batch, frame, final_dim]`.",
             "x (list[torch.Tensor]): Flattened features, each with shape (HW, B, C).",
             "mask (tuple of Tensors of shape (B, T)): one per layer",
+            "x: torch.Tensor of shape (N, H, W)  or (N, 1, H, W)",
         ] {
             let got = declared_shapes(doc, &params);
             assert!(got.is_empty(), "{doc}: {got:?}");

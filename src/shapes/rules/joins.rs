@@ -183,6 +183,15 @@ fn cat(ctx: &mut Ctx) -> RuleResult {
                 ctx.regardless_of_unknown();
                 concat(ctx, &known, dim)?;
             }
+            // An operand of rank 2 or more fixes the result's rank and every dim but the
+            // joined one (only empty 1-D operands are skipped); that dim is unknown.
+            if let Some((first, _)) = known.iter().find(|(d, _)| d.len() >= 2) {
+                if let Ok(d) = ctx.dim_index(dim, first.len(), 0) {
+                    let mut out = first.clone();
+                    out[d] = Dim::Dyn;
+                    return Ok(tensor_out(out, None));
+                }
+            }
             return Err(unknown);
         }
         Err(e) => return Err(e),
@@ -553,8 +562,9 @@ mod tests {
     use super::*;
 
     /// With an operand unknown, the known ones must still agree with each other: their
-    /// mismatch is an error whatever the unknown one is; their agreement says nothing of
-    /// the result.
+    /// mismatch is an error whatever the unknown one is. A known operand of rank 2 or more
+    /// fixes the result but for the joined dim; a 1-D one (perhaps an empty legacy operand,
+    /// which is skipped) fixes nothing.
     #[test]
     fn known_operands_of_a_partly_unknown_cat_are_checked() {
         let t = |dims: &[i64]| Value::float_tensor(dims);
@@ -569,8 +579,14 @@ mod tests {
             !failed.read_unknown,
             "the mismatch does not depend on the unknown"
         );
-        let open =
-            run(vec![t(&[4, 64]), Value::Unknown, t(&[4, 6])]).expect_err("an unknown result");
+        let Ok(joined) = run(vec![t(&[4, 64]), Value::Unknown, t(&[4, 6])]) else {
+            panic!("a result");
+        };
+        let Value::Tensor(out) = joined.value else {
+            panic!("a tensor: {:?}", joined.value)
+        };
+        assert_eq!(out.shape.dims(), Some(&[Dim::constant(4), Dim::Dyn][..]));
+        let open = run(vec![t(&[64]), Value::Unknown]).expect_err("an unknown result");
         assert!(matches!(open.error, RuleError::Unsupported(_)));
     }
 }
