@@ -1766,6 +1766,11 @@ def gen_nn_attention():
                                      "dim_feedforward": 8}, [t(5, 2, 8), t(3, 3, 8)])
     mod("torch.nn.Transformer", [], {"d_model": 8, "nhead": 2, "num_encoder_layers": 1, "num_decoder_layers": 1,
                                      "dim_feedforward": 8, "batch_first": True}, [t(2, 5, 8), t(2, 3, 8)])
+    SQ = "torch.nn.Transformer.generate_square_subsequent_mask"
+    for n in [0, 1, 4, 7]:
+        add(SQ, (n,))
+    add(SQ, (3,), {"dtype": torch.float64})
+    add(SQ, (-1,), tags=["negative"])
 
 
 def gen_losses():

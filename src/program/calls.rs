@@ -309,11 +309,12 @@ impl<'a> Interp<'a> {
         kwargs: Vec<(String, V<'a>)>,
         span: TextRange,
     ) -> V<'a> {
-        // Functions of other libraries with a rule (torchvision's box operations) are
-        // outside torch's API table.
+        // Functions of other libraries with a rule (torchvision's box operations) and
+        // static methods of torch classes (`nn.Transformer.generate_square_subsequent_mask`)
+        // are outside torch's API table.
         let api = torch_api().lookup(path).or_else(|| {
-            let library = !path.starts_with("torch.");
-            (library && crate::shapes::rules::lookup(path).is_some())
+            crate::shapes::rules::lookup(path)
+                .is_some()
                 .then_some((path, ApiKind::Function))
         });
         let Some((canonical, kind)) = api else {

@@ -176,7 +176,7 @@ fn run_class<'a>(
         .map(|init| {
             classify_with(init, true, false, &helper_defs(globals))
                 .into_iter()
-                .filter(|(_, _, default)| *default != Default::Value)
+                .filter(|(_, _, default)| *default == Default::Absent)
                 .map(|(n, k, _)| {
                     let c = if k == ParamKind::Size {
                         Choice::Size

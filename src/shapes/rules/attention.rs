@@ -40,6 +40,10 @@ pub const RULES: &[Rule] = &[
         transformer_init,
         transformer_forward,
     ),
+    Rule::function(
+        "torch.nn.Transformer.generate_square_subsequent_mask",
+        square_subsequent_mask,
+    ),
 ];
 
 // ---------------------------------------------------------------------------------------
@@ -392,6 +396,39 @@ fn layer_mha(ctx: &Ctx) -> Result<Mha, RuleError> {
     })
 }
 
+/// `nn.Transformer.generate_square_subsequent_mask(sz, device=None, dtype=None)`: the causal
+/// mask, `[sz, sz]` (`-inf` above the diagonal, 0 elsewhere), float unless `dtype` says.
+fn square_subsequent_mask(ctx: &mut Ctx) -> RuleResult {
+    let n = match ctx.arg(0, "sz") {
+        Some(v) => super::int_of(&ctx.op, "sz", v)?,
+        None => return invalid(format!("{}: missing `sz`", ctx.op)),
+    };
+    ctx.require_with(Pred::Le(DimExpr::zero(), n.clone()), |cx| {
+        format!(
+            "{}: Trying to create tensor with negative dimension {n}",
+            cx.op
+        )
+    })?;
+    let dtype = match ctx.kwarg("dtype") {
+        Some(Value::DType(d)) => Some(*d),
+        _ => Some(crate::shapes::value::DType::Float),
+    };
+    Ok(tensor_out(
+        vec![Dim::Known(n.clone()), Dim::Known(n)],
+        dtype,
+    ))
+}
+
+/// A mask given to a Transformer layer: `None` when absent, and when unknown too (not
+/// checked), as the layer's output has its input's shape whatever a valid mask is (an
+/// invalid one raises, and nothing after the layer runs).
+fn layer_mask(ctx: &Ctx, pos: usize, name: &str) -> Result<Option<Vec<Dim>>, RuleError> {
+    match ctx.arg(pos, name) {
+        Some(Value::Unknown) => Ok(None),
+        _ => opt_dims(ctx, pos, name),
+    }
+}
+
 /// One attention call inside a Transformer layer (`need_weights=False`).
 fn layer_attention(
     ctx: &mut Ctx,
@@ -401,12 +438,14 @@ fn layer_attention(
     masks: (usize, &str, usize, &str, usize, &str),
 ) -> Result<(), RuleError> {
     let (mp, mn, kp, kn, cp, cn) = masks;
+    // An unknown mask is still a mask: the `is_causal` hint needs one.
+    let unknown_mask = matches!(ctx.arg(mp, mn), Some(Value::Unknown));
     let call = MhaCall {
-        attn_mask: opt_dims(ctx, mp, mn)?,
-        key_padding_mask: opt_dims(ctx, kp, kn)?,
+        attn_mask: layer_mask(ctx, mp, mn)?,
+        key_padding_mask: layer_mask(ctx, kp, kn)?,
         need_weights: false,
         average: true,
-        is_causal: flag(ctx, cp, cn)?,
+        is_causal: flag(ctx, cp, cn)? && !unknown_mask,
     };
     mha_apply(ctx, cfg, q, kv, kv, &call).map(|_| ())
 }
@@ -612,5 +651,21 @@ tokens = encoder(torch.randn(2, 10, D))
 logits = nn.Linear(64, 5)(tokens)
 "#;
         assert_twins(src, "D", "32", "64", 7);
+    }
+
+    /// A mask the analysis cannot read leaves the layer's output its input's shape: what
+    /// follows is still checked.
+    #[test]
+    fn an_unknown_mask_keeps_the_layers_output_shape() {
+        let src = r#"
+import torch
+from torch import nn
+
+layer = nn.TransformerEncoderLayer(64, 4, 128, batch_first=True)
+mask = make_mask(10)
+tokens = layer(torch.randn(2, 10, 64), src_mask=mask, is_causal=True)
+logits = nn.Linear(D, 5)(tokens)
+"#;
+        assert_twins(src, "D", "32", "64", 8);
     }
 }
