@@ -13,7 +13,7 @@ use serde_json::Value as Json;
 /// The share of bugs found at the right line may only go up (the target is 0.90),
 /// for the first 92 cases (written alongside the analyser) and for the blind set (cases
 /// marked `blind = true`, written by someone who never saw the analyser or its results).
-/// The blind floor is for all four batches (201-320): the third batch, harder than the
+/// The blind floor is for all five batches (201-350): the third batch, harder than the
 /// first two, lowered the share to 0.72 when it joined; the fixes it prompted raised it.
 const MIN_FOUND: f64 = 0.90;
 const MIN_FOUND_BLIND: f64 = 0.80;

@@ -49,6 +49,8 @@ pub const BUILTINS: &[&str] = &[
     "filter",
     "any",
     "all",
+    "ord",
+    "chr",
 ];
 
 /// Standard-library modules and names the interpreter models (imported or reached as
@@ -343,6 +345,20 @@ impl<'a> Interp<'a> {
                 .truth()
                 .map_or(V::Unknown, |b| V::Data(Value::Bool(Some(b)))),
             "str" => V::Data(Value::Str(super::strings::known_text(&first))),
+            // `[chr(c) for c in range(ord("a"), ord("z") + 1)]`: an alphabet.
+            "ord" => match &first {
+                V::Data(Value::Str(Some(text))) if text.chars().count() == 1 => {
+                    V::Data(Value::int(text.chars().next().map_or(0, |c| c as i64)))
+                }
+                _ => V::Data(Value::IntUnknown),
+            },
+            "chr" => V::Data(Value::Str(
+                int_of(&first)
+                    .and_then(|e| e.as_const())
+                    .and_then(|c| u32::try_from(c).ok())
+                    .and_then(char::from_u32)
+                    .map(String::from),
+            )),
             // `'hardswish' in dir(torch.nn.functional)`: feature checks on torch.
             "dir" => match &first {
                 V::Torch(ns) => V::Set(
@@ -598,6 +614,22 @@ fn dict_items<'a>(pairs: &V<'a>) -> Option<Vec<(String, V<'a>)>> {
 #[cfg(test)]
 mod tests {
     use crate::program::units::tests::{assert_twins, findings};
+
+    /// An alphabet built with `chr`/`ord`, and ids looked up with `list.index`: a table
+    /// one row short of the vocabulary is indexed past its end.
+    #[test]
+    fn an_alphabet_and_its_ids_are_known() {
+        let src = r#"
+import torch
+from torch import nn
+
+VOCAB = ["<blank>"] + [chr(c) for c in range(ord("a"), ord("z") + 1)]
+ids = torch.tensor([VOCAB.index(ch) for ch in "hazy"])
+table = nn.Embedding(len(VOCAB) - SHORT, 8)
+out = table(ids)
+"#;
+        assert_twins(src, "SHORT", "1", "0", 8);
+    }
 
     #[test]
     fn dict_merges_a_mapping_with_keywords_and_typing_cast_is_identity() {

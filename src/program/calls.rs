@@ -295,6 +295,7 @@ impl<'a> Interp<'a> {
             },
             V::Data(Value::Str(Some(text))) => str_method(text, method, &args),
             V::List(_) | V::Dict(_) if method == "copy" => recv.copied(false),
+            V::List(items) if method == "index" => super::methods::list_index(items, &args),
             V::Dict(items) => mapping_method(items, method, &args),
             _ => V::Unknown,
         }

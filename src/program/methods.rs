@@ -78,6 +78,27 @@ pub fn str_method<'a>(text: &str, method: &str, args: &[V<'a>]) -> V<'a> {
     }
 }
 
+/// `xs.index(v)` (`VOCAB.index(ch)`): the first position of a known string or number in a
+/// list of known ones; unknown when any item could match unseen.
+pub fn list_index<'a>(items: &[V<'a>], args: &[V<'a>]) -> V<'a> {
+    let known = |v: &V| match v {
+        V::Data(Value::Str(s)) => s.is_some(),
+        V::Data(Value::Int(e)) => e.as_const().is_some(),
+        V::Data(Value::Bool(b)) => b.is_some(),
+        _ => false,
+    };
+    let [wanted] = args else {
+        return V::Unknown;
+    };
+    if !known(wanted) || !items.iter().all(known) {
+        return V::Unknown;
+    }
+    match items.iter().position(|x| x.same(wanted)) {
+        Some(i) => V::Data(Value::int(i as i64)),
+        None => V::Unknown,
+    }
+}
+
 /// `xs.append(v)` and friends on a list or a module container: the grown value.
 pub fn grown<'a>(recv: &V<'a>, method: &str, args: Vec<V<'a>>) -> Option<V<'a>> {
     match (recv, method) {
