@@ -409,10 +409,7 @@ fn square_subsequent_mask(ctx: &mut Ctx) -> RuleResult {
             cx.op
         )
     })?;
-    let dtype = match ctx.kwarg("dtype") {
-        Some(Value::DType(d)) => Some(*d),
-        _ => Some(crate::shapes::value::DType::Float),
-    };
+    let dtype = super::creation::dtype_kw(ctx, Some(crate::shapes::value::DType::Float));
     Ok(tensor_out(
         vec![Dim::Known(n.clone()), Dim::Known(n)],
         dtype,

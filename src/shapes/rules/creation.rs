@@ -37,7 +37,8 @@ pub const RULES: &[Rule] = &[
     Rule::function("torch.Tensor.new_full", new_full),
 ];
 
-fn dtype_kw(ctx: &Ctx, default: Option<DType>) -> Option<DType> {
+/// The `dtype=` keyword of a creation function: `default` when absent or `None`.
+pub(super) fn dtype_kw(ctx: &Ctx, default: Option<DType>) -> Option<DType> {
     match ctx.kwarg("dtype") {
         Some(Value::DType(d)) => Some(*d),
         None | Some(Value::None) => default,

@@ -90,10 +90,7 @@ fn window(ctx: &mut Ctx) -> RuleResult {
             cx.op
         )
     })?;
-    let dtype = match ctx.kwarg("dtype") {
-        Some(Value::DType(d)) => Some(*d),
-        _ => Some(DType::Float),
-    };
+    let dtype = super::creation::dtype_kw(ctx, Some(DType::Float));
     if matches!(dtype, Some(DType::Int | DType::Bool)) {
         return invalid(format!(
             "{}: expected a floating point or complex dtype",
