@@ -141,6 +141,20 @@ out = table(ids)
         assert_twins(src, "ROWS", "0", "1", 7);
     }
 
+    /// The elementwise maximum with another tensor is not the first one's largest element.
+    #[test]
+    fn an_elementwise_maximum_keeps_no_largest_element() {
+        let src = r#"
+import torch
+import torch.nn as nn
+
+both = torch.max(torch.arange(10), torch.full((10,), 30))
+table = nn.Embedding(int(both.max()) + 1, 8)
+out = table(torch.arange(31))
+"#;
+        assert!(findings(src).is_empty());
+    }
+
     /// Counts given per element may drop the largest one: nothing is known.
     #[test]
     fn counts_per_element_keep_no_maximum() {

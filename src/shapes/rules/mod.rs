@@ -330,7 +330,8 @@ fn keeps_every_element(op: &str) -> bool {
 /// one count; a tensor of counts may drop the largest element).
 fn keeps_largest(op: &str, ctx: &Ctx) -> bool {
     match op.rsplit('.').next().unwrap_or(op) {
-        "max" | "amax" => true,
+        // Not `torch.max(a, b)`, the elementwise maximum of two tensors.
+        "max" | "amax" => !matches!(ctx.arg(1, "other"), Some(Value::Tensor(_))),
         "repeat_interleave" => match ctx.arg(1, "repeats") {
             Some(Value::Int(_)) => true,
             Some(Value::Tensor(t)) => t.shape.dims().is_some_and(|d| d.is_empty()),
@@ -344,6 +345,9 @@ fn keeps_largest(op: &str, ctx: &Ctx) -> bool {
 /// input's, shifted.
 fn shifted_top(op: &str, ctx: &Ctx) -> Option<DimExpr> {
     let name = op.rsplit('.').next().unwrap_or(op);
+    if ctx.kwarg("alpha").is_some() {
+        return None; // `torch.add(x, k, alpha=a)` adds `a * k`
+    }
     let (a, b) = (ctx.args.first()?, ctx.args.get(1)?);
     match (name, a, b) {
         ("add" | "__add__", Value::Tensor(t), Value::Int(c))
