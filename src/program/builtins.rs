@@ -319,23 +319,23 @@ impl<'a> Interp<'a> {
                     _ => V::Unknown,
                 }
             }
-            "int" => match &first {
-                V::Data(Value::Int(_)) => first,
-                V::Data(Value::Float(Some(f))) => V::Data(Value::int(f.trunc() as i64)),
-                V::Data(Value::Bool(Some(b))) => V::Data(Value::int(i64::from(*b))),
-                V::Data(Value::Str(Some(text))) => text
-                    .trim()
-                    .parse::<i64>()
-                    .map_or(V::Unknown, |i| V::Data(Value::int(i))),
-                // `int(ids.max())`: a one-element tensor's value, when known.
-                V::Data(Value::Tensor(t)) => match super::sequences::tensor_to_python(t, false) {
-                    V::Data(Value::Int(i)) => V::Data(Value::Int(i)),
+            "int" => {
+                // `int(ids.max())`: a one-element tensor converts as its Python value.
+                let first = match &first {
+                    V::Data(Value::Tensor(t)) => super::sequences::tensor_to_python(t, false),
+                    _ => first,
+                };
+                match &first {
+                    V::Data(Value::Int(_)) => first,
                     V::Data(Value::Float(Some(f))) => V::Data(Value::int(f.trunc() as i64)),
-                    V::Data(Value::Bool(Some(b))) => V::Data(Value::int(i64::from(b))),
+                    V::Data(Value::Bool(Some(b))) => V::Data(Value::int(i64::from(*b))),
+                    V::Data(Value::Str(Some(text))) => text
+                        .trim()
+                        .parse::<i64>()
+                        .map_or(V::Unknown, |i| V::Data(Value::int(i))),
                     _ => V::Data(Value::IntUnknown),
-                },
-                _ => V::Data(Value::IntUnknown),
-            },
+                }
+            }
             "float" => V::Data(Value::Float(match &first {
                 V::Data(Value::Float(f)) => *f,
                 V::Data(Value::Str(Some(text))) => text.trim().parse::<f64>().ok(),

@@ -43,12 +43,10 @@ impl<'a> Interp<'a> {
                     if t.shape.rank() == Some(0)
                         && t.dtype == Some(DType::Int)
                         && t.top.is_none()
-                        && t.bounds.is_some() =>
+                        && t.elements.is_none() =>
                 {
-                    if let (Some(b), None) = (t.range(), &t.elements) {
-                        if let V::Data(Value::Int(d)) = self.drawn_int(b) {
-                            t.top = Some(d);
-                        }
+                    if let Some(V::Data(Value::Int(d))) = t.range().map(|b| self.drawn_int(b)) {
+                        t.top = Some(d);
                     }
                     V::Data(Value::Tensor(t))
                 }

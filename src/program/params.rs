@@ -21,12 +21,11 @@ pub enum AnnotatedDim {
     Variadic,
 }
 
-/// A parameter's default.
+/// Whether a parameter has a default (`None` included: a unit runs with it, as a caller
+/// that omits the argument calls it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Default {
     Absent,
-    /// `= None`: an optional input.
-    None,
     Value,
 }
 
@@ -646,7 +645,6 @@ fn classify_at<'a>(
             let name = p.parameter.name.id.to_string();
             let default = match p.default.as_deref() {
                 None => Default::Absent,
-                Some(Expr::NoneLiteral(_)) => Default::None,
                 Some(_) => Default::Value,
             };
             let ev = uses.ev.get(&name);

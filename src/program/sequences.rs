@@ -71,12 +71,10 @@ pub fn tensor_to_python<'a>(t: &TensorValue, list: bool) -> V<'a> {
         .shape
         .dims()
         .is_some_and(|d| d.iter().all(|x| x.as_const() == Some(1)));
-    let scalar = match (t.dtype, t.uniform, t.range()) {
-        (Some(DType::Int), None, _) if single && t.top.is_some() => {
-            V::Data(Value::Int(t.top.clone().unwrap_or_default()))
-        }
-        (Some(DType::Float), None, Some(b)) => V::Drawn(b),
-        (dtype, uniform, _) => V::Data(match (dtype, uniform) {
+    let scalar = match (t.dtype, t.uniform, t.range(), &t.top) {
+        (Some(DType::Int), None, _, Some(top)) if single => V::Data(Value::Int(top.clone())),
+        (Some(DType::Float), None, Some(b), _) => V::Drawn(b),
+        (dtype, uniform, _, _) => V::Data(match (dtype, uniform) {
             (Some(DType::Bool), u) => Value::Bool(u.map(|u| u != 0)),
             (Some(DType::Int), Some(u)) => Value::int(u),
             (Some(DType::Int), None) => Value::IntUnknown,

@@ -44,7 +44,7 @@ pub(super) fn variants(kinds: &[(String, ParamKind, Default)]) -> Vec<Vec<(Strin
             // A parameter with a default runs with its default, `None` too: the unit runs
             // as a caller that omits it (`model(tokens)` with `state=None`) calls it, and a
             // bug on that path fails every such call.
-            Default::Value | Default::None => continue,
+            Default::Value => continue,
             Default::Absent => {}
         }
         let options: Vec<Choice> = match kind {

@@ -63,10 +63,10 @@ fn broadcast_with(ctx: &mut Ctx, a: &[Dim], b: &[Dim], msg: &str) -> Result<Vec<
 fn slice_part(ctx: &Ctx, v: &Value, what: &str) -> Result<Option<DimExpr>, RuleError> {
     match v {
         Value::None => Ok(None),
-        Value::Tensor(t) if t.shape.rank() == Some(0) && held_int(t).is_some() => Ok(held_int(t)),
-        Value::Tensor(t) if t.shape.rank() == Some(0) => {
-            unsupported(format!("{}: slice {what} is a tensor value", ctx.op))
-        }
+        Value::Tensor(t) if t.shape.rank() == Some(0) => match held_int(t) {
+            Some(i) => Ok(Some(i)),
+            None => unsupported(format!("{}: slice {what} is a tensor value", ctx.op)),
+        },
         other => int_of(&ctx.op, what, other).map(Some),
     }
 }
