@@ -9,19 +9,29 @@ fn main() {
     let path = std::env::args().nth(1).expect("usage: trace_units FILE.py");
     let text = std::fs::read_to_string(&path).expect("readable UTF-8 file");
     let module = parse_python(&text).expect("parsable Python");
-    let solver = JobSolver::new(DEFAULT_TIMEOUT);
+    let mut solver = JobSolver::new(DEFAULT_TIMEOUT);
     let started = std::time::Instant::now();
     let imports = shapehound::program::imports::ImportSearch::for_file(
         std::path::Path::new(&path),
         std::path::Path::new("/"),
     );
-    let shapes = analyse_module(&module, &text, imports, &solver);
+    let shapes = analyse_module(&module, &text, &path, imports, &mut solver);
     eprintln!("total {} ms", started.elapsed().as_millis());
-    for (run, solved) in shapes.runs.iter().zip(&shapes.solved) {
+    let runs = shapes
+        .units
+        .iter()
+        .zip(&shapes.solved)
+        .flat_map(|(unit, solved)| {
+            unit.runs
+                .iter()
+                .zip(solved)
+                .map(move |(run, s)| (unit, run, s))
+        });
+    for (unit, run, solved) in runs {
         println!(
             "== {} {} [{}]: {} ops, {} unknown, {} obligations, {} facts{} -> {:?} ({} us)",
-            run.kind.name(),
-            run.unit,
+            unit.kind.name(),
+            unit.name,
             run.variant,
             run.trace.ops,
             run.trace.unknown_ops,

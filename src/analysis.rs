@@ -2,16 +2,16 @@
 //! precise mode, the runs of the file's shape-analysis units (each one constraint job).
 //! A panic anywhere inside is caught and becomes an `internal_error` outcome.
 
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 use std::time::Instant;
 
 use crate::corpus::source::{decode, NotebookMode};
 use crate::corpus::{FileKind, FileStatus};
 use crate::frontend::parse_python;
+use crate::guard::{catch_panic, inject_panic};
 use crate::operators::teosc::TeoscOpList;
 use crate::operators::{precise, teosc, CallSite};
-use crate::program::{run_units, UnitRun};
+use crate::program::{run_units, Unit};
 
 /// How operators are counted.
 #[derive(Clone, Debug)]
@@ -45,8 +45,8 @@ pub struct FileAnalysis {
     pub error_column: Option<u32>,
     pub calls: Vec<LocatedCall>,
     pub relative_imports: Vec<String>,
-    /// Shape-analysis unit runs, in `run_units` order (precise mode, parsed files only).
-    pub runs: Vec<UnitRun>,
+    /// Shape-analysis units, in `run_units` order (precise mode, parsed files only).
+    pub units: Vec<Unit>,
     pub micros: u64,
 }
 
@@ -65,7 +65,7 @@ impl FileAnalysis {
             error_column: column,
             calls: Vec::new(),
             relative_imports: Vec::new(),
-            runs: Vec::new(),
+            units: Vec::new(),
             micros: 0,
         }
     }
@@ -78,31 +78,6 @@ const GROWN_STACK: usize = 256 * 1024 * 1024;
 /// Stack size for threads that run analyses: enough that `maybe_grow` never needs to allocate.
 pub const ANALYSIS_THREAD_STACK: usize = 512 * 1024 * 1024;
 
-/// Environment variable for fault injection, for the end-to-end tests that a panic is
-/// recorded and the run goes on: `[STAGE:]SUBSTRING` makes the analysis of paths containing
-/// `SUBSTRING` panic at `STAGE`: the start of the analysis (no stage), just before the shape
-/// units run (`units:`), or while solving the file's constraint jobs (`solve:`).
-pub const PANIC_INJECTION_ENV: &str = "SHAPEHOUND_INJECT_PANIC";
-
-/// Panics (with a recognisable message) when fault injection asks for it at `stage` (`""`,
-/// `"units"` or `"solve"`) for `path`.
-pub fn inject_panic(stage: &str, path: &str) {
-    static SPEC: std::sync::OnceLock<Option<(String, String)>> = std::sync::OnceLock::new();
-    let spec = SPEC.get_or_init(|| {
-        let value = std::env::var(PANIC_INJECTION_ENV).ok()?;
-        let (stage, substring) = match value.split_once(':') {
-            Some((s, sub)) if matches!(s, "units" | "solve") => (s, sub),
-            _ => ("", value.as_str()),
-        };
-        (!substring.is_empty()).then(|| (stage.to_string(), substring.to_string()))
-    });
-    if let Some((s, substring)) = spec {
-        if s == stage && path.contains(substring.as_str()) {
-            panic!("injected panic ({PANIC_INJECTION_ENV}, stage `{stage}`)");
-        }
-    }
-}
-
 /// Analyses one file's bytes. Never panics. Imports from other files are not followed here
 /// (only `check --follow-imports` does).
 pub fn analyse_file(path: &str, bytes: &[u8], kind: FileKind, mode: &CountMode) -> FileAnalysis {
@@ -113,30 +88,6 @@ pub fn analyse_file(path: &str, bytes: &[u8], kind: FileKind, mode: &CountMode) 
     });
     result.micros = start.elapsed().as_micros() as u64;
     result
-}
-
-thread_local! {
-    static IN_ANALYSIS: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-/// Whether the current thread is inside a guarded analysis (its panics are recorded as
-/// `internal_error` rows, so a panic hook may stay quiet about them).
-pub fn in_guarded_analysis() -> bool {
-    IN_ANALYSIS.with(|f| f.get())
-}
-
-/// Runs `f`, catching a panic as its message; the panic hook knows it is recorded.
-pub fn catch_panic<T>(f: impl FnOnce() -> T) -> Result<T, String> {
-    let outer = IN_ANALYSIS.with(|flag| flag.replace(true));
-    let result = catch_unwind(AssertUnwindSafe(f));
-    IN_ANALYSIS.with(|flag| flag.set(outer));
-    result.map_err(|payload| {
-        payload
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| payload.downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "unknown panic payload".to_string())
-    })
 }
 
 /// Runs an analysis, turning a panic into an `internal_error` outcome.
@@ -181,7 +132,7 @@ fn analyse_unguarded(path: &str, bytes: &[u8], kind: FileKind, mode: &CountMode)
                 );
             }
         };
-        let (found, runs) = match mode {
+        let (found, units) = match mode {
             CountMode::Precise => {
                 let found = precise::find_calls(&module, &source.text);
                 inject_panic("units", path);
@@ -204,7 +155,7 @@ fn analyse_unguarded(path: &str, bytes: &[u8], kind: FileKind, mode: &CountMode)
             error_column: None,
             calls,
             relative_imports: found.relative_imports,
-            runs,
+            units,
             micros: 0,
         }
     })
@@ -238,15 +189,15 @@ mod tests {
         let src = b"import torch\nx = torch.zeros(2, 3)\ny = x.view(6)\n";
         let r = analyse_file("a.py", src, FileKind::Py, &CountMode::Precise);
         assert_eq!(r.status, FileStatus::Ok);
-        assert_eq!(r.runs.len(), 1, "the module unit");
-        assert_eq!(r.runs[0].unit, "<module>");
+        assert_eq!(r.units.len(), 1, "the module unit");
+        assert_eq!(r.units[0].name, "<module>");
         let list = Arc::new(TeoscOpList::parse("zeros\n"));
         let r = analyse_file("a.py", src, FileKind::Py, &CountMode::Teosc(list));
         assert_eq!(r.status, FileStatus::Ok);
-        assert!(r.runs.is_empty());
+        assert!(r.units.is_empty());
         let r = analyse_file("a.py", b"def f(:\n", FileKind::Py, &CountMode::Precise);
         assert_eq!(r.status, FileStatus::ParseError);
-        assert!(r.runs.is_empty());
+        assert!(r.units.is_empty());
     }
 
     #[test]

@@ -4,13 +4,13 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use crate::analysis::catch_panic;
 use crate::corpus::source::{decode, NotebookMode};
 use crate::corpus::walk::{discover_repos, walk_repo};
 use crate::corpus::FileKind;
 use crate::findings::render::{self, FileFindings};
 use crate::findings::{analyse_module, Finding};
 use crate::frontend::parse_python;
+use crate::guard::catch_panic;
 use crate::jobs::JobSolver;
 use crate::program::imports::ImportSearch;
 
@@ -77,7 +77,7 @@ pub fn check(
     follow_imports: bool,
 ) -> std::io::Result<CheckReport> {
     let files = collect_files(paths)?;
-    let solver = JobSolver::new(timeout);
+    let mut solver = JobSolver::new(timeout);
     let mut analysed = Vec::new();
     let mut problems = Vec::new();
     let timing = std::env::var_os("SHAPEHOUND_TIMING").is_some();
@@ -95,7 +95,7 @@ pub fn check(
         } else {
             None
         };
-        let outcome = analyse_bytes(&bytes, *kind, imports, &solver);
+        let outcome = analyse_bytes(path, &bytes, *kind, imports, &mut solver);
         if timing {
             eprintln!("timing {} ms {path}", started.elapsed().as_millis());
         }
@@ -143,10 +143,11 @@ pub fn check(
 
 /// Decodes, parses and analyses one file; a panic is caught and reported.
 fn analyse_bytes(
+    path: &str,
     bytes: &[u8],
     kind: FileKind,
     imports: Option<ImportSearch>,
-    solver: &JobSolver,
+    solver: &mut JobSolver,
 ) -> Result<(String, Vec<Finding>), String> {
     let source = decode(bytes, kind, NotebookMode::Precise).map_err(|f| f.message)?;
     let text = source.text;
@@ -154,7 +155,7 @@ fn analyse_bytes(
         stacker::maybe_grow(32 * 1024 * 1024, 256 * 1024 * 1024, || {
             let module = parse_python(&text)
                 .map_err(|e| format!("syntax error at {}:{}: {}", e.line, e.column, e.message))?;
-            Ok(analyse_module(&module, &text, imports, solver).findings)
+            Ok(analyse_module(&module, &text, path, imports, solver).findings)
         })
     });
     match result {

@@ -41,7 +41,7 @@ fn main() -> ExitCode {
     // row; say so in one line instead of a backtrace in the middle of the progress bar.
     let default_hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
-        if shapehound::analysis::in_guarded_analysis() {
+        if shapehound::guard::in_guarded_analysis() {
             eprintln!(
                 "warning: internal error while analysing a file (recorded in `files` or `jobs`): {info}"
             );

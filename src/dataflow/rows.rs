@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
-use super::shape_jobs::{jobs_of, unit_count, units_of, ContentJobs};
+use super::shape_jobs::{unit_jobs, ContentJobs};
 use super::stages::GroupOutput;
 use crate::analysis::{analyse_file, CountMode, FileAnalysis};
 use crate::corpus::source::{content_hash, count_lines};
@@ -135,21 +135,25 @@ pub fn analyse_group(
     };
     let representative = first.path.clone();
     let content = (hash.to_string(), kind);
-    let runs = std::mem::take(&mut analysis.runs);
-    let numbered = jobs_of(&content, &first.repo, &first.path, runs);
-    let units = unit_count(&numbered);
-    let jobs = numbered.len() as u64;
-    if !numbered.is_empty() {
+    let unit_jobs = unit_jobs(
+        &content,
+        &first.repo,
+        &first.path,
+        std::mem::take(&mut analysis.units),
+    );
+    let units = unit_jobs.len() as u64;
+    let jobs = unit_jobs.iter().map(|u| u.unit.runs.len() as u64).sum();
+    if !unit_jobs.is_empty() {
         out.contents.push(ContentJobs {
             content,
-            jobs: numbered.len() as u32,
+            units: units as u32,
             paths: metas
                 .iter()
                 .map(|m| (m.repo.clone(), m.path.clone()))
                 .collect(),
         });
     }
-    out.jobs = units_of(numbered);
+    out.jobs = unit_jobs;
     let mut per_operator: Vec<(&str, isize)> = Vec::new();
     {
         let mut ops: Vec<&str> = analysis

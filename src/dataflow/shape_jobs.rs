@@ -1,199 +1,77 @@
-//! The record-level steps of shape analysis in the scan: a content group's unit runs become
-//! constraint jobs, a job is solved into its `jobs` row and a result that travels on, and the
-//! solved jobs of one content group become the `findings` rows of every path in the group.
+//! The record-level steps of shape analysis in the scan: a content group's units become
+//! constraint jobs, a unit is solved into its `jobs` rows and a result that travels on, and
+//! the solved units of one content group become the `findings` rows of every path in the
+//! group.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use crate::analysis::{catch_panic, inject_panic};
 use crate::corpus::FileKind;
-use crate::findings::{findings_of, Finding};
-use crate::jobs::{self, JobSolver, Solved, Verdict};
-use crate::program::{Trace, UnitRun};
+use crate::findings::{file_findings, unit_finding, Finding};
+use crate::jobs::{self, JobSolver, Verdict};
+use crate::program::Unit;
 use crate::reports::tables::{FindingRow, JobRow, RelatedSpan};
 
 /// A content group: BLAKE3 hash and kind (identical bytes as `.py` and `.ipynb` differ).
 pub type ContentKey = (String, FileKind);
 
-/// One constraint job: one run (rank variant) of one unit of one content group.
+/// The constraint jobs of one unit of one content group (one job per run): they travel
+/// and are solved together, in run order, so that once one run is not contradictory (no
+/// finding can come of the unit) the others are not solved.
 #[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct Job {
+pub struct UnitJob {
     pub content: ContentKey,
     /// Index of the unit in the file (units in `run_units` order).
-    pub unit: u32,
-    /// Index of the run among its unit's runs.
-    pub variant: u32,
-    /// Estimated solving cost (`jobs::cost`), for balancing workers.
+    pub index: u32,
+    /// Estimated cost of solving every run (`jobs::cost`), for balancing workers.
     pub cost: u64,
     /// The group's analysed path, named in the `jobs` table.
     pub repo: String,
     pub path: String,
-    pub run: UnitRun,
+    pub unit: Unit,
 }
 
-/// The jobs of one unit, in variant order: they travel and are solved together, so that
-/// once one variant is not contradictory (no finding can come of the unit) the others are
-/// not solved.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct UnitJob {
-    /// The estimated cost of solving every job.
-    pub cost: u64,
-    pub jobs: Vec<Job>,
+/// Numbers the units of a file; `repo` and `path` name the analysed path.
+pub fn unit_jobs(content: &ContentKey, repo: &str, path: &str, units: Vec<Unit>) -> Vec<UnitJob> {
+    units
+        .into_iter()
+        .enumerate()
+        .map(|(index, unit)| UnitJob {
+            content: content.clone(),
+            index: index as u32,
+            cost: unit
+                .runs
+                .iter()
+                .fold(0u64, |sum, run| sum.saturating_add(jobs::cost(run))),
+            repo: repo.to_string(),
+            path: path.to_string(),
+            unit,
+        })
+        .collect()
 }
 
-/// Groups numbered jobs by unit (the jobs of a unit are adjacent).
-pub fn units_of(jobs: Vec<Job>) -> Vec<UnitJob> {
-    let mut out: Vec<UnitJob> = Vec::new();
-    for job in jobs {
-        match out.last_mut() {
-            Some(u) if u.jobs.last().is_some_and(|j| j.unit == job.unit) => {
-                u.cost = u.cost.saturating_add(job.cost);
-                u.jobs.push(job);
-            }
-            _ => out.push(UnitJob {
-                cost: job.cost,
-                jobs: vec![job],
-            }),
-        }
-    }
-    out
-}
-
-/// What regrouping needs to know about a content group with jobs: how many solved jobs to
-/// wait for, and the paths (repo, path) its findings belong to.
+/// What regrouping needs to know about a content group with units: how many solved units
+/// to wait for, and the paths (repo, path) its findings belong to.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ContentJobs {
     pub content: ContentKey,
-    pub jobs: u32,
+    pub units: u32,
     pub paths: Vec<(String, String)>,
 }
 
-/// How a job ended, in a form that crosses process boundaries (`jobs::Verdict` names its
-/// skip reason with a `&'static str`).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Outcome {
-    Sat,
-    Unsat {
-        failing: usize,
-        core: Vec<usize>,
-        witness: Option<String>,
-    },
-    Unknown,
-    Skipped(String),
-}
-
-impl Outcome {
-    fn of(verdict: &Verdict) -> Outcome {
-        match verdict {
-            Verdict::Sat => Outcome::Sat,
-            Verdict::Unsat {
-                failing,
-                core,
-                witness,
-            } => Outcome::Unsat {
-                failing: *failing,
-                core: core.clone(),
-                witness: witness.clone(),
-            },
-            Verdict::Unknown => Outcome::Unknown,
-            Verdict::Skipped(reason) => Outcome::Skipped(reason.to_string()),
-        }
-    }
-
-    /// Back to a verdict for `findings_of`. Only UNSAT verdicts can make findings, so a skip
-    /// keeps a generic reason here; the `jobs` table has the real one.
-    fn verdict(&self) -> Verdict {
-        match self {
-            Outcome::Sat => Verdict::Sat,
-            Outcome::Unsat {
-                failing,
-                core,
-                witness,
-            } => Verdict::Unsat {
-                failing: *failing,
-                core: core.clone(),
-                witness: witness.clone(),
-            },
-            Outcome::Unknown => Verdict::Unknown,
-            Outcome::Skipped(_) => Verdict::Skipped("skipped"),
-        }
-    }
-
-    fn result(&self) -> &'static str {
-        match self {
-            Outcome::Sat => "sat",
-            Outcome::Unsat { .. } => "unsat",
-            Outcome::Unknown => "unknown",
-            Outcome::Skipped(_) => "skipped",
-        }
-    }
-}
-
-/// A solved job on its way to its content group's regrouping.
+/// A solved unit on its way to its content group's regrouping: its finding, if every run
+/// was contradictory (traces stay where they were solved).
 #[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct SolvedJob {
+pub struct SolvedUnit {
     pub content: ContentKey,
-    pub unit: u32,
-    pub variant: u32,
-    /// The run; its trace is dropped unless the job is UNSAT (only an all-UNSAT unit is a
-    /// finding, and only then are its obligations read).
-    pub run: UnitRun,
-    pub outcome: Outcome,
-    pub used_z3: bool,
-    pub micros: u64,
-    pub variables: u64,
-    pub constraints: u64,
+    pub index: u32,
+    pub finding: Option<Finding>,
 }
 
-impl SolvedJob {
-    fn solved(&self) -> Solved {
-        Solved {
-            verdict: self.outcome.verdict(),
-            micros: self.micros,
-            used_z3: self.used_z3,
-            variables: self.variables as usize,
-            constraints: self.constraints as usize,
-        }
-    }
-}
-
-/// Numbers the runs of a file by unit and variant (the runs of a unit are adjacent) and turns
-/// them into jobs; `repo` and `path` name the analysed path.
-pub fn jobs_of(content: &ContentKey, repo: &str, path: &str, runs: Vec<UnitRun>) -> Vec<Job> {
-    let mut jobs: Vec<Job> = Vec::with_capacity(runs.len());
-    for run in runs {
-        let (unit, variant) = match jobs.last() {
-            None => (0, 0),
-            Some(prev) if prev.run.unit == run.unit && prev.run.kind == run.kind => {
-                (prev.unit, prev.variant + 1)
-            }
-            Some(prev) => (prev.unit + 1, 0),
-        };
-        jobs.push(Job {
-            content: content.clone(),
-            unit,
-            variant,
-            cost: jobs::cost(&run),
-            repo: repo.to_string(),
-            path: path.to_string(),
-            run,
-        });
-    }
-    jobs
-}
-
-/// Distinct units among numbered jobs.
-pub fn unit_count(jobs: &[Job]) -> u64 {
-    jobs.last().map_or(0, |j| j.unit as u64 + 1)
-}
-
-/// A worker's Z3 solver (one per worker thread, reused for every job it solves). A panic
-/// while solving is caught: the job is recorded as skipped and the solver, whose state is
-/// then unknown, is replaced.
+/// A worker's Z3 solver (one per worker thread, reused for every job it solves).
 pub struct WorkerSolver {
     solver: JobSolver,
-    timeout: Duration,
     worker: u32,
 }
 
@@ -201,106 +79,53 @@ impl WorkerSolver {
     pub fn new(timeout: Duration, worker: u32) -> Self {
         WorkerSolver {
             solver: JobSolver::new(timeout),
-            timeout,
             worker,
         }
     }
 
-    /// Solves a unit's jobs in order until one is not contradictory; the rest are recorded
-    /// as skipped ([`jobs::SETTLED`]): a finding needs every variant to be.
-    pub fn solve_unit(&mut self, unit: UnitJob) -> Vec<(JobRow, SolvedJob)> {
-        let mut settled = false;
-        let mut out = Vec::with_capacity(unit.jobs.len());
-        for job in unit.jobs {
-            let (row, solved) = if settled {
-                let solved = jobs::settled(&job.run, jobs::SETTLED);
-                self.record(job, Ok(solved), 0)
-            } else {
-                self.solve(job)
-            };
-            settled |= !matches!(solved.outcome, Outcome::Unsat { .. });
-            out.push((row, solved));
-        }
-        out
-    }
-
-    /// Solves one job: its `jobs` row and the result for regrouping.
-    pub fn solve(&mut self, job: Job) -> (JobRow, SolvedJob) {
-        let start = Instant::now();
-        let solved = catch_panic(|| {
-            inject_panic("solve", &job.path);
-            jobs::solve(&job.run, &self.solver)
-        });
-        let wall_us = start.elapsed().as_micros() as u64;
-        self.record(job, solved, wall_us)
-    }
-
-    /// The `jobs` row and the travelling result of a job solved (or skipped) as `solved`.
-    fn record(
-        &mut self,
-        job: Job,
-        solved: Result<Solved, String>,
-        wall_us: u64,
-    ) -> (JobRow, SolvedJob) {
-        let (outcome, used_z3, variables, constraints) = match solved {
-            Ok(s) => (
-                Outcome::of(&s.verdict),
-                s.used_z3,
-                s.variables as u64,
-                s.constraints as u64,
-            ),
-            Err(panic) => {
-                self.solver = JobSolver::new(self.timeout);
-                let trace = &job.run.trace;
-                let constraints = (trace.obligations.len() + trace.facts.len()) as u64;
-                let reason = format!("internal error: {panic}");
-                (Outcome::Skipped(reason), false, 0, constraints)
-            }
-        };
-        let row = JobRow {
-            repo: job.repo,
-            path: job.path,
-            unit: job.run.unit.clone(),
-            unit_kind: job.run.kind.name().to_string(),
-            variant: job.run.variant.clone(),
-            variables,
-            constraints,
-            result: outcome.result().to_string(),
-            skip_reason: match &outcome {
-                Outcome::Skipped(reason) => Some(reason.clone()),
-                _ => None,
-            },
-            used_z3,
-            solve_us: wall_us,
-            worker: self.worker,
-            cost: job.cost,
-        };
-        let mut run = job.run;
-        if !matches!(outcome, Outcome::Unsat { .. }) {
-            run.trace = Trace::default();
-        }
-        let solved = SolvedJob {
+    /// Solves a unit's jobs ([`jobs::solve_unit`]): a `jobs` row per run, and the unit's
+    /// result for regrouping.
+    pub fn solve_unit(&mut self, job: UnitJob) -> (Vec<JobRow>, SolvedUnit) {
+        let solved = jobs::solve_unit(&job.unit, &job.path, &mut self.solver);
+        let unit = &job.unit;
+        let rows = unit
+            .runs
+            .iter()
+            .zip(&solved)
+            .map(|(run, s)| JobRow {
+                repo: job.repo.clone(),
+                path: job.path.clone(),
+                unit: unit.name.clone(),
+                unit_kind: unit.kind.name().to_string(),
+                variant: run.variant.clone(),
+                variables: s.variables as u64,
+                constraints: s.constraints as u64,
+                result: s.verdict.name().to_string(),
+                skip_reason: match &s.verdict {
+                    Verdict::Skipped(reason) => Some(reason.message()),
+                    _ => None,
+                },
+                used_z3: s.used_z3,
+                solve_us: s.micros,
+                worker: self.worker,
+                cost: jobs::cost(run),
+            })
+            .collect();
+        let finding = unit_finding(unit, &solved);
+        let result = SolvedUnit {
             content: job.content,
-            unit: job.unit,
-            variant: job.variant,
-            run,
-            outcome,
-            used_z3,
-            micros: wall_us,
-            variables,
-            constraints,
+            index: job.index,
+            finding,
         };
-        (row, solved)
+        (rows, result)
     }
 }
 
-/// The findings of one content group, once all its jobs are solved: one row per finding and
-/// path of the group.
-pub fn finding_rows(group: &ContentJobs, mut solved: Vec<SolvedJob>) -> Vec<FindingRow> {
-    solved.sort_by_key(|s| (s.unit, s.variant));
-    let results: Vec<Solved> = solved.iter().map(SolvedJob::solved).collect();
-    let runs: Vec<UnitRun> = solved.into_iter().map(|s| s.run).collect();
-    let findings = findings_of(&runs, &results);
+/// The findings of one content group, once all its units are solved: one row per finding
+/// and path of the group.
+pub fn finding_rows(group: &ContentJobs, mut solved: Vec<SolvedUnit>) -> Vec<FindingRow> {
+    solved.sort_by_key(|s| s.index);
+    let findings = file_findings(solved.into_iter().filter_map(|s| s.finding));
     let mut rows = Vec::with_capacity(findings.len() * group.paths.len());
     for (repo, path) in &group.paths {
         rows.extend(findings.iter().map(|f| finding_row(f, repo, path)));
@@ -336,7 +161,7 @@ fn finding_row(f: &Finding, repo: &str, path: &str) -> FindingRow {
                 label: r.label.clone(),
             })
             .collect(),
-        solver: f.solver.to_string(),
+        solver: f.solver().to_string(),
         solve_us: f.solve_micros,
     }
 }
@@ -367,9 +192,9 @@ class Encoder(nn.Module):
         ("abc".to_string(), FileKind::Py)
     }
 
-    fn jobs_for(text: &str) -> Vec<Job> {
+    fn jobs_for(text: &str) -> Vec<UnitJob> {
         let module = parse_python(text).expect("parses");
-        jobs_of(&content(), "repo", "a.py", run_units(&module, text, None))
+        unit_jobs(&content(), "repo", "a.py", run_units(&module, text, None))
     }
 
     /// Through JSON and back, as a job or a result crosses to another process.
@@ -379,20 +204,21 @@ class Encoder(nn.Module):
     }
 
     #[test]
-    fn runs_are_numbered_by_unit_and_variant() {
+    fn units_are_numbered_with_their_summed_cost() {
         let jobs = jobs_for(SYMBOLIC_BUG);
-        let numbers: Vec<(u32, u32, &str)> = jobs
+        let units: Vec<(u32, &str, usize)> = jobs
             .iter()
-            .map(|j| (j.unit, j.variant, j.run.unit.as_str()))
+            .map(|j| (j.index, j.unit.name.as_str(), j.unit.runs.len()))
             .collect();
-        assert_eq!(numbers[0], (0, 0, "<module>"));
-        assert!(numbers.len() > 2, "{numbers:?}");
-        for (k, n) in numbers[1..].iter().enumerate() {
-            assert_eq!(*n, (1, k as u32, "Encoder"));
+        assert_eq!(units.len(), 2, "{units:?}");
+        assert_eq!(units[0], (0, "<module>", 1));
+        assert_eq!((units[1].0, units[1].1), (1, "Encoder"));
+        assert!(units[1].2 > 1, "one run per rank variant: {units:?}");
+        assert_eq!(jobs[1].unit.location.line, 5, "the class statement");
+        for j in &jobs {
+            let sum: u64 = j.unit.runs.iter().map(jobs::cost).sum();
+            assert_eq!(j.cost, sum);
         }
-        assert_eq!(unit_count(&jobs), 2);
-        assert_eq!(unit_count(&[]), 0);
-        assert!(jobs.iter().all(|j| j.cost == jobs::cost(&j.run)));
     }
 
     #[test]
@@ -401,8 +227,9 @@ class Encoder(nn.Module):
         let expected = analyse_module(
             &module,
             SYMBOLIC_BUG,
+            "a.py",
             None,
-            &JobSolver::new(jobs::DEFAULT_TIMEOUT),
+            &mut JobSolver::new(jobs::DEFAULT_TIMEOUT),
         );
         assert_eq!(expected.findings.len(), 1);
 
@@ -410,7 +237,7 @@ class Encoder(nn.Module):
         let jobs = jobs_for(SYMBOLIC_BUG);
         let group = ContentJobs {
             content: content(),
-            jobs: jobs.len() as u32,
+            units: jobs.len() as u32,
             paths: vec![
                 ("repo".to_string(), "a.py".to_string()),
                 ("fork".to_string(), "b.py".to_string()),
@@ -419,11 +246,11 @@ class Encoder(nn.Module):
         // Solved in reverse order, as they may arrive from several workers.
         let mut solved = Vec::new();
         for job in jobs.into_iter().rev() {
-            let (row, result) = solver.solve(wire(&job));
-            assert_eq!((row.worker, row.path.as_str()), (3, "a.py"));
-            assert_eq!(row.result, result.outcome.result());
-            if !matches!(result.outcome, Outcome::Unsat { .. }) {
-                assert!(result.run.trace.obligations.is_empty());
+            let runs = job.unit.runs.len();
+            let (rows, result) = solver.solve_unit(wire(&job));
+            assert_eq!(rows.len(), runs);
+            for row in &rows {
+                assert_eq!((row.worker, row.path.as_str()), (3, "a.py"));
             }
             solved.push(wire(&result));
         }
@@ -454,25 +281,27 @@ class Encoder(nn.Module):
         let jobs = jobs_for(text);
         let group = ContentJobs {
             content: content(),
-            jobs: jobs.len() as u32,
+            units: jobs.len() as u32,
             paths: vec![("repo".to_string(), "a.py".to_string())],
         };
-        let solved = jobs.into_iter().map(|j| solver.solve(j).1).collect();
+        let solved = jobs.into_iter().map(|j| solver.solve_unit(j).1).collect();
         assert!(finding_rows(&group, solved).is_empty());
     }
 
     #[test]
-    fn outcomes_keep_their_verdicts() {
+    fn verdicts_cross_the_wire() {
         let unsat = Verdict::Unsat {
             failing: 2,
             core: vec![0, 2],
             witness: Some("x: [1]".to_string()),
         };
-        for v in [Verdict::Sat, Verdict::Unknown, unsat] {
-            assert_eq!(Outcome::of(&v).verdict(), v);
+        let skipped = Verdict::Skipped(jobs::SkipReason::InternalError("boom".into()));
+        for v in [Verdict::Sat, Verdict::Unknown, unsat, skipped] {
+            assert_eq!(wire(&v), v);
         }
-        let skipped = Outcome::of(&Verdict::Skipped("no obligations"));
-        assert_eq!(skipped, Outcome::Skipped("no obligations".to_string()));
-        assert_eq!(skipped.result(), "skipped");
+        assert_eq!(
+            jobs::SkipReason::InternalError("boom".into()).message(),
+            "internal error: boom"
+        );
     }
 }

@@ -14,7 +14,7 @@ use timely::dataflow::operators::generic::OutputBuilder;
 use timely::dataflow::operators::{Capability, Exchange as _};
 use timely::ExchangeData;
 
-use super::shape_jobs::{ContentJobs, ContentKey, SolvedJob, UnitJob};
+use super::shape_jobs::{ContentJobs, ContentKey, SolvedUnit, UnitJob};
 use crate::reports::tables::{FileRow, FindingRow, JobRow, OpCallRow};
 
 type Out<D> = CapacityContainerBuilder<Vec<(D, u32, isize)>>;
@@ -233,10 +233,10 @@ pub fn solve_fueled<'s, L>(
     mut solve: L,
 ) -> (
     VecCollection<'s, u32, JobRow, isize>,
-    VecCollection<'s, u32, SolvedJob, isize>,
+    VecCollection<'s, u32, SolvedUnit, isize>,
 )
 where
-    L: FnMut(UnitJob) -> Vec<(JobRow, SolvedJob)> + 'static,
+    L: FnMut(UnitJob) -> (Vec<JobRow>, SolvedUnit) + 'static,
 {
     let scope = jobs.scope();
     let mut builder = OperatorBuilder::new("Solve".to_owned(), scope);
@@ -245,7 +245,7 @@ where
     let (rows, rows_stream) = builder.new_output();
     let (solved, solved_stream) = builder.new_output();
     let mut rows = OutputBuilder::<_, Out<JobRow>>::from(rows);
-    let mut solved = OutputBuilder::<_, Out<SolvedJob>>::from(solved);
+    let mut solved = OutputBuilder::<_, Out<SolvedUnit>>::from(solved);
 
     builder.build(move |_initial_capabilities| {
         let mut backlog: Backlog<[Capability<u32>; 2], UnitJob> = Backlog::new(fuel);
@@ -258,10 +258,10 @@ where
             let mut rows = rows.activate();
             let mut solved = solved.activate();
             let more = backlog.work(|caps, unit, t, r| {
-                for (row, result) in solve(unit) {
-                    rows.session_with_builder(&caps[0]).give((row, t, r));
-                    solved.session_with_builder(&caps[1]).give((result, t, r));
-                }
+                let (unit_rows, result) = solve(unit);
+                rows.session_with_builder(&caps[0])
+                    .give_iterator(unit_rows.into_iter().map(|row| (row, t, r)));
+                solved.session_with_builder(&caps[1]).give((result, t, r));
             });
             if more {
                 activator.activate();
@@ -275,20 +275,20 @@ where
 struct Waiting {
     cap: Option<Capability<u32>>,
     group: Option<(ContentJobs, u32, isize)>,
-    solved: Vec<SolvedJob>,
+    solved: Vec<SolvedUnit>,
 }
 
-/// Brings each content group's solved jobs together (both inputs exchanged by content key)
-/// and hands them to `logic` as soon as all `ContentJobs::jobs` of them have arrived, so a
-/// group is held only while its jobs are being solved. Rows carry the group's multiplicity.
+/// Brings each content group's solved units together (both inputs exchanged by content key)
+/// and hands them to `logic` as soon as all `ContentJobs::units` of them have arrived, so a
+/// group is held only while its units are being solved. Rows carry the group's multiplicity.
 pub fn regroup_solved<'s, L>(
     groups: VecCollection<'s, u32, ContentJobs, isize>,
-    solved: VecCollection<'s, u32, SolvedJob, isize>,
+    solved: VecCollection<'s, u32, SolvedUnit, isize>,
     route: fn(&ContentKey) -> u64,
     mut logic: L,
 ) -> VecCollection<'s, u32, FindingRow, isize>
 where
-    L: FnMut(&ContentJobs, Vec<SolvedJob>) -> Vec<FindingRow> + 'static,
+    L: FnMut(&ContentJobs, Vec<SolvedUnit>) -> Vec<FindingRow> + 'static,
 {
     let scope = groups.scope();
     let mut builder = OperatorBuilder::new("Regroup".to_owned(), scope);
@@ -298,7 +298,7 @@ where
     );
     let mut solved_in = builder.new_input(
         solved.inner,
-        Exchange::new(move |(s, _, _): &(SolvedJob, u32, isize)| route(&s.content)),
+        Exchange::new(move |(s, _, _): &(SolvedUnit, u32, isize)| route(&s.content)),
     );
     let (out, out_stream) = builder.new_output();
     let mut out = OutputBuilder::<_, Out<FindingRow>>::from(out);
@@ -328,7 +328,7 @@ where
                 let complete = waiting.get(&key).is_some_and(|w| {
                     w.group
                         .as_ref()
-                        .is_some_and(|(g, _, _)| w.solved.len() >= g.jobs as usize)
+                        .is_some_and(|(g, _, _)| w.solved.len() >= g.units as usize)
                 });
                 if !complete {
                     continue;

@@ -2,7 +2,9 @@
 //! code (used in JSON, SARIF rule ids and the `findings` table) and an explanation.
 
 /// The kind of a shape bug.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub enum FindingKind {
     /// A convolution or normalisation layer gets a tensor whose channel dim (dim 1, or dim 0
     /// unbatched) differs from the layer's `in_channels` / `num_features`.

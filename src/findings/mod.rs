@@ -7,17 +7,17 @@ pub mod render;
 
 use crate::jobs::{Solved, Verdict};
 pub use crate::program::trace::Span;
-use crate::program::{UnitKind, UnitRun};
+use crate::program::{Unit, UnitKind};
 
 pub use kinds::FindingKind;
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Related {
     pub span: Span,
     pub label: String,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Finding {
     pub kind: FindingKind,
     pub unit: String,
@@ -29,11 +29,21 @@ pub struct Finding {
     pub shapes: String,
     pub related: Vec<Related>,
     pub witness: Option<String>,
-    pub solver: &'static str,
+    /// Whether Z3 decided some run (else the algebra alone did).
+    pub used_z3: bool,
     pub solve_micros: u64,
 }
 
 impl Finding {
+    /// What decided the unit: `z3` or `algebra`.
+    pub fn solver(&self) -> &'static str {
+        if self.used_z3 {
+            "z3"
+        } else {
+            "algebra"
+        }
+    }
+
     /// A stable identifier: kind, unit, operator and line (no run-dependent parts).
     pub fn id(&self, path: &str) -> String {
         let key = format!(
@@ -56,25 +66,17 @@ fn fnv1a(bytes: &[u8]) -> u64 {
     h
 }
 
-/// Turns the solved runs of one file into findings. `runs[i]` was solved as `solved[i]`.
-pub fn findings_of(runs: &[UnitRun], solved: &[Solved]) -> Vec<Finding> {
+/// The findings of one file from those of its units, in unit order: a bug that several
+/// units reach (a class and the builder that builds it) is reported once, by the first.
+pub fn file_findings(per_unit: impl IntoIterator<Item = Finding>) -> Vec<Finding> {
     let mut out: Vec<Finding> = Vec::new();
-    let mut i = 0;
-    while i < runs.len() {
-        // The runs of one unit are adjacent.
-        let mut j = i + 1;
-        while j < runs.len() && runs[j].unit == runs[i].unit && runs[j].kind == runs[i].kind {
-            j += 1;
+    for f in per_unit {
+        if !out
+            .iter()
+            .any(|g| g.span == f.span && g.operator == f.operator)
+        {
+            out.push(f);
         }
-        if let Some(f) = unit_finding(&runs[i..j], &solved[i..j]) {
-            if !out
-                .iter()
-                .any(|g| g.span == f.span && g.operator == f.operator)
-            {
-                out.push(f);
-            }
-        }
-        i = j;
     }
     out.sort_by_key(|f| f.span);
     out
@@ -82,7 +84,9 @@ pub fn findings_of(runs: &[UnitRun], solved: &[Solved]) -> Vec<Finding> {
 
 /// A unit is a finding when every variant is UNSAT; the documented variant, else the one
 /// that got furthest (the most obligations met before failing), names the location.
-pub fn unit_finding(runs: &[UnitRun], solved: &[Solved]) -> Option<Finding> {
+/// `solved[i]` is how `unit.runs[i]` was solved.
+pub fn unit_finding(unit: &Unit, solved: &[Solved]) -> Option<Finding> {
+    let runs = &unit.runs;
     // On a tie, the more common input ranks read best (matrices, then images).
     let plausibility = |variant: &str| -> usize {
         let rank = variant.split(',').next().and_then(|v| v.rsplit(':').next());
@@ -161,43 +165,49 @@ pub fn unit_finding(runs: &[UnitRun], solved: &[Solved]) -> Option<Finding> {
     related.retain(|r| r.span != primary);
     Some(Finding {
         kind: FindingKind::classify(&ob.operator, &ob.message),
-        unit: run.unit.clone(),
-        unit_kind: run.kind,
+        unit: unit.name.clone(),
+        unit_kind: unit.kind,
         operator: ob.operator.clone(),
         span: primary,
         message: ob.message.clone(),
         shapes: ob.shapes.clone(),
         related,
         witness: witness.clone(),
-        solver: if solved.iter().any(|s| s.used_z3) {
-            "z3"
-        } else {
-            "algebra"
-        },
+        used_z3: solved.iter().any(|s| s.used_z3),
         solve_micros: solved.iter().map(|s| s.micros).sum(),
     })
 }
 
-/// One file's shape analysis: its unit runs, how each was solved, and the findings.
+/// One file's shape analysis: its units, how each run was solved (`solved[u][i]` is
+/// `units[u].runs[i]`), and the findings.
 pub struct FileShapes {
-    pub runs: Vec<UnitRun>,
-    pub solved: Vec<Solved>,
+    pub units: Vec<Unit>,
+    pub solved: Vec<Vec<Solved>>,
     pub findings: Vec<Finding>,
 }
 
 /// Runs the units of a parsed file, solves their jobs with `solver`, and collects findings;
-/// `imports` finds the other files of its project.
+/// `imports` finds the other files of its project, `path` names the file for fault injection.
 pub fn analyse_module(
     module: &ruff_python_ast::ModModule,
     text: &str,
+    path: &str,
     imports: Option<crate::program::imports::ImportSearch>,
-    solver: &crate::jobs::JobSolver,
+    solver: &mut crate::jobs::JobSolver,
 ) -> FileShapes {
-    let runs = crate::program::run_units(module, text, imports);
-    let solved: Vec<Solved> = crate::jobs::solve_units(&runs, solver);
-    let findings = findings_of(&runs, &solved);
+    let units = crate::program::run_units(module, text, imports);
+    let solved: Vec<Vec<Solved>> = units
+        .iter()
+        .map(|u| crate::jobs::solve_unit(u, path, solver))
+        .collect();
+    let findings = file_findings(
+        units
+            .iter()
+            .zip(&solved)
+            .filter_map(|(u, s)| unit_finding(u, s)),
+    );
     FileShapes {
-        runs,
+        units,
         solved,
         findings,
     }

@@ -108,7 +108,7 @@ fn finding_json(path: &str, f: &Finding) -> Json {
             "label": r.label,
         })).collect::<Vec<_>>(),
         "witness": f.witness,
-        "solver": f.solver,
+        "solver": f.solver(),
         "solve_us": f.solve_micros,
     })
 }

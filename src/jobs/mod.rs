@@ -4,6 +4,7 @@
 //! the rest, one reused solver per worker thread, each check bounded by a timeout.
 
 pub mod simplify;
+pub mod terms;
 
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -12,16 +13,16 @@ use std::time::{Duration, Instant};
 use z3::ast::{Bool, Int};
 use z3::SatResult;
 
-use crate::program::{Input, UnitKind, UnitRun};
+use crate::guard::{catch_panic, inject_panic};
+use crate::program::{Input, Unit, UnitKind, UnitRun};
 use crate::shapes::Pred;
-use crate::solver::dims::{self, Symbols};
-use crate::solver::DimSolver;
+use terms::Symbols;
 
 /// Per-check Z3 timeout.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_millis(500);
 
-/// How a job ended.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// How a job ended; it travels between processes with its job's result.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Verdict {
     /// Some input satisfies every obligation: no finding.
     Sat,
@@ -35,8 +36,37 @@ pub enum Verdict {
     },
     /// Z3 gave up (timeout or `unknown`): recorded, never a finding.
     Unknown,
-    /// Nothing to decide or the run's assumptions failed.
-    Skipped(&'static str),
+    /// Not solved, and why.
+    Skipped(SkipReason),
+}
+
+/// Why a job was not solved.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum SkipReason {
+    /// A parameter assumed to be a tensor was used as something else, on a path some
+    /// input takes: the run proves nothing.
+    AssumptionViolated,
+    /// The run recorded no shape requirement.
+    NoObligations,
+    /// An earlier run of its unit is not contradictory: no finding can come of the unit,
+    /// whatever this one gives.
+    UnitSettled,
+    /// Solving panicked (the message); the solver was replaced.
+    InternalError(String),
+}
+
+impl SkipReason {
+    /// The `jobs` table's `skip_reason`.
+    pub fn message(&self) -> String {
+        match self {
+            SkipReason::AssumptionViolated => "assumption violated".to_string(),
+            SkipReason::NoObligations => "no obligations".to_string(),
+            SkipReason::UnitSettled => {
+                "unit settled: an earlier variant is not contradictory".to_string()
+            }
+            SkipReason::InternalError(panic) => format!("internal error: {panic}"),
+        }
+    }
 }
 
 impl Verdict {
@@ -51,7 +81,7 @@ impl Verdict {
 }
 
 /// A solved job.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Solved {
     pub verdict: Verdict,
     pub micros: u64,
@@ -61,22 +91,24 @@ pub struct Solved {
     pub constraints: usize,
 }
 
-/// One Z3 solver, reused across jobs with push/pop.
+/// One Z3 solver, reused across jobs with push/pop, each check bounded by `timeout`. Not
+/// `Send`: each worker thread builds its own.
 pub struct JobSolver {
-    solver: DimSolver,
+    solver: z3::Solver,
     timeout: Duration,
 }
 
 impl JobSolver {
     pub fn new(timeout: Duration) -> Self {
-        JobSolver {
-            solver: DimSolver::new(timeout),
-            timeout,
-        }
+        let solver = z3::Solver::new();
+        let mut params = z3::Params::new();
+        params.set_u32("timeout", timeout.as_millis().min(u32::MAX as u128) as u32);
+        solver.set_params(&params);
+        JobSolver { solver, timeout }
     }
 
     fn z3(&self) -> &z3::Solver {
-        self.solver.z3()
+        &self.solver
     }
 
     fn check(&self, assumptions: &[Bool]) -> SatResult {
@@ -104,10 +136,34 @@ fn pred_size(p: &Pred) -> usize {
     }
 }
 
-/// Solves one unit run.
-/// A run left unsolved because an earlier run of its unit was not contradictory (no finding
-/// can come of the unit whatever this one gives).
-pub fn settled(run: &UnitRun, reason: &'static str) -> Solved {
+/// Solves a unit's runs in order until one is not contradictory; the rest are skipped
+/// ([`SkipReason::UnitSettled`]): a finding needs every run to be. `solved[i]` is
+/// `unit.runs[i]`. A panic while solving a run skips it ([`SkipReason::InternalError`]) and
+/// replaces the solver, whose state is then unknown; `path` names the unit's file for fault
+/// injection.
+pub fn solve_unit(unit: &Unit, path: &str, z3: &mut JobSolver) -> Vec<Solved> {
+    let mut out: Vec<Solved> = Vec::with_capacity(unit.runs.len());
+    for run in &unit.runs {
+        let settled = out
+            .last()
+            .is_some_and(|s| !matches!(s.verdict, Verdict::Unsat { .. }));
+        let solved = if settled {
+            Ok(skipped(run, SkipReason::UnitSettled))
+        } else {
+            catch_panic(|| {
+                inject_panic("solve", path);
+                solve(unit.kind, run, z3)
+            })
+        };
+        out.push(solved.unwrap_or_else(|panic| {
+            *z3 = JobSolver::new(z3.timeout);
+            skipped(run, SkipReason::InternalError(panic))
+        }));
+    }
+    out
+}
+
+fn skipped(run: &UnitRun, reason: SkipReason) -> Solved {
     Solved {
         verdict: Verdict::Skipped(reason),
         micros: 0,
@@ -117,43 +173,22 @@ pub fn settled(run: &UnitRun, reason: &'static str) -> Solved {
     }
 }
 
-/// Solves each unit's runs in order (the runs of a unit are adjacent), leaving a unit's
-/// later runs unsolved ([`settled`]) once one is not contradictory.
-pub fn solve_units(runs: &[UnitRun], z3: &JobSolver) -> Vec<Solved> {
-    let mut out: Vec<Solved> = Vec::with_capacity(runs.len());
-    for (i, run) in runs.iter().enumerate() {
-        let same_unit = i > 0 && runs[i - 1].unit == run.unit && runs[i - 1].kind == run.kind;
-        let earlier_open = same_unit
-            && out
-                .last()
-                .is_some_and(|s: &Solved| !matches!(s.verdict, Verdict::Unsat { .. }));
-        out.push(if earlier_open {
-            settled(run, SETTLED)
-        } else {
-            solve(run, z3)
-        });
-    }
-    out
-}
-
-/// Why a run is not solved: an earlier run of its unit is not contradictory.
-pub const SETTLED: &str = "unit settled: an earlier variant is not contradictory";
-
+/// Solves one run of a unit of `kind`.
 ///
 /// A reused solver's answer can depend on what it solved before: a job it gives up on
 /// (`Unknown`) is tried once more on a fresh solver, so that verdicts near the timeout do
 /// not hang on the order jobs arrive in.
-pub fn solve(run: &UnitRun, z3: &JobSolver) -> Solved {
-    let first = solve_once(run, z3);
+fn solve(kind: UnitKind, run: &UnitRun, z3: &JobSolver) -> Solved {
+    let first = solve_once(kind, run, z3);
     if first.verdict != Verdict::Unknown {
         return first;
     }
-    let mut again = solve_once(run, &JobSolver::new(z3.timeout));
+    let mut again = solve_once(kind, run, &JobSolver::new(z3.timeout));
     again.micros += first.micros;
     again
 }
 
-fn solve_once(run: &UnitRun, z3: &JobSolver) -> Solved {
+fn solve_once(kind: UnitKind, run: &UnitRun, z3: &JobSolver) -> Solved {
     let start = Instant::now();
     let trace = &run.trace;
     let mut solved = Solved {
@@ -178,9 +213,9 @@ fn solve_once(run: &UnitRun, z3: &JobSolver) -> Solved {
             .any(|path| path_feasible(trace, path, &positive, z3))
     };
     if trace.assumption_violated || doubtful_path() {
-        solved.verdict = Verdict::Skipped("assumption violated");
+        solved.verdict = Verdict::Skipped(SkipReason::AssumptionViolated);
     } else if trace.obligations.is_empty() {
-        solved.verdict = Verdict::Skipped("no obligations");
+        solved.verdict = Verdict::Skipped(SkipReason::NoObligations);
     } else {
         // The algebra: drop what holds, stop at what cannot.
         let preds: Vec<Pred> = trace
@@ -204,7 +239,7 @@ fn solve_once(run: &UnitRun, z3: &JobSolver) -> Solved {
             (Some(i), true) => Verdict::Unsat {
                 failing: i,
                 core: vec![i],
-                witness: witness_without_z3(run),
+                witness: witness_without_z3(kind, run),
             },
             (None, true) => Verdict::Sat,
             (None, false)
@@ -250,7 +285,7 @@ fn path_feasible(
     let mut syms = Symbols::default();
     z3.z3().push();
     for p in preds {
-        z3.z3().assert(dims::pred(p, &mut syms));
+        z3.z3().assert(terms::pred(p, &mut syms));
     }
     let feasible = z3.check(&[]) != SatResult::Unsat;
     z3.z3().pop(1);
@@ -268,7 +303,7 @@ fn solve_with_z3(
     let mut syms = Symbols::default();
     z3.z3().push();
     for f in &trace.facts {
-        z3.z3().assert(dims::pred(&f.pred, &mut syms));
+        z3.z3().assert(terms::pred(&f.pred, &mut syms));
     }
     // One assumption literal per open obligation (in order), plus the definite failure.
     let mut order: Vec<usize> = open.to_vec();
@@ -279,7 +314,7 @@ fn solve_with_z3(
         .iter()
         .map(|&i| {
             let lit = Bool::new_const(format!("ob#{i}"));
-            let p = dims::pred(&preds[i], &mut syms);
+            let p = terms::pred(&preds[i], &mut syms);
             z3.z3().assert(lit.implies(&p));
             lit
         })
@@ -365,7 +400,7 @@ fn model_witness(
     for input in inputs {
         if let Input::Tensor { dims: ds, .. } = input {
             for d in ds {
-                z3.z3().assert(dims::dim(d, syms).ge(Int::from_i64(1)));
+                z3.z3().assert(terms::dim(d, syms).ge(Int::from_i64(1)));
             }
         }
     }
@@ -382,7 +417,7 @@ fn model_witness(
     }
     let model = model?;
     let mut value = |e: &crate::shapes::DimExpr| -> String {
-        let term: Int = dims::dim(e, syms);
+        let term: Int = terms::dim(e, syms);
         model
             .eval(&term, true)
             .and_then(|v| v.as_i64())
@@ -392,8 +427,8 @@ fn model_witness(
 }
 
 /// Without Z3 (the failure is certain whatever the inputs): the smallest sizes.
-fn witness_without_z3(run: &UnitRun) -> Option<String> {
-    if run.kind == UnitKind::Module || run.trace.inputs.is_empty() {
+fn witness_without_z3(kind: UnitKind, run: &UnitRun) -> Option<String> {
+    if kind == UnitKind::Module || run.trace.inputs.is_empty() {
         return None;
     }
     let mut value = |e: &crate::shapes::DimExpr| -> String {

@@ -30,4 +30,4 @@ pub mod value;
 pub mod variants;
 
 pub use trace::{Input, Obligation, Trace};
-pub use units::{run_units, UnitKind, UnitRun};
+pub use units::{run_units, Unit, UnitKind, UnitRun};

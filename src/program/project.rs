@@ -376,8 +376,8 @@ def block():
         std::fs::write(&path, &text).unwrap();
         let module = crate::frontend::parse_python(&text).unwrap();
         let search = ImportSearch::for_file(&path, dir.path());
-        let solver = JobSolver::new(DEFAULT_TIMEOUT);
-        let shapes = analyse_module(&module, &text, search, &solver);
+        let mut solver = JobSolver::new(DEFAULT_TIMEOUT);
+        let shapes = analyse_module(&module, &text, "model.py", search, &mut solver);
         shapes.findings.iter().map(|f| f.span.line).collect()
     }
 

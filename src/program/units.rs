@@ -13,7 +13,7 @@ use super::imports::ImportSearch;
 use super::interp::Interp;
 use super::params::{classify, classify_with, Default, Kinds, ParamKind};
 use super::project::{ModuleArena, Project};
-use super::trace::Trace;
+use super::trace::{Span, Trace};
 use super::value::V;
 use super::variants::{bind_inputs, documented_variant, run_all_variants, Choice};
 use crate::shapes::Value;
@@ -47,11 +47,24 @@ impl UnitKind {
     }
 }
 
-/// One run of one unit: a rank assignment for its symbolic inputs is a variant.
+/// A unit of analysis: what runs on its own (the module's code, a model class, a function,
+/// a builder, a model's method), where it is defined, and its runs. A finding needs every
+/// run of a unit to fail.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct Unit {
+    /// `<module>`, the class or function name, or `Class.method`.
+    pub name: String,
+    pub kind: UnitKind,
+    /// The name in its `class`/`def` statement (the file's start for the module).
+    pub location: Span,
+    /// In the order they run: the documented variant first, then rank variants and the
+    /// splits of each.
+    pub runs: Vec<UnitRun>,
+}
+
+/// One run of a unit: a rank assignment for its symbolic inputs is a variant.
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct UnitRun {
-    pub unit: String,
-    pub kind: UnitKind,
     /// `x:4` style description of the input ranks chosen; empty for concrete runs.
     pub variant: String,
     pub trace: Trace,
@@ -66,7 +79,7 @@ pub struct UnitRun {
 const MAX_BUILDERS: usize = 8;
 /// Runs every unit of a parsed file; `imports` finds the other files of its project (none:
 /// every import from outside torch is unknown).
-pub fn run_units(module: &ModModule, text: &str, imports: Option<ImportSearch>) -> Vec<UnitRun> {
+pub fn run_units(module: &ModModule, text: &str, imports: Option<ImportSearch>) -> Vec<Unit> {
     let arena = ModuleArena::new();
     let mut interp = Interp::new(text);
     interp.project = imports.map(|search| Project::new(search, &arena));
@@ -75,22 +88,25 @@ pub fn run_units(module: &ModModule, text: &str, imports: Option<ImportSearch>) 
         V::Data(Value::Str(Some("__main__".into()))),
     );
     interp.exec_block(&module.body);
-    let mut runs = vec![UnitRun {
-        unit: "<module>".to_string(),
+    let mut units = vec![Unit {
+        name: "<module>".to_string(),
         kind: UnitKind::Module,
-        variant: String::new(),
-        trace: std::mem::take(&mut interp.trace),
-        documented: false,
+        location: interp.position(TextRange::default()),
+        runs: vec![UnitRun {
+            variant: String::new(),
+            trace: std::mem::take(&mut interp.trace),
+            documented: false,
+        }],
     }];
     let globals = interp.globals.clone();
     let mut candidates = Vec::new();
     for stmt in &module.body {
         match stmt {
             Stmt::ClassDef(class) if interp.is_module_class(class) => {
-                runs.extend(run_class(&mut interp, &globals, class));
+                units.extend(run_class(&mut interp, &globals, class));
             }
             Stmt::FunctionDef(def) => {
-                runs.extend(run_function(&mut interp, &globals, def));
+                units.extend(run_function(&mut interp, &globals, def));
                 if may_build(def) {
                     candidates.push(def);
                 }
@@ -104,10 +120,26 @@ pub fn run_units(module: &ModModule, text: &str, imports: Option<ImportSearch>) 
             break;
         }
         let built = run_builder(&mut interp, &globals, candidates[i]);
-        builders += usize::from(!built.is_empty());
-        runs.extend(built);
+        builders += usize::from(built.is_some());
+        units.extend(built);
     }
-    runs
+    units
+}
+
+/// A unit of `kind` defined at `name`; `None` when nothing ran.
+fn unit(
+    interp: &Interp<'_>,
+    name: &str,
+    kind: UnitKind,
+    at: TextRange,
+    runs: Vec<UnitRun>,
+) -> Option<Unit> {
+    (!runs.is_empty()).then(|| Unit {
+        name: name.to_string(),
+        kind,
+        location: interp.position(at),
+        runs,
+    })
 }
 
 /// The indices `0..n` with `m` evenly spaced ones first (the first and the last among
@@ -167,7 +199,7 @@ fn run_class<'a>(
     interp: &mut Interp<'a>,
     globals: &HashMap<String, V<'a>>,
     class: &'a StmtClassDef,
-) -> Vec<UnitRun> {
+) -> Vec<Unit> {
     let Some(forward) = forward_of(interp, class) else {
         return Vec::new();
     };
@@ -200,7 +232,10 @@ fn run_class<'a>(
     let methods: Vec<_> = tensor_methods(class).take(MAX_METHODS).collect();
     let built = (!methods.is_empty()).then(|| interp.checkpoint(&obj));
     let kinds = classify(forward, true, true);
-    let mut runs = run_variants(interp, forward, &kinds, &obj, unit, UnitKind::Class);
+    let runs = run_variants(interp, forward, &kinds, &obj);
+    let mut units: Vec<Unit> = self::unit(interp, unit, UnitKind::Class, class.name.range, runs)
+        .into_iter()
+        .collect();
     if let Some(built) = built {
         interp.rewind(&built);
         // A method runs after whatever calls came before it: what they store (anchors a
@@ -215,17 +250,17 @@ fn run_class<'a>(
         for (method, kinds) in methods {
             interp.rewind(&state);
             let name = format!("{unit}.{}", method.name.id);
-            runs.extend(run_variants(
+            let runs = run_variants(interp, method, &kinds, &obj);
+            units.extend(self::unit(
                 interp,
-                method,
-                &kinds,
-                &obj,
                 &name,
                 UnitKind::Method,
+                method.name.range,
+                runs,
             ));
         }
     }
-    runs
+    units
 }
 
 /// A built model's `forward` (or another of its methods), once per rank variant of its inputs
@@ -238,8 +273,6 @@ fn run_variants<'a>(
     forward: &'a StmtFunctionDef,
     kinds: &Kinds,
     model: &V<'a>,
-    unit: &str,
-    kind: UnitKind,
 ) -> Vec<UnitRun> {
     let built = interp.checkpoint(model);
     // A module's class docstring describes what its `forward` takes.
@@ -251,7 +284,7 @@ fn run_variants<'a>(
     };
     let docs: Vec<&str> = class_doc.into_iter().chain(docstring(forward)).collect();
     let documented = described_shape(&docs).and_then(|dims| documented_variant(kinds, dims));
-    run_all_variants(interp, unit, kind, kinds, documented, |interp, choices| {
+    run_all_variants(interp, kinds, documented, |interp, choices| {
         interp.rewind(&built);
         let (args, variant) = bind_inputs(interp, choices);
         if !interp.dead {
@@ -268,32 +301,31 @@ fn run_function<'a>(
     interp: &mut Interp<'a>,
     globals: &HashMap<String, V<'a>>,
     def: &'a StmtFunctionDef,
-) -> Vec<UnitRun> {
+) -> Option<Unit> {
     let kinds = classify_with(def, false, false, &helper_defs(globals));
     let tensors = kinds
         .iter()
         .any(|(_, k, d)| *d == Default::Absent && k.is_tensor());
     let test = def.parameters.is_empty() && def.name.id.starts_with("test");
     if !(tensors || test) {
-        return Vec::new();
+        return None;
     }
     let kinds = with_free_int_sizes(def, kinds);
-    let unit = def.name.id.to_string();
     let documented = docstring(def)
         .and_then(|doc| described_shape(&[doc]))
         .and_then(|dims| documented_variant(&kinds, dims));
-    run_all_variants(
+    let runs = run_all_variants(interp, &kinds, documented, |interp, choices| {
+        reset(interp, globals);
+        let (args, variant) = bind_inputs(interp, choices);
+        interp.call_user(def, None, Vec::new(), args, TextRange::default());
+        variant
+    });
+    unit(
         interp,
-        &unit,
+        def.name.id.as_str(),
         UnitKind::Function,
-        &kinds,
-        documented,
-        |interp, choices| {
-            reset(interp, globals);
-            let (args, variant) = bind_inputs(interp, choices);
-            interp.call_user(def, None, Vec::new(), args, TextRange::default());
-            variant
-        },
+        def.name.range,
+        runs,
     )
 }
 
@@ -355,27 +387,25 @@ fn run_builder<'a>(
     interp: &mut Interp<'a>,
     globals: &HashMap<String, V<'a>>,
     def: &'a StmtFunctionDef,
-) -> Vec<UnitRun> {
+) -> Option<Unit> {
     reset(interp, globals);
     let built = interp.call_user(def, None, Vec::new(), Vec::new(), TextRange::default());
     let V::Object(obj) = &built else {
-        return Vec::new();
+        return None;
     };
     let class = obj.borrow().class;
     if interp.dead || !interp.is_module_class(class) {
-        return Vec::new();
+        return None;
     }
-    let Some(forward) = forward_of(interp, class) else {
-        return Vec::new();
-    };
+    let forward = forward_of(interp, class)?;
     let kinds = classify(forward, true, true);
-    run_variants(
+    let runs = run_variants(interp, forward, &kinds, &built);
+    unit(
         interp,
-        forward,
-        &kinds,
-        &built,
         def.name.id.as_str(),
         UnitKind::Builder,
+        def.name.range,
+        runs,
     )
 }
 
@@ -387,7 +417,14 @@ pub(crate) mod tests {
     /// The findings of a source text (no imports followed).
     pub(crate) fn findings(src: &str) -> Vec<Finding> {
         let module = crate::frontend::parse_python(src).expect("parsable test source");
-        analyse_module(&module, src, None, &JobSolver::new(DEFAULT_TIMEOUT)).findings
+        analyse_module(
+            &module,
+            src,
+            "test.py",
+            None,
+            &mut JobSolver::new(DEFAULT_TIMEOUT),
+        )
+        .findings
     }
 
     /// A buggy twin and a clean twin of one source: with `key` replaced by `buggy`, exactly

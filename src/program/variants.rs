@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use super::interp::Interp;
 use super::params::{AnnotatedDim, Default, Kinds, ParamKind};
 use super::trace::Input;
-use super::units::{UnitKind, UnitRun};
+use super::units::UnitRun;
 use super::value::V;
 use crate::shapes::shape::{Dim, Shape};
 use crate::shapes::{DimExpr, Value};
@@ -195,15 +195,13 @@ const MAX_DEFERRED_RUNS: usize = 48;
 /// first inputs already doom cost nothing more.
 pub(super) fn run_all_variants<'a>(
     interp: &mut Interp<'a>,
-    unit: &str,
-    kind: UnitKind,
     kinds: &Kinds,
     documented: Option<Variant>,
     mut start: impl FnMut(&mut Interp<'a>, &[(String, Choice)]) -> String,
 ) -> Vec<UnitRun> {
     let mut runs = Vec::new();
     if let Some(choices) = documented {
-        let mut done = with_splits(interp, unit, kind, |interp| start(interp, &choices));
+        let mut done = with_splits(interp, |interp| start(interp, &choices));
         for run in &mut done {
             run.documented = true;
             run.variant.push_str(" documented");
@@ -215,7 +213,7 @@ pub(super) fn run_all_variants<'a>(
     let mut budget = MAX_DEFERRED_RUNS;
     loop {
         for choices in pending {
-            let done = with_splits(interp, unit, kind, |interp| start(interp, &choices));
+            let done = with_splits(interp, |interp| start(interp, &choices));
             let deferred = choices.iter().any(|(_, c)| matches!(c, Choice::Deferred));
             if deferred && !done.iter().all(|r| r.trace.fails_for_certain()) {
                 open.push((choices, done));
@@ -259,8 +257,6 @@ const MAX_SPLITS: usize = 2;
 /// only when every run fails, so a bug must show whichever way each question goes.
 fn with_splits<'a>(
     interp: &mut Interp<'a>,
-    unit: &str,
-    kind: UnitKind,
     mut once: impl FnMut(&mut Interp<'a>) -> String,
 ) -> Vec<UnitRun> {
     let mut runs = Vec::new();
@@ -285,8 +281,6 @@ fn with_splits<'a>(
             variant = format!("{variant}|{}", answers.join(""));
         }
         runs.push(UnitRun {
-            unit: unit.to_string(),
-            kind,
             variant,
             trace,
             documented: false,
