@@ -8,8 +8,8 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use serde_json::Value as Json;
+use shapehound::catalogue::{apply, lookup, RuleKind};
 use shapehound::shapes::dim::DimExpr;
-use shapehound::shapes::rules::{apply, lookup, RuleKind};
 use shapehound::shapes::Value;
 
 // The same allocator as the shapehound binary.
@@ -21,7 +21,7 @@ mod decode;
 
 struct Prepared {
     op: String,
-    f: fn(&mut shapehound::shapes::rules::Ctx) -> shapehound::shapes::rules::RuleResult,
+    f: fn(&mut shapehound::catalogue::Ctx) -> shapehound::catalogue::RuleResult,
     args: Vec<Value>,
     kwargs: Vec<(String, Value)>,
 }

@@ -4,6 +4,7 @@
 //! corpus → frontend → operators → (shapes → jobs → solver) → reports, driven by `dataflow`.
 
 pub mod analysis;
+pub mod catalogue;
 pub mod check;
 pub mod cli;
 pub mod corpus;
@@ -16,3 +17,5 @@ pub mod operators;
 pub mod program;
 pub mod reports;
 pub mod shapes;
+#[cfg(test)]
+pub(crate) mod testing;

@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use serde_json::Value as Json;
-use shapehound::shapes::rules::{apply, lookup, RuleError, RuleKind};
+use shapehound::catalogue::{apply, lookup, RuleError, RuleKind};
 use shapehound::shapes::value::ModuleValue;
 use shapehound::shapes::{Dim, Value};
 

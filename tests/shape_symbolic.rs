@@ -6,7 +6,7 @@
 //! must be invalid concretely too.
 
 use serde_json::Value as Json;
-use shapehound::shapes::rules::{apply, fresh_index, lookup, Outcome, RuleError, RuleKind};
+use shapehound::catalogue::{apply, fresh_index, lookup, Outcome, RuleError, RuleKind};
 use shapehound::shapes::value::{ModuleValue, TensorValue};
 use shapehound::shapes::{Dim, DimExpr, Shape, Value};
 

@@ -275,7 +275,7 @@ fn splice<'a>(
 
 #[cfg(test)]
 mod tests {
-    use crate::program::units::tests::assert_twins;
+    use crate::testing::assert_twins;
 
     /// timm's `val2tuple` pads a list with a slice assignment; plain and extended slices
     /// replace what Python replaces.

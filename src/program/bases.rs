@@ -280,7 +280,7 @@ impl<'a> Interp<'a> {
 
 #[cfg(test)]
 mod tests {
-    use crate::program::units::tests::assert_twins;
+    use crate::testing::assert_twins;
 
     /// torchvision's ConvNeXt `LayerNorm2d(nn.LayerNorm)`: the forward reads the torch base's
     /// `normalized_shape`, `weight`, `bias` and `eps`.

@@ -613,7 +613,7 @@ fn dict_items<'a>(pairs: &V<'a>) -> Option<Vec<(String, V<'a>)>> {
 
 #[cfg(test)]
 mod tests {
-    use crate::program::units::tests::{assert_twins, findings};
+    use crate::testing::{assert_twins, findings};
 
     /// An alphabet built with `chr`/`ord`, and ids looked up with `list.index`: a table
     /// one row short of the vocabulary is indexed past its end.

@@ -13,8 +13,8 @@ use super::methods::{dict_mutation, grown, list_pop, mapping_method, set_key, st
 use super::sequences::tensor_to_python;
 pub use super::sequences::{element_of, iterate};
 use super::value::{ContainerKind, Object, TorchModule, TORCH_BASE_ATTR, V};
+use crate::catalogue::{apply_noting_reads, lookup, Failure, RuleError, RuleKind};
 use crate::operators::api::{torch_api, ApiKind};
-use crate::shapes::rules::{apply_noting_reads, lookup, Failure, RuleError, RuleKind};
 use crate::shapes::{DimExpr, Value};
 
 /// `SHAPEHOUND_DEBUG=1` prints what the catalogue could not answer (read once: it is asked
@@ -314,7 +314,7 @@ impl<'a> Interp<'a> {
         // static methods of torch classes (`nn.Transformer.generate_square_subsequent_mask`)
         // are outside torch's API table.
         let api = torch_api().lookup(path).or_else(|| {
-            crate::shapes::rules::lookup(path)
+            crate::catalogue::lookup(path)
                 .is_some()
                 .then_some((path, ApiKind::Function))
         });
@@ -471,7 +471,7 @@ impl<'a> Interp<'a> {
     #[allow(clippy::too_many_arguments)]
     fn run_rule(
         &mut self,
-        rule: fn(&mut crate::shapes::rules::Ctx) -> crate::shapes::rules::RuleResult,
+        rule: fn(&mut crate::catalogue::Ctx) -> crate::catalogue::RuleResult,
         name: &str,
         args: &[V<'a>],
         kwargs: &[(String, V<'a>)],

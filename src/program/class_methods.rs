@@ -84,7 +84,7 @@ pub fn tensor_methods(class: &StmtClassDef) -> impl Iterator<Item = (&StmtFuncti
 
 #[cfg(test)]
 mod tests {
-    use crate::program::units::tests::assert_twins;
+    use crate::testing::assert_twins;
 
     /// A training-loss method runs on its own: its bug is found at its line.
     #[test]

@@ -324,7 +324,7 @@ impl<'a> MapLike<'a> for HashMap<String, V<'a>> {
 
 #[cfg(test)]
 mod tests {
-    use crate::program::units::tests::{assert_twins, findings};
+    use crate::testing::{assert_twins, findings};
 
     /// A layer chosen by a branch the analysis cannot decide is one of two layers: what
     /// follows it is still checked, and a failure on one side only is not a finding.

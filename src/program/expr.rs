@@ -585,7 +585,7 @@ impl<'a> Interp<'a> {
                 a if crate::operators::api::torch_api()
                     .tensor_method(a)
                     .is_some()
-                    || crate::shapes::rules::lookup(&format!("torch.Tensor.{a}")).is_some() =>
+                    || crate::catalogue::lookup(&format!("torch.Tensor.{a}")).is_some() =>
                 {
                     V::Bound(Box::new(obj.clone()), attr.into())
                 }
@@ -597,7 +597,7 @@ impl<'a> Interp<'a> {
             },
             // Parameters first: `bias` is also the name of a hyperparameter flag.
             V::Module(m) => {
-                match crate::shapes::rules::parameters::module_parameter(&m.value, attr)
+                match crate::catalogue::parameters::module_parameter(&m.value, attr)
                     .or_else(|| m.value.params.get(attr).cloned())
                 {
                     Some(v) => V::data(v),

@@ -119,7 +119,7 @@ impl<'a> Interp<'a> {
 
 #[cfg(test)]
 mod tests {
-    use crate::program::units::tests::assert_twins;
+    use crate::testing::assert_twins;
 
     /// A lambda bound to a name is a function: `flat(z)` reshapes as its body says, with
     /// the module-level sizes and its own parameter.

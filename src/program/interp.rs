@@ -14,8 +14,8 @@ use ruff_text_size::{Ranged, TextRange};
 use super::env::Snapshot;
 use super::trace::{guarded, never, Obligation, Span, Trace};
 use super::value::V;
+use crate::catalogue::{fresh_index, Outcome};
 use crate::shapes::bounds::Bounds;
-use crate::shapes::rules::{fresh_index, Outcome};
 use crate::shapes::shape::{Dim, Shape};
 use crate::shapes::{DimExpr, Pred, Value};
 

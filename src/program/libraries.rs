@@ -76,7 +76,7 @@ pub fn torchvision_op<'a>(path: &str) -> Option<V<'a>> {
         .strip_prefix("torchvision.ops.boxes.")
         .or_else(|| path.strip_prefix("torchvision.ops."))?;
     let canonical = format!("torchvision.ops.{name}");
-    crate::shapes::rules::lookup(&canonical).map(|_| V::Torch(canonical.into()))
+    crate::catalogue::lookup(&canonical).map(|_| V::Torch(canonical.into()))
 }
 
 impl<'a> Interp<'a> {
@@ -146,7 +146,7 @@ impl<'a> Interp<'a> {
 
 #[cfg(test)]
 mod tests {
-    use crate::program::units::tests::findings;
+    use crate::testing::findings;
 
     const TIMM: &str = r#"
 import torch

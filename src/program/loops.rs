@@ -139,7 +139,7 @@ impl<'a> Interp<'a> {
 
 #[cfg(test)]
 mod tests {
-    use crate::program::units::tests::assert_twins;
+    use crate::testing::assert_twins;
 
     /// Windows cut at random offsets (`data[i : i + k] for i in randint(...)`, the
     /// nanoGPT batch): each offset is a draw of its own within its range, so every window
@@ -201,7 +201,7 @@ def f(x, n):
         x = layer(x.reshape(-1, WIDTH))
     return x
 "#;
-        let found = crate::program::units::tests::findings(&src.replace("WIDTH", "5"));
+        let found = crate::testing::findings(&src.replace("WIDTH", "5"));
         assert!(found.is_empty(), "{found:?}");
     }
 }

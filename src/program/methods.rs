@@ -313,7 +313,7 @@ pub fn contains(needle: &V, haystack: &V) -> Option<bool> {
 
 #[cfg(test)]
 mod tests {
-    use crate::program::units::tests::assert_twins;
+    use crate::testing::assert_twins;
 
     /// A decoder pops its skips off a list the encoder grew (`pop`, `insert`), so each
     /// addition sees the skip it pairs with.
@@ -575,9 +575,9 @@ def strides():
 strides()
 "#;
         // [1] + [2, 1]: three entries, and 6 elements view as 3 rows; a fourth stage breaks it.
-        assert!(crate::program::units::tests::findings(src).is_empty());
+        assert!(crate::testing::findings(src).is_empty());
         let four = src.replace("[1, 2], [1, 2]", "[1, 2], [1, 3]");
-        let found = crate::program::units::tests::findings(&four);
+        let found = crate::testing::findings(&four);
         assert_eq!(found.len(), 1, "{found:?}");
         assert_eq!(found[0].span.line, 6);
     }

@@ -113,7 +113,7 @@ fn is_number(v: &V) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use crate::program::units::tests::{assert_twins, findings};
+    use crate::testing::{assert_twins, findings};
 
     /// An epsilon-greedy branch that no draw can take: with `eps = 0.0` the model always
     /// runs, so its bug is certain; with `eps = 0.5` the branch is undecided and nothing is

@@ -122,7 +122,7 @@ pub fn element_of<'a>(v: &V<'a>) -> V<'a> {
 
 #[cfg(test)]
 mod tests {
-    use crate::program::units::tests::{assert_twins, findings};
+    use crate::testing::{assert_twins, findings};
 
     /// `int(ids.max())` of ids whose largest element is known (`arange` repeated by one
     /// count) sizes a table one row short: the largest id is out of range.

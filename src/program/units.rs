@@ -410,32 +410,8 @@ fn run_builder<'a>(
 }
 
 #[cfg(test)]
-pub(crate) mod tests {
-    use crate::findings::{analyse_module, Finding};
-    use crate::jobs::{JobSolver, DEFAULT_TIMEOUT};
-
-    /// The findings of a source text (no imports followed).
-    pub(crate) fn findings(src: &str) -> Vec<Finding> {
-        let module = crate::frontend::parse_python(src).expect("parsable test source");
-        analyse_module(
-            &module,
-            src,
-            "test.py",
-            None,
-            &mut JobSolver::new(DEFAULT_TIMEOUT),
-        )
-        .findings
-    }
-
-    /// A buggy twin and a clean twin of one source: with `key` replaced by `buggy`, exactly
-    /// one finding, at `line`; with `key` replaced by `clean`, none.
-    pub(crate) fn assert_twins(src: &str, key: &str, buggy: &str, clean: &str, line: u32) {
-        let found = findings(&src.replace(key, buggy));
-        assert_eq!(found.len(), 1, "{key} = {buggy}: {found:?}");
-        assert_eq!(found[0].span.line, line, "{key} = {buggy}");
-        let clean_found = findings(&src.replace(key, clean));
-        assert!(clean_found.is_empty(), "{key} = {clean}: {clean_found:?}");
-    }
+mod tests {
+    use crate::testing::{assert_twins, findings};
 
     const NET: &str = r#"
 import torch

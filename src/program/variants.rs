@@ -292,7 +292,7 @@ fn with_splits<'a>(
 
 #[cfg(test)]
 mod tests {
-    use crate::program::units::tests::{assert_twins, findings};
+    use crate::testing::{assert_twins, findings};
 
     /// Every rank fails: at the `permute` for all but rank 4, which gets further and fails at
     /// the norm. A docstring describing a 3-D input names the `permute` instead, where the

@@ -1,6 +1,7 @@
-//! Shape analysis core: symbolic dimensions (`dim`), gradual shapes and broadcasting
-//! (`shape`), abstract values (`value`), requirements (`requirement`) and the operator
-//! catalogue (`rules`), independent of any particular program.
+//! The shape domain: symbolic dimensions (`dim`), gradual shapes and broadcasting
+//! (`shape`), abstract values (`value`, with the known elements and value ranges of
+//! `elements` and `bounds`) and requirements (`requirement`), independent of any program
+//! and of any operator (the operators' rules are `crate::catalogue`, which builds on this).
 
 /// `PartialEq`, `Eq`, `PartialOrd`, `Ord` and `Hash` for a type of float payloads, through
 /// its `bits()`, a sequence of bit patterns: values compare and hash bitwise (deterministic,
@@ -37,7 +38,6 @@ pub mod bounds;
 pub mod dim;
 pub mod elements;
 pub mod requirement;
-pub mod rules;
 pub mod shape;
 pub mod value;
 

@@ -3,8 +3,8 @@
 #![allow(dead_code)]
 
 use serde_json::Value as Json;
+use shapehound::catalogue::{apply, lookup, RuleError, RuleKind};
 use shapehound::shapes::dim::DimExpr;
-use shapehound::shapes::rules::{apply, lookup, RuleError, RuleKind};
 use std::collections::HashMap;
 
 use shapehound::shapes::value::{DType, TensorValue};

@@ -1,5 +1,5 @@
 //! Operator rules: products (matrix products, contractions, linear layers). `einsum` has its
-//! own file. (See `rules/mod.rs` for the conventions.)
+//! own file. (See `catalogue/mod.rs` for the conventions.)
 
 use super::common::*;
 use super::{invalid, tensor_out, unsupported, Ctx, Rule, RuleError, RuleResult};

@@ -4,7 +4,7 @@
 //! The shared convention: `dim` is an int, a tuple/list of ints or `None` (all dims);
 //! negative dims wrap; a rank-0 tensor accepts dims `-1` and `0`; duplicate dims raise
 //! ("dim 0 appears multiple times in the list of dims"); `keepdim=True` keeps reduced dims
-//! as 1. (See `rules/mod.rs` for the framework.)
+//! as 1. (See `catalogue/mod.rs` for the framework.)
 
 use super::{invalid, tensor_out, unsupported, Ctx, Rule, RuleError, RuleResult};
 use crate::shapes::dim::DimExpr;

@@ -1,5 +1,5 @@
 //! Operator rules: attention (`MultiheadAttention`, `scaled_dot_product_attention`) and the
-//! Transformer layers built on it. (See `rules/mod.rs` for the conventions.)
+//! Transformer layers built on it. (See `catalogue/mod.rs` for the conventions.)
 
 use super::common::*;
 use super::modules::{apply_child, children};
@@ -632,7 +632,7 @@ fn transformer_forward(ctx: &mut Ctx) -> RuleResult {
 
 #[cfg(test)]
 mod tests {
-    use crate::program::units::tests::assert_twins;
+    use crate::testing::assert_twins;
 
     /// A stack of encoder layers checks its input as its layer does, and keeps the shape
     /// through its layers and its norm.

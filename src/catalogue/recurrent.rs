@@ -1,6 +1,6 @@
 //! Operator rules: recurrent layers (`RNN`/`LSTM`/`GRU` and their cells). Attention and the
 //! Transformer layers are in `attention.rs`.
-//! (See `rules/mod.rs` for the conventions.)
+//! (See `catalogue/mod.rs` for the conventions.)
 
 use super::common::*;
 use super::{invalid, tensor_out, unsupported, Ctx, Rule, RuleError, RuleResult};

@@ -1,6 +1,6 @@
 //! Operator rules: joining tensors (`cat`, `stack`, `hstack`, ...) and splitting them
 //! (`chunk`, `split`, `tensor_split`, `unbind`). Splitters return a tuple of tensors.
-//! (See `rules/mod.rs` for the conventions.)
+//! (See `catalogue/mod.rs` for the conventions.)
 
 use super::common::clamp_slice_bound;
 use super::{int_of, invalid, tensor_out, unsupported, Ctx, Rule, RuleError, RuleResult};

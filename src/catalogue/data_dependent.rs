@@ -1,5 +1,5 @@
 //! Operator rules: results whose size the data decides (how many elements are non-zero,
-//! which values occur, the largest label). (See `rules/mod.rs` for the conventions.) The
+//! which values occur, the largest label). (See `catalogue/mod.rs` for the conventions.) The
 //! size is exact when the content is known uniform; otherwise it is a fresh symbol
 //! ([`Ctx::fresh`]) bounded by what the shapes and value ranges allow, so the rest of the
 //! shape (rank, other dims, dtype) still flows on and is checked.
@@ -276,7 +276,7 @@ fn fresh_bins(ctx: &mut Ctx, minlength: &DimExpr, most: Option<DimExpr>) -> DimE
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::shapes::rules::{apply, fresh_index, lookup, Outcome, RuleKind};
+    use crate::catalogue::{apply, fresh_index, lookup, Outcome, RuleKind};
 
     fn run(op: &str, args: Vec<Value>, kwargs: Vec<(&str, Value)>) -> Result<Outcome, String> {
         let Some(RuleKind::Function(f)) = lookup(op).map(|r| r.kind) else {
@@ -391,7 +391,7 @@ mod tests {
 
 #[cfg(test)]
 mod program_tests {
-    use crate::program::units::tests::assert_twins;
+    use crate::testing::assert_twins;
 
     /// Class weights counted with `bincount` over labels drawn below 7 have at most 7
     /// entries, whatever the draw: a 10-class loss rejects them.

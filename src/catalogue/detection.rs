@@ -1,5 +1,5 @@
 //! Operator rules: torchvision's box operations (`torchvision.ops`), which detection heads
-//! and their post-processing call on `[N, 4]` boxes. (See `rules/mod.rs` for the
+//! and their post-processing call on `[N, 4]` boxes. (See `catalogue/mod.rs` for the
 //! conventions.) `nms` keeps a number of boxes only the data decides: its result's length
 //! is unknown, never a guess.
 
@@ -222,10 +222,10 @@ fn roi_pooling(ctx: &mut Ctx) -> RuleResult {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::call;
     use super::super::RuleError;
     use crate::shapes::shape::{Dim, Shape};
     use crate::shapes::value::{DType, Value};
+    use crate::testing::call;
 
     /// The recorded torchvision 0.29 behaviour: kept indices of data-dependent length, the
     /// kernel's errors on malformed boxes and scores, and `box_iou`'s `[N, M]`.

@@ -1,7 +1,7 @@
 //! Operator rules: padding (`F.pad`, the `*PadNd` modules), resampling (`nn.Upsample`,
 //! `F.interpolate`) and pixel (un)shuffle: layout changes of the spatial dims.
 
-use super::conv::{module_value, spatial_rank, tuple_value};
+use super::nd::{module_value, spatial_rank, tuple_value};
 use super::{int_of, invalid, tensor_out, unsupported, Ctx, Rule, RuleError, RuleResult};
 use crate::shapes::dim::DimExpr;
 use crate::shapes::requirement::Pred;

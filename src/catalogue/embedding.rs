@@ -1,8 +1,8 @@
 //! Operator rules: embeddings (`Embedding`, `EmbeddingBag`), `one_hot`, `normalize` and
-//! the similarity/distance functions. (See `rules/mod.rs` for the conventions.)
+//! the similarity/distance functions. (See `catalogue/mod.rs` for the conventions.)
 
 use super::common::require_values_within;
-use super::conv::module_value;
+use super::nd::module_value;
 use super::norms::{bool_param, int_param};
 use super::{invalid, tensor_out, unsupported, Ctx, Rule, RuleError, RuleResult};
 use crate::shapes::dim::DimExpr;

@@ -3,7 +3,7 @@
 //! (TNT's pixel embedding, local attention) cut images into patches with them.
 
 use super::common::require_non_empty;
-use super::conv::{module_value, ntuple, param_tuple, show, tuple_value};
+use super::nd::{module_value, ntuple, param_tuple, show, tuple_value};
 use super::{invalid, tensor_out, Ctx, Rule, RuleError, RuleResult};
 use crate::shapes::dim::DimExpr;
 use crate::shapes::requirement::Pred;

@@ -3,7 +3,7 @@
 //! `F.one_hot`, `F.cosine_similarity`, `F.pairwise_distance`). Modules are recorded in training
 //! mode, which is what the "more than 1 value per channel" checks assume.
 
-use super::conv::{module_value, spatial_rank};
+use super::nd::{module_value, spatial_rank};
 use super::{int_of, invalid, tensor_out, unsupported, Ctx, Rule, RuleError, RuleResult};
 use crate::shapes::dim::DimExpr;
 use crate::shapes::requirement::Pred;

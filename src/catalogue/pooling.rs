@@ -2,7 +2,7 @@
 //! functional forms). One generic N-d window function serves every dimensionality.
 
 use super::common::require_non_empty;
-use super::conv::{
+use super::nd::{
     join_batch, module_value, ntuple, ntuple_arg, param_tuple, show, spatial_rank, split_batch,
     tuple_value,
 };

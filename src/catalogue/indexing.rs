@@ -1,6 +1,6 @@
 //! Operator rules: indexing. `x[idx]` and `x[idx] = v` on tensors (basic and advanced
 //! indexing), `size[i]` on `torch.Size`, and the index functions (`index_select`, `gather`,
-//! `scatter`, `take_along_dim`, `index_add`, `narrow`, ...). (See `rules/mod.rs` for the
+//! `scatter`, `take_along_dim`, `index_add`, `narrow`, ...). (See `catalogue/mod.rs` for the
 //! conventions.)
 
 use super::common::{clamp_slice_bound, require_values_within};

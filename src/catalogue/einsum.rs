@@ -1,5 +1,5 @@
 //! Operator rule: `torch.einsum` (equation parsing, `...` broadcasting, repeated subscripts).
-//! (See `rules/mod.rs` for the conventions.)
+//! (See `catalogue/mod.rs` for the conventions.)
 
 use super::common::*;
 use super::{invalid, tensor_out, unsupported, Ctx, Rule, RuleError, RuleResult};

@@ -1,4 +1,4 @@
-//! Operator rules: losses. (See `rules/mod.rs` for the conventions.)
+//! Operator rules: losses. (See `catalogue/mod.rs` for the conventions.)
 //!
 //! Every loss reads its `reduction` (or the legacy `size_average`/`reduce`) through
 //! [`reduction`] and shapes its result through [`reduced`]: the unreduced loss for

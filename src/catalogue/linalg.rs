@@ -1,5 +1,5 @@
 //! Operator rules: matrix decompositions and functions of `torch.linalg` (and their older
-//! `torch.*` names) on batches of matrices `[..., m, n]`. (See `rules/mod.rs` for the
+//! `torch.*` names) on batches of matrices `[..., m, n]`. (See `catalogue/mod.rs` for the
 //! conventions.) Every one needs at least 2 dims; the square ones need `m == n`.
 
 use super::{invalid, tensor_out, Ctx, Rule, RuleError, RuleResult};
@@ -183,10 +183,10 @@ fn pinv(ctx: &mut Ctx) -> RuleResult {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::call;
     use super::super::RuleError;
     use crate::shapes::shape::Shape;
     use crate::shapes::value::Value;
+    use crate::testing::call;
 
     fn shapes(v: Value) -> Vec<Shape> {
         match v {

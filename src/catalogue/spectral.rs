@@ -261,10 +261,10 @@ fn stft(ctx: &mut Ctx) -> RuleResult {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::call;
     use super::super::RuleError;
     use crate::shapes::shape::Shape;
     use crate::shapes::value::Value;
+    use crate::testing::call;
 
     /// Recorded under torch 2.15.
     #[test]

@@ -1,55 +1,14 @@
-//! The operator catalogue: one declarative rule per operator (or family), findable by the
-//! canonical PyTorch name, each documenting the PyTorch behaviour it encodes.
-//!
-//! A rule reads abstract positional/keyword arguments through [`Ctx`] (defaults, negative
-//! dims, tuples vs varargs, `dim=None`, `keepdim`) and returns the output value plus
-//! requirements: predicates over dims, each with a message naming the operator, the argument
-//! and the shapes. A rule fails with [`RuleError::Invalid`] when PyTorch raises whatever the
-//! dims are (a dim out of range for a known rank, a wrong argument type), and with
-//! [`RuleError::Unsupported`] when it cannot tell (the caller then treats the result as
-//! unknown — never as an error).
-//!
-//! Families live in one file each; `catalogue()` indexes every family's `RULES` table.
+//! What a rule sees and gives: [`Ctx`], the arguments of one application with the
+//! requirements collected so far, and [`apply`], which runs a rule and then what every
+//! application does after it (what the result keeps of its inputs' content, known
+//! elements, value ranges).
 
-use std::collections::HashMap;
-use std::sync::OnceLock;
+use crate::shapes::dim::DimExpr;
+use crate::shapes::requirement::{Pred, Requirement};
+use crate::shapes::shape::{Dim, Shape};
+use crate::shapes::value::{DType, ModuleValue, TensorValue, Value};
 
-use super::dim::DimExpr;
-use super::requirement::{Pred, Requirement};
-use super::shape::{Dim, Shape};
-use super::value::{DType, ModuleValue, TensorValue, Value};
-
-pub mod attention;
-pub mod common;
-mod content;
-pub mod conv;
-pub mod creation;
-pub mod data_dependent;
-pub mod detection;
-pub mod einsum;
-pub mod elementwise;
-pub mod embedding;
-pub mod folding;
-pub mod indexing;
-pub mod init;
-pub mod joins;
-pub mod linalg;
-pub mod losses;
-pub mod modules;
-pub mod norms;
-pub mod parameters;
-pub mod pointwise;
-pub mod pooling;
-pub mod products;
-pub mod queries;
-pub mod recurrent;
-pub mod reductions;
-pub mod resample;
-pub mod spectral;
-pub mod structure;
-pub mod views;
-
-pub use content::{converts, keeps_content};
+use super::{bounds, content, elements};
 
 /// Why a rule produced no outcome.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -86,95 +45,6 @@ pub fn fresh_index(symbol: &str) -> Option<usize> {
 }
 
 pub type RuleResult = Result<Value, RuleError>;
-
-/// How a rule is applied.
-#[derive(Clone, Copy)]
-pub enum RuleKind {
-    /// A function or method (`torch.cat`, `torch.Tensor.view`: the receiver is argument 0).
-    Function(fn(&mut Ctx) -> RuleResult),
-    /// An `nn.Module`: `init` checks the hyperparameters and builds the module value;
-    /// `forward` applies it (`ctx.module` is set).
-    Module {
-        init: fn(&mut Ctx) -> RuleResult,
-        forward: fn(&mut Ctx) -> RuleResult,
-    },
-}
-
-#[derive(Clone, Copy)]
-pub struct Rule {
-    pub name: &'static str,
-    pub kind: RuleKind,
-}
-
-impl Rule {
-    pub const fn function(name: &'static str, apply: fn(&mut Ctx) -> RuleResult) -> Rule {
-        Rule {
-            name,
-            kind: RuleKind::Function(apply),
-        }
-    }
-
-    pub const fn module(
-        name: &'static str,
-        init: fn(&mut Ctx) -> RuleResult,
-        forward: fn(&mut Ctx) -> RuleResult,
-    ) -> Rule {
-        Rule {
-            name,
-            kind: RuleKind::Module { init, forward },
-        }
-    }
-}
-
-/// Every family's table, in order.
-fn families() -> Vec<&'static [Rule]> {
-    vec![
-        creation::RULES,
-        views::RULES,
-        indexing::RULES,
-        joins::RULES,
-        elementwise::RULES,
-        pointwise::RULES,
-        init::RULES,
-        structure::RULES,
-        spectral::RULES,
-        folding::RULES,
-        products::RULES,
-        einsum::RULES,
-        reductions::RULES,
-        conv::RULES,
-        pooling::RULES,
-        resample::RULES,
-        norms::RULES,
-        embedding::RULES,
-        modules::RULES,
-        recurrent::RULES,
-        attention::RULES,
-        losses::RULES,
-        queries::RULES,
-        detection::RULES,
-        linalg::RULES,
-        data_dependent::RULES,
-    ]
-}
-
-/// Every rule, by canonical name.
-pub fn catalogue() -> &'static HashMap<&'static str, Rule> {
-    static CATALOGUE: OnceLock<HashMap<&'static str, Rule>> = OnceLock::new();
-    CATALOGUE.get_or_init(|| {
-        let mut map = HashMap::new();
-        for family in families() {
-            for rule in family {
-                map.insert(rule.name, *rule);
-            }
-        }
-        map
-    })
-}
-
-pub fn lookup(name: &str) -> Option<Rule> {
-    catalogue().get(name).copied()
-}
 
 /// Applies a function rule (or a module's forward, given the module) to arguments.
 pub fn apply(
@@ -253,8 +123,8 @@ pub fn apply_noting_reads(
     if let Value::Tensor(t) = &mut value {
         t.elements = None;
     }
-    value = super::elements::evaluate(&ctx, value);
-    value = super::bounds::evaluate(&ctx, value);
+    value = elements::evaluate(&ctx, value);
+    value = bounds::evaluate(&ctx, value);
     // `out=t`: the result is written into `t` and returned, so it has `t`'s dtype.
     if let (Some(Value::Tensor(out)), Value::Tensor(t)) = (ctx.kwarg("out"), &mut value) {
         t.dtype = out.dtype;
@@ -594,126 +464,4 @@ pub fn ranked(dims: Vec<Dim>) -> Shape {
 /// Output tensor with the given dims and dtype.
 pub fn tensor_out(dims: Vec<Dim>, dtype: Option<DType>) -> Value {
     Value::tensor(Shape::Ranked(dims), dtype)
-}
-
-#[cfg(test)]
-pub(crate) mod tests {
-    use super::*;
-
-    #[test]
-    fn every_name_has_one_rule_and_the_catalogue_is_broad() {
-        let mut seen = std::collections::HashSet::new();
-        for family in families() {
-            for rule in family {
-                assert!(seen.insert(rule.name), "{} is registered twice", rule.name);
-            }
-        }
-        // The issue asks for at least 200 operators and modules.
-        assert!(seen.len() >= 200, "{} rules", seen.len());
-    }
-
-    pub(crate) fn call(op: &str, args: Vec<Value>, kwargs: Vec<(&str, Value)>) -> RuleResult {
-        let Some(RuleKind::Function(f)) = lookup(op).map(|r| r.kind) else {
-            panic!("no function rule {op}");
-        };
-        let kwargs = kwargs
-            .into_iter()
-            .map(|(k, v)| (k.to_string(), v))
-            .collect();
-        apply(f, op, args, kwargs, None).map(|o| o.value)
-    }
-
-    pub(crate) fn ints(xs: &[i64]) -> Vec<Value> {
-        xs.iter().map(|&x| Value::int(x)).collect()
-    }
-
-    #[test]
-    fn created_content_flows_into_masks_and_indices() {
-        // torch.ones(2, 3, dtype=torch.bool): an all-True mask keeps every element.
-        let mask = call(
-            "torch.ones",
-            ints(&[2, 3]),
-            vec![("dtype", Value::DType(DType::Bool))],
-        );
-        let mask = mask.unwrap();
-        assert_eq!(mask.as_tensor().and_then(|t| t.uniform), Some(1));
-        let x = Value::float_tensor(&[2, 3, 4]);
-        let kept = call("operator.getitem", vec![x.clone(), mask], vec![]).unwrap();
-        assert_eq!(kept.as_tensor().unwrap().shape, Shape::of(&[6, 4]));
-        // torch.zeros(...).bool() is all False: nothing is kept.
-        let zeros = call("torch.zeros", ints(&[2, 3]), vec![]).unwrap();
-        let none = call("torch.Tensor.bool", vec![zeros], vec![]).unwrap();
-        let kept = call("operator.getitem", vec![x.clone(), none], vec![]).unwrap();
-        assert_eq!(kept.as_tensor().unwrap().shape, Shape::of(&[0, 4]));
-        // torch.full((3,), 5) as an index into a dim of 2 is out of bounds.
-        let idx = call(
-            "torch.full",
-            vec![Value::Tuple(ints(&[3])), Value::int(5)],
-            vec![],
-        )
-        .unwrap();
-        assert!(matches!(
-            call("operator.getitem", vec![x, idx], vec![]),
-            Err(RuleError::Invalid(_))
-        ));
-        // Random content is unknown.
-        let r = call("torch.rand", ints(&[2]), vec![]).unwrap();
-        assert_eq!(r.as_tensor().and_then(|t| t.uniform), None);
-    }
-
-    /// Values not known leave only what depends on them unknown: `randint` with a random
-    /// bound still has the shape its `size` gives, and a slice with a random start keeps the
-    /// tensor's rank and its other dims.
-    #[test]
-    fn unknown_values_leave_the_rest_of_the_shape_known() {
-        let r = call(
-            "torch.randint",
-            vec![Value::int(0), Value::IntUnknown, Value::Tuple(ints(&[1]))],
-            vec![],
-        )
-        .unwrap();
-        assert_eq!(r.as_tensor().unwrap().shape, Shape::of(&[1]));
-        let x = Value::float_tensor(&[3, 8, 8]);
-        let all = Value::Slice(
-            Box::new(Value::None),
-            Box::new(Value::None),
-            Box::new(Value::None),
-        );
-        let random = Value::Slice(
-            Box::new(Value::IntUnknown),
-            Box::new(Value::IntUnknown),
-            Box::new(Value::None),
-        );
-        let idx = Value::Tuple(vec![all, random.clone(), random]);
-        let crop = call("operator.getitem", vec![x, idx], vec![]).unwrap();
-        let dims = crop.as_tensor().unwrap().shape.dims().unwrap().to_vec();
-        assert_eq!(dims, vec![Dim::constant(3), Dim::Dyn, Dim::Dyn]);
-    }
-
-    /// Index and target tensors whose elements are known are checked element by element;
-    /// a loss's `ignore_index` is skipped.
-    #[test]
-    fn known_elements_are_checked_against_tables_and_classes() {
-        let ids = |xs: &[i64]| call("torch.tensor", vec![Value::List(ints(xs))], vec![]).unwrap();
-        let table = Value::float_tensor(&[3, 4]);
-        let lookup = |i: Value| {
-            call(
-                "torch.nn.functional.embedding",
-                vec![i, table.clone()],
-                vec![],
-            )
-        };
-        assert!(lookup(ids(&[0, 2])).is_ok());
-        assert!(matches!(lookup(ids(&[0, 3])), Err(RuleError::Invalid(_))));
-        let logits = Value::float_tensor(&[2, 3]);
-        let loss = |t: Value| {
-            call(
-                "torch.nn.functional.cross_entropy",
-                vec![logits.clone(), t],
-                vec![],
-            )
-        };
-        assert!(loss(ids(&[2, -100])).is_ok());
-        assert!(matches!(loss(ids(&[2, 3])), Err(RuleError::Invalid(_))));
-    }
 }

@@ -1,0 +1,41 @@
+//! Test helpers shared across modules: the findings of a source text, a program's buggy and
+//! clean twins, one rule applied to values.
+
+use crate::catalogue::{apply, lookup, RuleKind, RuleResult};
+use crate::findings::{analyse_module, Finding};
+use crate::jobs::{JobSolver, DEFAULT_TIMEOUT};
+use crate::shapes::value::Value;
+
+/// The findings of a source text (no imports followed).
+pub(crate) fn findings(src: &str) -> Vec<Finding> {
+    let module = crate::frontend::parse_python(src).expect("parsable test source");
+    let mut solver = JobSolver::new(DEFAULT_TIMEOUT);
+    analyse_module(&module, src, "test.py", None, &mut solver).findings
+}
+
+/// A buggy twin and a clean twin of one source: with `key` replaced by `buggy`, exactly
+/// one finding, at `line`; with `key` replaced by `clean`, none.
+pub(crate) fn assert_twins(src: &str, key: &str, buggy: &str, clean: &str, line: u32) {
+    let found = findings(&src.replace(key, buggy));
+    assert_eq!(found.len(), 1, "{key} = {buggy}: {found:?}");
+    assert_eq!(found[0].span.line, line, "{key} = {buggy}");
+    let clean_found = findings(&src.replace(key, clean));
+    assert!(clean_found.is_empty(), "{key} = {clean}: {clean_found:?}");
+}
+
+/// The function rule `op` applied to arguments.
+pub(crate) fn call(op: &str, args: Vec<Value>, kwargs: Vec<(&str, Value)>) -> RuleResult {
+    let Some(RuleKind::Function(f)) = lookup(op).map(|r| r.kind) else {
+        panic!("no function rule {op}");
+    };
+    let kwargs = kwargs
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .collect();
+    apply(f, op, args, kwargs, None).map(|o| o.value)
+}
+
+/// Int values.
+pub(crate) fn ints(xs: &[i64]) -> Vec<Value> {
+    xs.iter().map(|&x| Value::int(x)).collect()
+}
