@@ -5,13 +5,14 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use crate::corpus::source::{decode, NotebookMode};
+use crate::corpus::source::{decode, NotebookMode, SourceFailure, SourceText};
 use crate::corpus::{FileKind, FileStatus};
 use crate::frontend::parse_python;
 use crate::guard::{catch_panic, inject_panic};
 use crate::operators::teosc::TeoscOpList;
 use crate::operators::{precise, teosc, CallSite};
 use crate::program::{run_units, Unit};
+use ruff_python_ast::ModModule;
 
 /// How operators are counted.
 #[derive(Clone, Debug)]
@@ -103,42 +104,50 @@ pub fn guarded(f: impl FnOnce() -> FileAnalysis) -> FileAnalysis {
     }
 }
 
+/// Decodes and parses a file, then runs `analyse` on its source and syntax tree; `scan` and
+/// `check` load files this one way. A file that does not decode or parse is a
+/// [`SourceFailure`] (a notebook's syntax error names its cell). Deeply nested input:
+/// building, walking and dropping the AST recurse, so parsing and `analyse` run on a grown
+/// stack (worker threads already have large ones, see main.rs).
+pub fn load<T>(
+    bytes: &[u8],
+    kind: FileKind,
+    mode: NotebookMode,
+    analyse: impl FnOnce(&SourceText, &ModModule) -> T,
+) -> Result<T, SourceFailure> {
+    let source = decode(bytes, kind, mode)?;
+    stacker::maybe_grow(STACK_RED_ZONE, GROWN_STACK, || {
+        let module = parse_python(&source.text).map_err(|e| {
+            let location = source
+                .line_map
+                .as_ref()
+                .and_then(|m| m.locate_clamped(e.line))
+                .map(|(cell, line)| format!(" (cell {cell}, line {line})"))
+                .unwrap_or_default();
+            SourceFailure {
+                status: FileStatus::ParseError,
+                message: format!("{}{location}", e.message),
+                line: Some(e.line),
+                column: Some(e.column),
+            }
+        })?;
+        Ok(analyse(&source, &module))
+    })
+}
+
 fn analyse_unguarded(path: &str, bytes: &[u8], kind: FileKind, mode: &CountMode) -> FileAnalysis {
     let notebook_mode = match mode {
         CountMode::Precise => NotebookMode::Precise,
         CountMode::Teosc(_) => NotebookMode::Teosc,
     };
-    let source = match decode(bytes, kind, notebook_mode) {
-        Ok(s) => s,
-        Err(f) => return FileAnalysis::failure(f.status, f.message, f.line, f.column),
-    };
-    // Deeply nested input: building, walking and dropping the AST recurse. Worker threads
-    // have large stacks (see main.rs); elsewhere the analysis moves to a grown stack.
-    stacker::maybe_grow(STACK_RED_ZONE, GROWN_STACK, || {
-        let module = match parse_python(&source.text) {
-            Ok(m) => m,
-            Err(e) => {
-                let location = source
-                    .line_map
-                    .as_ref()
-                    .and_then(|m| m.locate_clamped(e.line))
-                    .map(|(cell, line)| format!(" (cell {cell}, line {line})"))
-                    .unwrap_or_default();
-                return FileAnalysis::failure(
-                    FileStatus::ParseError,
-                    format!("{}{location}", e.message),
-                    Some(e.line),
-                    Some(e.column),
-                );
-            }
-        };
+    let loaded = load(bytes, kind, notebook_mode, |source, module| {
         let (found, units) = match mode {
             CountMode::Precise => {
-                let found = precise::find_calls(&module, &source.text);
+                let found = precise::find_calls(module, &source.text);
                 inject_panic("units", path);
-                (found, run_units(&module, &source.text, None))
+                (found, run_units(module, &source.text, None))
             }
-            CountMode::Teosc(list) => (teosc::find_calls(&module, &source.text, list), Vec::new()),
+            CountMode::Teosc(list) => (teosc::find_calls(module, &source.text, list), Vec::new()),
         };
         let calls = found
             .calls
@@ -158,7 +167,8 @@ fn analyse_unguarded(path: &str, bytes: &[u8], kind: FileKind, mode: &CountMode)
             units,
             micros: 0,
         }
-    })
+    });
+    loaded.unwrap_or_else(|f| FileAnalysis::failure(f.status, f.message, f.line, f.column))
 }
 
 #[cfg(test)]

@@ -4,12 +4,12 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use crate::corpus::source::{decode, NotebookMode};
+use crate::analysis::load;
+use crate::corpus::source::NotebookMode;
 use crate::corpus::walk::{discover_repos, walk_repo};
-use crate::corpus::FileKind;
+use crate::corpus::{FileKind, FileStatus};
 use crate::findings::render::{self, FileFindings};
 use crate::findings::{analyse_module, Finding};
-use crate::frontend::parse_python;
 use crate::guard::catch_panic;
 use crate::jobs::JobSolver;
 use crate::program::imports::ImportSearch;
@@ -141,7 +141,7 @@ pub fn check(
     })
 }
 
-/// Decodes, parses and analyses one file; a panic is caught and reported.
+/// Loads and analyses one file ([`load`]); a panic is caught and reported.
 fn analyse_bytes(
     path: &str,
     bytes: &[u8],
@@ -149,18 +149,21 @@ fn analyse_bytes(
     imports: Option<ImportSearch>,
     solver: &mut JobSolver,
 ) -> Result<(String, Vec<Finding>), String> {
-    let source = decode(bytes, kind, NotebookMode::Precise).map_err(|f| f.message)?;
-    let text = source.text;
     let result = catch_panic(|| {
-        stacker::maybe_grow(32 * 1024 * 1024, 256 * 1024 * 1024, || {
-            let module = parse_python(&text)
-                .map_err(|e| format!("syntax error at {}:{}: {}", e.line, e.column, e.message))?;
-            Ok(analyse_module(&module, &text, path, imports, solver).findings)
+        load(bytes, kind, NotebookMode::Precise, |source, module| {
+            let findings = analyse_module(module, &source.text, path, imports, solver).findings;
+            (source.text.clone(), findings)
         })
     });
     match result {
-        Ok(Ok(findings)) => Ok((text, findings)),
-        Ok(Err(msg)) => Err(msg),
+        Ok(Ok(analysed)) => Ok(analysed),
+        Ok(Err(f)) if f.status == FileStatus::ParseError => Err(format!(
+            "syntax error at {}:{}: {}",
+            f.line.unwrap_or(0),
+            f.column.unwrap_or(0),
+            f.message
+        )),
+        Ok(Err(f)) => Err(f.message),
         Err(panic) => Err(format!("internal error: {panic}")),
     }
 }
