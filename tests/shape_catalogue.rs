@@ -77,7 +77,7 @@ fn predict_unguarded(case: &Json) -> Prediction {
         }
     };
     match outcome {
-        Err(RuleError::Invalid(msg)) => Prediction::Error(msg),
+        Err(RuleError::Invalid { message, .. }) => Prediction::Error(message),
         Err(RuleError::Unsupported(msg)) => Prediction::Unknown(msg),
         Ok(out) => {
             for r in &out.requirements {

@@ -126,7 +126,7 @@ fn concrete(out: Result<Outcome, RuleError>) -> Result<Option<Value>, ()> {
             }
             Ok(Some(o.value))
         }
-        Err(RuleError::Invalid(_)) => Ok(None),
+        Err(RuleError::Invalid { .. }) => Ok(None),
         Err(RuleError::Unsupported(_)) => Err(()),
     }
 }
@@ -223,7 +223,7 @@ fn symbolic_rules_agree_with_concrete_evaluation() {
                     skipped += 1;
                     break;
                 }
-                Err(RuleError::Invalid(_)) => None,
+                Err(RuleError::Invalid { .. }) => None,
                 Ok(o) => {
                     let holds = o
                         .requirements

@@ -5,9 +5,13 @@ use super::common::*;
 use super::modules::{apply_child, children};
 use super::{invalid, tensor_out, unsupported, Ctx, Rule, RuleError, RuleResult};
 use crate::shapes::dim::DimExpr;
+use crate::shapes::kind::FindingKind;
 use crate::shapes::requirement::Pred;
 use crate::shapes::shape::Dim;
 use crate::shapes::value::Value;
+
+/// What this family's failures are, unless a rule or a check declares otherwise.
+pub const KIND: FindingKind = FindingKind::AttentionMismatch;
 
 pub const RULES: &[Rule] = &[
     Rule::module("torch.nn.MultiheadAttention", mha_init, mha_forward),
@@ -43,7 +47,8 @@ pub const RULES: &[Rule] = &[
     Rule::function(
         "torch.nn.Transformer.generate_square_subsequent_mask",
         square_subsequent_mask,
-    ),
+    )
+    .finding(FindingKind::ShapeMismatch),
 ];
 
 // ---------------------------------------------------------------------------------------
@@ -508,7 +513,7 @@ fn transformer_stack_init(ctx: &mut Ctx) -> RuleResult {
     };
     let layers = ctx
         .opt_int(1, "num_layers")?
-        .ok_or_else(|| RuleError::Invalid(format!("{}: missing argument `num_layers`", ctx.op)))?;
+        .ok_or_else(|| RuleError::invalid(format!("{}: missing argument `num_layers`", ctx.op)))?;
     let mut children = vec![layer];
     match ctx.arg(2, "norm").cloned() {
         None | Some(Value::None) => {}
@@ -534,7 +539,7 @@ fn transformer_stack_forward(ctx: &mut Ctx) -> RuleResult {
     let mut out = ctx
         .arg(0, "input")
         .cloned()
-        .ok_or_else(|| RuleError::Invalid(format!("{}: missing input", ctx.op)))?;
+        .ok_or_else(|| RuleError::invalid(format!("{}: missing input", ctx.op)))?;
     if param_dim(ctx, "num_layers")?.as_const() != Some(0) {
         // The encoder's `mask` is its layers' `src_mask`.
         let kwargs = ctx

@@ -1,6 +1,9 @@
 //! Helpers shared by the rule families: dims as text, broadcasting with recorded
 //! requirements, "expands to" checks, dtype checks and module values.
 
+use super::invalid_as;
+use crate::shapes::kind::Declared;
+use crate::shapes::kind::FindingKind;
 use std::collections::BTreeMap;
 
 use super::{invalid, unsupported, Ctx, RuleError};
@@ -26,7 +29,7 @@ pub fn broadcast_dims(ctx: &mut Ctx, a: &[Dim], b: &[Dim]) -> Result<Vec<Dim>, R
         &mut reqs,
     );
     for r in reqs {
-        ctx.require(r.pred, r.message)?;
+        ctx.impose(r)?;
     }
     Ok(out.dims().map(<[Dim]>::to_vec).unwrap_or_default())
 }
@@ -46,7 +49,7 @@ pub fn require_expands(
         show(target)
     );
     if src.len() > target.len() {
-        return invalid(msg);
+        return invalid_as(Declared::BROADCAST, msg);
     }
     let off = target.len() - src.len();
     for (i, s) in src.iter().enumerate() {
@@ -55,7 +58,7 @@ pub fn require_expands(
                 Pred::Eq(s.clone(), t.clone()),
                 Pred::Eq(s.clone(), DimExpr::one()),
             ]);
-            ctx.require(pred, msg.clone())?;
+            ctx.require_as(Declared::BROADCAST, pred, msg.clone())?;
         }
     }
     Ok(())
@@ -251,7 +254,12 @@ pub fn require_values_within(
         Some(l) if least < l => least,
         _ => most,
     };
-    ctx.require_with(pred, |cx| message(cx, named))
+    // Values outside their range are indices past their dim, whatever the operator.
+    ctx.require_with_as(
+        Declared::Specific(FindingKind::IndexOutOfBounds),
+        pred,
+        |cx| message(cx, named),
+    )
 }
 
 /// Python's normalisation of a slice bound `i` against a length `n` (positive step): a

@@ -4,6 +4,7 @@
 //! elements, value ranges).
 
 use crate::shapes::dim::DimExpr;
+use crate::shapes::kind::{Declared, FindingKind::*};
 use crate::shapes::requirement::{Pred, Requirement};
 use crate::shapes::shape::{Dim, Shape};
 use crate::shapes::value::{DType, ModuleValue, TensorValue, Value};
@@ -13,8 +14,12 @@ use super::{bounds, content, elements};
 /// Why a rule produced no outcome.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RuleError {
-    /// PyTorch raises for these arguments, whatever the unknown dims are.
-    Invalid(String),
+    /// PyTorch raises for these arguments, whatever the unknown dims are; `kind` as in
+    /// [`Requirement::kind`].
+    Invalid {
+        message: String,
+        kind: Option<Declared>,
+    },
     /// The rule cannot decide (unknown rank, unmodelled argument): the result is unknown.
     Unsupported(String),
 }
@@ -161,7 +166,25 @@ pub struct Ctx {
 }
 
 pub fn invalid<T>(msg: impl Into<String>) -> Result<T, RuleError> {
-    Err(RuleError::Invalid(msg.into()))
+    Err(RuleError::invalid(msg))
+}
+
+/// An error whose kind the check declares (see [`Requirement::kind`]).
+pub fn invalid_as<T>(kind: Declared, msg: impl Into<String>) -> Result<T, RuleError> {
+    Err(RuleError::Invalid {
+        message: msg.into(),
+        kind: Some(kind),
+    })
+}
+
+impl RuleError {
+    /// PyTorch raises (see [`RuleError::Invalid`]); the rule's kind.
+    pub fn invalid(msg: impl Into<String>) -> RuleError {
+        RuleError::Invalid {
+            message: msg.into(),
+            kind: None,
+        }
+    }
 }
 
 pub fn unsupported<T>(msg: impl Into<String>) -> Result<T, RuleError> {
@@ -324,12 +347,41 @@ impl Ctx {
 
     /// Records a requirement; fails right away when it is decidably false.
     pub fn require(&mut self, pred: Pred, message: impl Into<String>) -> Result<(), RuleError> {
+        self.require_kind(None, pred, message)
+    }
+
+    /// [`Ctx::require`] for a check that declares what its violation is.
+    pub fn require_as(
+        &mut self,
+        kind: Declared,
+        pred: Pred,
+        message: impl Into<String>,
+    ) -> Result<(), RuleError> {
+        self.require_kind(Some(kind), pred, message)
+    }
+
+    /// Records a requirement made elsewhere (a broadcast), keeping what it declares.
+    pub fn impose(&mut self, r: Requirement) -> Result<(), RuleError> {
+        self.require_kind(r.kind, r.pred, r.message)
+    }
+
+    /// [`Ctx::require`] with the kind a check declared, if any.
+    pub fn require_kind(
+        &mut self,
+        kind: Option<Declared>,
+        pred: Pred,
+        message: impl Into<String>,
+    ) -> Result<(), RuleError> {
         let message = message.into();
         match pred.decide() {
             Some(true) => Ok(()),
-            Some(false) => Err(RuleError::Invalid(message)),
+            Some(false) => Err(RuleError::Invalid { message, kind }),
             None => {
-                self.requirements.push(Requirement::new(pred, message));
+                self.requirements.push(Requirement {
+                    pred,
+                    message,
+                    kind,
+                });
                 Ok(())
             }
         }
@@ -347,6 +399,36 @@ impl Ctx {
         }
         let message = message(self);
         self.require(pred, message)
+    }
+
+    /// [`Ctx::require_with`] for a check that declares what its violation is.
+    pub fn require_with_as(
+        &mut self,
+        kind: Declared,
+        pred: Pred,
+        message: impl FnOnce(&Ctx) -> String,
+    ) -> Result<(), RuleError> {
+        if pred.decide() == Some(true) {
+            return Ok(());
+        }
+        let message = message(self);
+        self.require_as(kind, pred, message)
+    }
+
+    /// [`Ctx::require_eq`] for a check that declares what its violation is.
+    pub fn require_eq_as(
+        &mut self,
+        kind: Declared,
+        a: &Dim,
+        b: &Dim,
+        message: impl Into<String>,
+    ) -> Result<(), RuleError> {
+        match (a, b) {
+            (Dim::Known(x), Dim::Known(y)) => {
+                self.require_as(kind, Pred::Eq(x.clone(), y.clone()), message)
+            }
+            _ => Ok(()),
+        }
     }
 
     pub fn require_eq(
@@ -368,12 +450,15 @@ impl Ctx {
         // PyTorch treats rank-0 tensors as rank 1 for dim wrapping.
         let n_wrap = n.max(1);
         if dim < -n_wrap || dim >= n_wrap {
-            return invalid(format!(
+            return invalid_as(
+                Declared::Specific(DimOutOfRange),
+                format!(
                 "{}: Dimension out of range (expected to be in range of [{}, {}], but got {dim})",
                 self.op,
                 -n_wrap,
                 n_wrap - 1
-            ));
+            ),
+            );
         }
         Ok(if dim < 0 {
             (dim + n_wrap) as usize
@@ -405,7 +490,7 @@ impl Ctx {
     pub fn seq_ints(&self, pos: usize, name: &str) -> Result<Vec<Dim>, RuleError> {
         let items = match self.arg(pos, name) {
             Some(v) => v.elements().ok_or_else(|| {
-                RuleError::Invalid(format!(
+                RuleError::invalid(format!(
                     "{}: `{name}` must be a sequence of ints, not {v}",
                     self.op
                 ))
@@ -426,7 +511,7 @@ impl Ctx {
         };
         let items: Vec<Value> = match single {
             Some(v) => v.elements().ok_or_else(|| {
-                RuleError::Invalid(format!("{}: `{name}` must be a sequence of ints", self.op))
+                RuleError::invalid(format!("{}: `{name}` must be a sequence of ints", self.op))
             })?,
             None if rest.is_empty() => {
                 return invalid(format!("{}: missing argument `{name}`", self.op))

@@ -10,9 +10,14 @@ use super::nd::{
 use super::resample::pad_dims;
 use super::{int_of, invalid, tensor_out, unsupported, Ctx, Rule, RuleError, RuleResult};
 use crate::shapes::dim::DimExpr;
+use crate::shapes::kind::Declared;
+use crate::shapes::kind::FindingKind;
 use crate::shapes::requirement::Pred;
 use crate::shapes::shape::Dim;
 use crate::shapes::value::{DType, Value};
+
+/// What this family's failures are, unless a rule or a check declares otherwise.
+pub const KIND: FindingKind = FindingKind::ChannelMismatch;
 
 pub const RULES: &[Rule] = &[
     Rule::module("torch.nn.Conv1d", conv_init, conv_forward),
@@ -266,7 +271,7 @@ fn requested_output(
     let n = spec.n;
     let items = v
         .elements()
-        .ok_or_else(|| RuleError::Invalid(format!("{op}: output_size must be a sequence")))?;
+        .ok_or_else(|| RuleError::invalid(format!("{op}: output_size must be a sequence")))?;
     if items.len() != n && items.len() != n + 2 {
         return invalid(format!(
             "{op}: output_size must have {n} or {} elements (got {})",
@@ -524,7 +529,12 @@ fn conv_spatial(
         show(&effective, " x ")
     );
     for (p, e) in padded.iter().zip(&effective) {
-        ctx.require(Pred::Le(e.clone(), p.clone()), message.clone())?;
+        let fits = Pred::Le(e.clone(), p.clone());
+        ctx.require_as(
+            Declared::Specific(FindingKind::EmptyOutput),
+            fits,
+            message.clone(),
+        )?;
     }
     Ok(out)
 }
@@ -596,7 +606,7 @@ fn transposed_spatial(
         } else {
             non_negative
         };
-        ctx.require_with(pred, |_| {
+        ctx.require_with_as(Declared::Specific(FindingKind::EmptyOutput), pred, |_| {
             format!(
                 "{op}: Given input size per channel: ({}). Calculated output size per channel: \
                  ({}). Output size is too small",
@@ -670,7 +680,7 @@ mod tests {
                 Dim::sym("w"),
             ],
         );
-        assert!(matches!(mismatch, Err(RuleError::Invalid(_))));
+        assert!(matches!(mismatch, Err(RuleError::Invalid { .. })));
     }
 
     /// A channel count from outside the file leaves only its own checks undone: the

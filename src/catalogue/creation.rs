@@ -4,9 +4,13 @@
 use super::common::size_hyper;
 use super::{invalid, tensor_out, unsupported, Ctx, Rule, RuleError, RuleResult};
 use crate::shapes::dim::DimExpr;
+use crate::shapes::kind::FindingKind;
 use crate::shapes::requirement::Pred;
 use crate::shapes::shape::{Dim, Shape};
 use crate::shapes::value::{DType, TensorValue, Value};
+
+/// What this family's failures are, unless a rule or a check declares otherwise.
+pub const KIND: FindingKind = FindingKind::ShapeMismatch;
 
 pub const RULES: &[Rule] = &[
     Rule::function("torch.zeros", sized),
@@ -418,7 +422,7 @@ fn tensor_literal(ctx: &mut Ctx) -> RuleResult {
     let data = ctx
         .arg(0, "data")
         .cloned()
-        .ok_or_else(|| RuleError::Invalid(format!("{}: missing `data`", ctx.op)))?;
+        .ok_or_else(|| RuleError::invalid(format!("{}: missing `data`", ctx.op)))?;
     // `torch.tensor(t)` copies a tensor (with a warning): its shape.
     if let Value::Tensor(t) = &data {
         return Ok(Value::tensor(t.shape.clone(), dtype_kw(ctx, t.dtype)));

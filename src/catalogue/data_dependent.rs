@@ -7,9 +7,13 @@
 use super::common::opt_dims;
 use super::{invalid, tensor_out, unsupported, Ctx, Rule, RuleError, RuleResult};
 use crate::shapes::dim::DimExpr;
+use crate::shapes::kind::FindingKind;
 use crate::shapes::requirement::Pred;
 use crate::shapes::shape::{broadcast, Dim, Shape};
 use crate::shapes::value::{DType, TensorValue, Value};
+
+/// What this family's failures are, unless a rule or a check declares otherwise.
+pub const KIND: FindingKind = FindingKind::ShapeMismatch;
 
 pub const RULES: &[Rule] = &[
     Rule::function("torch.nonzero", nonzero),
@@ -90,7 +94,7 @@ fn masked_select(ctx: &mut Ctx) -> RuleResult {
     let mut reqs = Vec::new();
     let shape = broadcast(&x.shape, &mask.shape, &ctx.op.clone(), &mut reqs);
     for r in reqs {
-        ctx.require(r.pred, r.message)?;
+        ctx.impose(r)?;
     }
     let Some(dims) = shape.dims().map(<[Dim]>::to_vec) else {
         return unsupported(format!("{}: operands of unknown rank", ctx.op));

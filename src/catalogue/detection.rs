@@ -3,11 +3,17 @@
 //! conventions.) `nms` keeps a number of boxes only the data decides: its result's length
 //! is unknown, never a guess.
 
+use super::invalid_as;
 use super::{invalid, tensor_out, unsupported, Ctx, Rule, RuleResult};
 use crate::shapes::dim::DimExpr;
+use crate::shapes::kind::Declared;
+use crate::shapes::kind::FindingKind;
 use crate::shapes::requirement::Pred;
 use crate::shapes::shape::Dim;
 use crate::shapes::value::{DType, Value};
+
+/// What this family's failures are, unless a rule or a check declares otherwise.
+pub const KIND: FindingKind = FindingKind::ShapeMismatch;
 
 pub const RULES: &[Rule] = &[
     Rule::function("torchvision.ops.nms", nms),
@@ -15,7 +21,7 @@ pub const RULES: &[Rule] = &[
     Rule::function("torchvision.ops.box_area", box_area),
     Rule::function("torchvision.ops.box_iou", box_iou),
     Rule::function("torchvision.ops.roi_align", roi_pooling),
-    Rule::function("torchvision.ops.roi_pool", roi_pooling),
+    Rule::function("torchvision.ops.roi_pool", roi_pooling).finding(FindingKind::EmptyOutput),
 ];
 
 /// The kernel's checks on `boxes [N, 4]` and `scores [N]` (`nms_kernel.cpp`): "boxes should
@@ -139,7 +145,7 @@ fn regions(ctx: &mut Ctx) -> Result<Dim, super::RuleError> {
     let boxes = ctx
         .arg(1, "boxes")
         .cloned()
-        .ok_or_else(|| super::RuleError::Invalid(format!("{op}: missing argument `boxes`")))?;
+        .ok_or_else(|| super::RuleError::invalid(format!("{op}: missing argument `boxes`")))?;
     let per_image = match boxes {
         Value::Tensor(t) => {
             let Some(dims) = t.shape.dims().map(<[Dim]>::to_vec) else {
@@ -156,9 +162,12 @@ fn regions(ctx: &mut Ctx) -> Result<Dim, super::RuleError> {
                     return Ok(k.clone());
                 }
                 [_] => {
-                    return invalid(format!(
+                    return invalid_as(
+                        Declared::Specific(FindingKind::DimOutOfRange),
+                        format!(
                     "{op}: Dimension out of range (expected to be in range of [-1, 0], but got 1)"
-                ))
+                ),
+                    )
                 }
                 [] => {
                     return invalid(format!(
@@ -199,18 +208,21 @@ fn regions(ctx: &mut Ctx) -> Result<Dim, super::RuleError> {
 fn roi_pooling(ctx: &mut Ctx) -> RuleResult {
     let (x, dt) = ctx.ranked(0, "input")?;
     if x.len() != 4 {
-        return invalid(format!(
-            "{}: Dimension out of range (expected to be in range of [-{r}, {}], but got 3)",
-            ctx.op,
-            x.len().saturating_sub(1),
-            r = x.len()
-        ));
+        return invalid_as(
+            Declared::Specific(FindingKind::DimOutOfRange),
+            format!(
+                "{}: Dimension out of range (expected to be in range of [-{r}, {}], but got 3)",
+                ctx.op,
+                x.len().saturating_sub(1),
+                r = x.len()
+            ),
+        );
     }
     let k = regions(ctx)?;
     let size = ctx
         .arg(2, "output_size")
         .cloned()
-        .ok_or_else(|| super::RuleError::Invalid(format!("{}: missing output_size", ctx.op)))?;
+        .ok_or_else(|| super::RuleError::invalid(format!("{}: missing output_size", ctx.op)))?;
     let side = |v: &Value| super::int_of(&ctx.op, "output_size", v).map(Dim::Known);
     let (oh, ow) = match size.elements().as_deref() {
         None => (side(&size)?, side(&size)?),
@@ -255,7 +267,7 @@ mod tests {
                 vec![],
             );
             assert!(
-                matches!(r, Err(RuleError::Invalid(_))),
+                matches!(r, Err(RuleError::Invalid { .. })),
                 "{boxes:?} {scores:?}: {r:?}"
             );
         }
@@ -271,7 +283,7 @@ mod tests {
             vec![t(&[5, 3]), t(&[5]), idxs, Value::Float(Some(0.5))],
             vec![],
         );
-        assert!(matches!(bad, Err(RuleError::Invalid(_))));
+        assert!(matches!(bad, Err(RuleError::Invalid { .. })));
         let empty = call(
             "torchvision.ops.batched_nms",
             vec![
@@ -322,7 +334,7 @@ mod tests {
             vec![x, t(&[1, 4]), Value::int(7)],
             vec![],
         );
-        assert!(matches!(corners_only, Err(RuleError::Invalid(_))));
+        assert!(matches!(corners_only, Err(RuleError::Invalid { .. })));
         let area = call("torchvision.ops.box_area", vec![t(&[5, 4])], vec![]).unwrap();
         assert_eq!(area.as_tensor().unwrap().shape, Shape::of(&[5]));
     }

@@ -3,10 +3,14 @@
 
 use super::common::*;
 use super::{invalid, tensor_out, unsupported, Ctx, Rule, RuleError, RuleResult};
+use crate::shapes::kind::FindingKind;
 use std::collections::BTreeMap;
 
 use crate::shapes::shape::{broadcast, Dim, Shape};
 use crate::shapes::value::Value;
+
+/// What this family's failures are, unless a rule or a check declares otherwise.
+pub const KIND: FindingKind = FindingKind::MatmulMismatch;
 
 pub const RULES: &[Rule] = &[Rule::function("torch.einsum", einsum)];
 

@@ -1,10 +1,16 @@
 //! Operator rules: elementwise math. Binary operators broadcast their operands; unary
 //! functions keep the shape; conversions keep the shape and change the dtype.
 
+use super::invalid_as;
 use super::{invalid, Ctx, Rule, RuleError, RuleResult};
+use crate::shapes::kind::Declared;
+use crate::shapes::kind::FindingKind;
 use crate::shapes::requirement::Pred;
 use crate::shapes::shape::{broadcast, Dim, Shape};
 use crate::shapes::value::{DType, Value};
+
+/// What this family's failures are, unless a rule or a check declares otherwise.
+pub const KIND: FindingKind = FindingKind::ShapeMismatch;
 
 pub const RULES: &[Rule] = &[
     Rule::function("operator.add", binary_arith),
@@ -281,7 +287,7 @@ pub(super) fn broadcast_operands(ctx: &mut Ctx) -> Result<(Shape, Option<DType>)
             let what = ctx.op.clone();
             let out = broadcast(&a, &b, &what, &mut reqs);
             for r in reqs {
-                ctx.require(r.pred, r.message)?;
+                ctx.impose(r)?;
             }
             out
         }
@@ -405,14 +411,17 @@ fn binary_inplace(ctx: &mut Ctx) -> RuleResult {
 pub(super) fn require_fits(ctx: &mut Ctx, mine: &Shape, out: &Shape) -> Result<(), RuleError> {
     if let (Some(o), Some(m)) = (out.dims(), mine.dims()) {
         if o.len() != m.len() {
-            return invalid(format!(
-                "{}: output with shape {mine} doesn't match the broadcast shape {out}",
-                ctx.op
-            ));
+            return invalid_as(
+                Declared::BROADCAST,
+                format!(
+                    "{}: output with shape {mine} doesn't match the broadcast shape {out}",
+                    ctx.op
+                ),
+            );
         }
         for (x, y) in o.iter().zip(m) {
             if let (Some(x), Some(y)) = (x.expr(), y.expr()) {
-                ctx.require_with(Pred::Eq(x.clone(), y.clone()), |cx| {
+                ctx.require_with_as(Declared::BROADCAST, Pred::Eq(x.clone(), y.clone()), |cx| {
                     format!(
                         "{}: output with shape {mine} doesn't match the broadcast shape {out}",
                         cx.op
@@ -580,14 +589,14 @@ pub(super) fn broadcast_all(ctx: &mut Ctx, operands: &[(usize, &str)]) -> Result
                     let what = ctx.op.clone();
                     let out = broadcast(&prev, &s, &what, &mut reqs);
                     for r in reqs {
-                        ctx.require(r.pred, r.message)?;
+                        ctx.impose(r)?;
                     }
                     out
                 }
             });
         }
     }
-    acc.ok_or_else(|| RuleError::Invalid(format!("{}: no tensor operand", ctx.op)))
+    acc.ok_or_else(|| RuleError::invalid(format!("{}: no tensor operand", ctx.op)))
 }
 
 /// `torch.where(cond, a, b)`: the three operands broadcast together. `torch.where(cond)` is
@@ -660,7 +669,7 @@ fn masked_fill(ctx: &mut Ctx) -> RuleResult {
     let what = ctx.op.clone();
     let out = broadcast(&x.shape, &mask.shape, &what, &mut reqs);
     for r in reqs {
-        ctx.require(r.pred, r.message)?;
+        ctx.impose(r)?;
     }
     Ok(Value::tensor(out, x.dtype))
 }
@@ -671,10 +680,10 @@ fn masked_fill_inplace(ctx: &mut Ctx) -> RuleResult {
     let out = masked_fill(ctx)?;
     if let (Some(o), Some(m)) = (out.as_tensor().and_then(|t| t.shape.rank()), x.shape.rank()) {
         if o != m {
-            return invalid(format!(
-                "{}: mask does not broadcast to the tensor's shape",
-                ctx.op
-            ));
+            return invalid_as(
+                Declared::BROADCAST,
+                format!("{}: mask does not broadcast to the tensor's shape", ctx.op),
+            );
         }
     }
     Ok(Value::Tensor(x))

@@ -6,9 +6,14 @@ use super::nd::module_value;
 use super::norms::{bool_param, int_param};
 use super::{invalid, tensor_out, unsupported, Ctx, Rule, RuleError, RuleResult};
 use crate::shapes::dim::DimExpr;
+use crate::shapes::kind::Declared;
+use crate::shapes::kind::FindingKind;
 use crate::shapes::requirement::Pred;
 use crate::shapes::shape::{broadcast, Dim, Shape};
 use crate::shapes::value::{DType, Value};
+
+/// What this family's failures are, unless a rule or a check declares otherwise.
+pub const KIND: FindingKind = FindingKind::ShapeMismatch;
 
 pub const RULES: &[Rule] = &[
     Rule::module("torch.nn.Embedding", embedding_init, embedding_forward),
@@ -39,10 +44,10 @@ fn embedding_init(ctx: &mut Ctx) -> RuleResult {
     let bag = op.ends_with("Bag");
     let num = ctx
         .opt_int(0, "num_embeddings")?
-        .ok_or_else(|| RuleError::Invalid(format!("{op}: missing argument 'num_embeddings'")))?;
+        .ok_or_else(|| RuleError::invalid(format!("{op}: missing argument 'num_embeddings'")))?;
     let dim = ctx
         .opt_int(1, "embedding_dim")?
-        .ok_or_else(|| RuleError::Invalid(format!("{op}: missing argument 'embedding_dim'")))?;
+        .ok_or_else(|| RuleError::invalid(format!("{op}: missing argument 'embedding_dim'")))?;
     let pad_pos = if bag { 9 } else { 2 };
     if let Some(p) = ctx.opt_int(pad_pos, "padding_idx")? {
         ctx.require_with(
@@ -120,7 +125,8 @@ fn embedding_shape(ctx: &mut Ctx, num: &Dim, dim: Dim) -> RuleResult {
         })?;
     }
     if let (Some(top), Dim::Known(rows), Dim::Known(n)) = (&t.top, num, Dim::product(&idx)) {
-        ctx.require_with(
+        ctx.require_with_as(
+            Declared::Specific(FindingKind::IndexOutOfBounds),
             Pred::Or(vec![
                 Pred::Eq(n, DimExpr::zero()),
                 Pred::Lt(top.clone(), rows.clone()),
@@ -135,7 +141,8 @@ fn embedding_shape(ctx: &mut Ctx, num: &Dim, dim: Dim) -> RuleResult {
     }
     // An empty table can only be indexed by an empty index tensor.
     if let (Some(rows), Dim::Known(n)) = (num.expr(), Dim::product(&idx)) {
-        ctx.require_with(
+        ctx.require_with_as(
+            Declared::Generic(FindingKind::IndexOutOfBounds),
             Pred::Or(vec![
                 Pred::Ne(rows.clone(), DimExpr::zero()),
                 Pred::Eq(n, DimExpr::zero()),
@@ -369,7 +376,7 @@ fn broadcast_pair(ctx: &mut Ctx) -> Result<(Vec<Dim>, Option<DType>), RuleError>
     let op = ctx.op.clone();
     let out = broadcast(&a.shape, &b.shape, &op, &mut reqs);
     for r in reqs {
-        ctx.require(r.pred, r.message)?;
+        ctx.impose(r)?;
     }
     match out {
         Shape::Ranked(d) => Ok((d, a.dtype)),

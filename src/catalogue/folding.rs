@@ -6,9 +6,13 @@ use super::common::require_non_empty;
 use super::nd::{module_value, ntuple, param_tuple, show, tuple_value};
 use super::{invalid, tensor_out, Ctx, Rule, RuleError, RuleResult};
 use crate::shapes::dim::DimExpr;
+use crate::shapes::kind::FindingKind;
 use crate::shapes::requirement::Pred;
 use crate::shapes::shape::{Dim, Shape};
 use crate::shapes::value::{DType, Value};
+
+/// What this family's failures are, unless a rule or a check declares otherwise.
+pub const KIND: FindingKind = FindingKind::ShapeMismatch;
 
 pub const RULES: &[Rule] = &[
     Rule::module("torch.nn.Unfold", unfold_init, unfold_forward),

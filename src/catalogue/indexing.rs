@@ -4,11 +4,17 @@
 //! conventions.)
 
 use super::common::{clamp_slice_bound, require_values_within};
+use super::invalid_as;
 use super::{int_of, invalid, tensor_out, unsupported, Ctx, Rule, RuleError, RuleResult};
 use crate::shapes::dim::DimExpr;
+use crate::shapes::kind::Declared;
+use crate::shapes::kind::FindingKind;
 use crate::shapes::requirement::Pred;
 use crate::shapes::shape::{broadcast, Dim, Shape};
 use crate::shapes::value::{DType, TensorValue, Value};
+
+/// What this family's failures are, unless a rule or a check declares otherwise.
+pub const KIND: FindingKind = FindingKind::ShapeMismatch;
 
 pub const RULES: &[Rule] = &[
     Rule::function("operator.getitem", getitem),
@@ -44,6 +50,10 @@ fn shape_str(dims: &[Dim]) -> String {
     Shape::Ranked(dims.to_vec()).to_string()
 }
 
+/// A check on an index tensor (its rank, its size, a mask's shape): what PyTorch raises as an
+/// `IndexError`, unless the operator has a kind of its own.
+const INDEX: Declared = Declared::Generic(FindingKind::IndexOutOfBounds);
+
 /// Applies broadcasting requirements with a message of our own.
 fn broadcast_with(ctx: &mut Ctx, a: &[Dim], b: &[Dim], msg: &str) -> Result<Vec<Dim>, RuleError> {
     let mut reqs = Vec::new();
@@ -54,7 +64,7 @@ fn broadcast_with(ctx: &mut Ctx, a: &[Dim], b: &[Dim], msg: &str) -> Result<Vec<
         &mut reqs,
     );
     for r in reqs {
-        ctx.require(r.pred, msg.to_string())?;
+        ctx.require_kind(r.kind, r.pred, msg.to_string())?;
     }
     Ok(out.dims().map(<[Dim]>::to_vec).unwrap_or_default())
 }
@@ -131,7 +141,7 @@ fn size_getitem(ctx: &Ctx, dims: &[Dim], idx: &Value) -> RuleResult {
             };
             let j = if i < 0 { i + n } else { i };
             if !(0..n).contains(&j) {
-                return invalid(format!("{}: tuple index out of range", ctx.op));
+                return invalid_as(INDEX, format!("{}: tuple index out of range", ctx.op));
             }
             Ok(match &dims[j as usize] {
                 Dim::Known(e) => Value::Int(e.clone()),
@@ -327,8 +337,9 @@ fn require_in_bounds(ctx: &mut Ctx, i: &DimExpr, n: &Dim, d: usize) -> Result<()
             "{}: index {i} is out of bounds for dimension {d} with size {n}",
             ctx.op
         );
-        ctx.require(Pred::Le(n.neg(), i.clone()), msg.clone())?;
-        ctx.require(Pred::Lt(i.clone(), n.clone()), msg)?;
+        let kind = Declared::Specific(FindingKind::IndexOutOfBounds);
+        ctx.require_as(kind, Pred::Le(n.neg(), i.clone()), msg.clone())?;
+        ctx.require_as(kind, Pred::Lt(i.clone(), n.clone()), msg)?;
     }
     Ok(())
 }
@@ -421,7 +432,8 @@ fn indexed_shape(ctx: &mut Ctx, dims: &[Dim], idx: &Value) -> Result<Vec<Dim>, R
                     })?;
                 }
                 if let (Dim::Known(n), Dim::Known(count)) = (&dims[d], Dim::product(&shape)) {
-                    ctx.require_with(
+                    ctx.require_with_as(
+                        Declared::Specific(FindingKind::IndexOutOfBounds),
                         Pred::Or(vec![
                             Pred::Lt(DimExpr::zero(), n.clone()),
                             Pred::Eq(count, DimExpr::zero()),
@@ -435,7 +447,8 @@ fn indexed_shape(ctx: &mut Ctx, dims: &[Dim], idx: &Value) -> Result<Vec<Dim>, R
             }
             Item::Mask(mask, count) => {
                 for (j, m) in mask.iter().enumerate() {
-                    ctx.require_eq(
+                    ctx.require_eq_as(
+                        INDEX,
                         m,
                         &dims[d + j],
                         format!(
@@ -506,14 +519,14 @@ fn getitem(ctx: &mut Ctx) -> RuleResult {
     let idx = ctx
         .arg(1, "index")
         .cloned()
-        .ok_or_else(|| RuleError::Invalid(format!("{}: missing index", ctx.op)))?;
+        .ok_or_else(|| RuleError::invalid(format!("{}: missing index", ctx.op)))?;
     if let Some(Value::Size(dims)) = ctx.arg(0, "self") {
         let dims = dims.clone();
         return size_getitem(ctx, &dims, &idx);
     }
     let (dims, dtype) = ctx.ranked(0, "self")?;
     if dims.is_empty() && matches!(idx, Value::Int(_)) {
-        return invalid(format!(
+        return invalid_as(INDEX, format!(
             "{}: invalid index of a 0-dim tensor. Use `tensor.item()` to convert a 0-dim tensor to a number",
             ctx.op
         ));
@@ -533,12 +546,14 @@ fn require_expands(
     let extra = value.len().saturating_sub(target.len());
     for v in &value[..extra] {
         if let Dim::Known(e) = v {
-            ctx.require(Pred::Eq(e.clone(), DimExpr::one()), msg.to_string())?;
+            let one = Pred::Eq(e.clone(), DimExpr::one());
+            ctx.require_as(Declared::BROADCAST, one, msg.to_string())?;
         }
     }
     for (v, t) in value[extra..].iter().rev().zip(target.iter().rev()) {
         if let (Dim::Known(v), Dim::Known(t)) = (v, t) {
-            ctx.require(
+            ctx.require_as(
+                Declared::BROADCAST,
                 Pred::Or(vec![
                     Pred::Eq(v.clone(), DimExpr::one()),
                     Pred::Eq(v.clone(), t.clone()),
@@ -558,7 +573,7 @@ fn setitem(ctx: &mut Ctx) -> RuleResult {
     let idx = ctx
         .arg(1, "index")
         .cloned()
-        .ok_or_else(|| RuleError::Invalid(format!("{}: missing index", ctx.op)))?;
+        .ok_or_else(|| RuleError::invalid(format!("{}: missing index", ctx.op)))?;
     let target = indexed_shape(ctx, &dims, &idx)?;
     if let Some(Value::Tensor(v)) = ctx.arg(2, "value").cloned() {
         if let Some(vd) = v.shape.dims() {
@@ -612,7 +627,10 @@ fn vector_index(ctx: &mut Ctx, pos: usize) -> Result<Dim, RuleError> {
     }
     let index = index_arg(ctx, pos, "index")?;
     if index.len() > 1 {
-        return invalid(format!("{}: Index is supposed to be a vector", ctx.op));
+        return invalid_as(
+            INDEX,
+            format!("{}: Index is supposed to be a vector", ctx.op),
+        );
     }
     Ok(Dim::product(&index))
 }
@@ -643,7 +661,8 @@ fn index_select(ctx: &mut Ctx) -> RuleResult {
     require_stored_indices(ctx, 2, &dims[d], d)?;
     if let (Dim::Known(n), Dim::Known(k)) = (&dims[d], &len) {
         let op = ctx.op.clone();
-        ctx.require_with(
+        ctx.require_with_as(
+            INDEX,
             Pred::Or(vec![
                 Pred::Lt(DimExpr::zero(), n.clone()),
                 Pred::Eq(k.clone(), DimExpr::zero()),
@@ -675,7 +694,7 @@ fn require_no_larger(
                 shape_str(of),
                 skip.map_or("-".to_string(), |d| d.to_string())
             );
-            ctx.require(Pred::Le(i.clone(), s.clone()), msg)?;
+            ctx.require_as(INDEX, Pred::Le(i.clone(), s.clone()), msg)?;
         }
     }
     Ok(())
@@ -688,10 +707,13 @@ fn gather(ctx: &mut Ctx) -> RuleResult {
     let (dims, dtype, d) = input_and_dim(ctx)?;
     let index = index_arg(ctx, 2, "index")?;
     if index.len() != dims.len() && !(index.len() <= 1 && dims.len() <= 1) {
-        return invalid(format!(
-            "{}: Index tensor must have the same number of dimensions as input tensor",
-            ctx.op
-        ));
+        return invalid_as(
+            INDEX,
+            format!(
+                "{}: Index tensor must have the same number of dimensions as input tensor",
+                ctx.op
+            ),
+        );
     }
     require_no_larger(ctx, &index, &dims, Some(d), "self")?;
     if let Some(n) = dims.get(d) {
@@ -726,19 +748,25 @@ fn scatter(ctx: &mut Ctx) -> RuleResult {
     }
     let index = index_arg(ctx, 2, "index")?;
     if index.len() != dims.len() && !(index.len() <= 1 && dims.len() <= 1) {
-        return invalid(format!(
-            "{}: Index tensor must have the same number of dimensions as self tensor",
-            ctx.op
-        ));
+        return invalid_as(
+            INDEX,
+            format!(
+                "{}: Index tensor must have the same number of dimensions as self tensor",
+                ctx.op
+            ),
+        );
     }
     require_no_larger(ctx, &index, &dims, Some(d), "self")?;
     if let Some(Value::Tensor(src)) = ctx.arg(3, "src").cloned() {
         if let Some(sd) = src.shape.dims() {
             if sd.len() != index.len() && !(index.len() <= 1 && sd.len() <= 1) {
-                return invalid(format!(
-                    "{}: Index tensor must have the same number of dimensions as src tensor",
-                    ctx.op
-                ));
+                return invalid_as(
+                    INDEX,
+                    format!(
+                        "{}: Index tensor must have the same number of dimensions as src tensor",
+                        ctx.op
+                    ),
+                );
             }
             require_no_larger(ctx, &index, sd, None, "src")?;
         }

@@ -5,9 +5,13 @@
 use super::elementwise::require_fits;
 use super::{invalid, Ctx, Rule, RuleResult};
 use crate::shapes::dim::DimExpr;
+use crate::shapes::kind::FindingKind;
 use crate::shapes::requirement::Pred;
 use crate::shapes::shape::Dim;
 use crate::shapes::value::Value;
+
+/// What this family's failures are, unless a rule or a check declares otherwise.
+pub const KIND: FindingKind = FindingKind::ShapeMismatch;
 
 pub const RULES: &[Rule] = &[
     Rule::function("torch.nn.init.constant_", fill),
@@ -173,7 +177,7 @@ fn copy(ctx: &mut Ctx) -> RuleResult {
     let what = ctx.op.clone();
     let out = crate::shapes::shape::broadcast(&t.shape, &src.shape, &what, &mut reqs);
     for r in reqs {
-        ctx.require(r.pred, r.message)?;
+        ctx.impose(r)?;
     }
     require_fits(ctx, &t.shape, &out)?;
     Ok(Value::Tensor(t).without_content())

@@ -5,17 +5,21 @@
 use super::common::clamp_slice_bound;
 use super::{int_of, invalid, tensor_out, unsupported, Ctx, Rule, RuleError, RuleResult};
 use crate::shapes::dim::DimExpr;
+use crate::shapes::kind::FindingKind;
 use crate::shapes::requirement::Pred;
 use crate::shapes::shape::{Dim, Shape};
 use crate::shapes::value::{DType, Value};
 
+/// What this family's failures are, unless a rule or a check declares otherwise.
+pub const KIND: FindingKind = FindingKind::ShapeMismatch;
+
 pub const RULES: &[Rule] = &[
-    Rule::function("torch.cat", cat),
-    Rule::function("torch.concat", cat),
-    Rule::function("torch.concatenate", cat),
-    Rule::function("torch.stack", stack),
-    Rule::function("torch.hstack", hstack),
-    Rule::function("torch.vstack", vstack),
+    Rule::function("torch.cat", cat).finding(FindingKind::ConcatMismatch),
+    Rule::function("torch.concat", cat).finding(FindingKind::ConcatMismatch),
+    Rule::function("torch.concatenate", cat).finding(FindingKind::ConcatMismatch),
+    Rule::function("torch.stack", stack).finding(FindingKind::ConcatMismatch),
+    Rule::function("torch.hstack", hstack).finding(FindingKind::ConcatMismatch),
+    Rule::function("torch.vstack", vstack).finding(FindingKind::ConcatMismatch),
     Rule::function("torch.row_stack", vstack),
     Rule::function("torch.dstack", dstack),
     Rule::function("torch.column_stack", column_stack),
@@ -39,7 +43,7 @@ fn operands(ctx: &Ctx) -> Result<Vec<Operand>, RuleError> {
     let items = match ctx.arg(0, "tensors") {
         Some(Value::Unknown) => return unsupported(format!("{}: `tensors` is unknown", ctx.op)),
         Some(v) => v.elements().ok_or_else(|| {
-            RuleError::Invalid(format!(
+            RuleError::invalid(format!(
                 "{}: `tensors` must be a tuple or list of Tensors, not {v}",
                 ctx.op
             ))
@@ -128,13 +132,12 @@ fn concat(ctx: &mut Ctx, ops: &[Operand], dim: i64) -> RuleResult {
             .all(|s| !s.is_const() || s.as_const() == Some(0))
             && sizes.iter().any(|s| !s.is_const())
         {
-            let message = ctx
-                .dim_index(dim, 1, 0)
-                .err()
-                .map(|e| format!("{e:?}"))
-                .unwrap_or_default();
+            let (message, kind) = match ctx.dim_index(dim, 1, 0) {
+                Err(RuleError::Invalid { message, kind }) => (message, kind),
+                _ => (String::new(), None),
+            };
             for s in sizes {
-                ctx.require(Pred::Eq(s, DimExpr::zero()), message.clone())?;
+                ctx.require_kind(kind, Pred::Eq(s, DimExpr::zero()), message.clone())?;
             }
             return Ok(tensor_out(vec![Dim::constant(0)], dtype));
         }
@@ -574,7 +577,7 @@ mod tests {
         };
         let failed =
             run(vec![t(&[4, 64]), Value::Unknown, t(&[4, 2, 6])]).expect_err("a rank mismatch");
-        assert!(matches!(failed.error, RuleError::Invalid(_)));
+        assert!(matches!(failed.error, RuleError::Invalid { .. }));
         assert!(
             !failed.read_unknown,
             "the mismatch does not depend on the unknown"

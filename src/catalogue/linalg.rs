@@ -3,8 +3,12 @@
 //! conventions.) Every one needs at least 2 dims; the square ones need `m == n`.
 
 use super::{invalid, tensor_out, Ctx, Rule, RuleError, RuleResult};
+use crate::shapes::kind::FindingKind;
 use crate::shapes::shape::Dim;
 use crate::shapes::value::{DType, Value};
+
+/// What this family's failures are, unless a rule or a check declares otherwise.
+pub const KIND: FindingKind = FindingKind::ShapeMismatch;
 
 pub const RULES: &[Rule] = &[
     Rule::function("torch.linalg.svd", linalg_svd),
@@ -238,7 +242,7 @@ mod tests {
             "torch.linalg.cholesky",
         ] {
             assert!(
-                matches!(call(op, vec![a()], vec![]), Err(RuleError::Invalid(_))),
+                matches!(call(op, vec![a()], vec![]), Err(RuleError::Invalid { .. })),
                 "{op}"
             );
         }
@@ -247,6 +251,6 @@ mod tests {
             vec![Value::float_tensor(&[5])],
             vec![],
         );
-        assert!(matches!(vector, Err(RuleError::Invalid(_))));
+        assert!(matches!(vector, Err(RuleError::Invalid { .. })));
     }
 }

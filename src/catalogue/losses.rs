@@ -9,11 +9,17 @@ use super::common::{
     broadcast_dims, module_value, opt_dims, require_expands, require_same, require_values_within,
     show,
 };
+use super::invalid_as;
 use super::{invalid, tensor_out, unsupported, Ctx, Rule, RuleError, RuleResult};
 use crate::shapes::dim::DimExpr;
+use crate::shapes::kind::Declared;
+use crate::shapes::kind::FindingKind;
 use crate::shapes::requirement::Pred;
 use crate::shapes::shape::Dim;
 use crate::shapes::value::{DType, Value};
+
+/// What this family's failures are, unless a rule or a check declares otherwise.
+pub const KIND: FindingKind = FindingKind::LossTarget;
 
 pub const RULES: &[Rule] = &[
     Rule::function("torch.nn.functional.cross_entropy", cross_entropy),
@@ -30,7 +36,7 @@ pub const RULES: &[Rule] = &[
         "torch.nn.functional.binary_cross_entropy_with_logits",
         binary_cross_entropy_with_logits,
     ),
-    Rule::function("torch.nn.functional.kl_div", kl_div),
+    Rule::function("torch.nn.functional.kl_div", kl_div).finding(FindingKind::ShapeMismatch),
     Rule::function("torch.nn.functional.soft_margin_loss", soft_margin_loss),
     Rule::function("torch.nn.functional.poisson_nll_loss", poisson_nll_loss),
     Rule::function(
@@ -290,7 +296,10 @@ fn cross_entropy(ctx: &mut Ctx) -> RuleResult {
         ));
     }
     if x.is_empty() {
-        return invalid(format!("{}: Dimension out of range (0-d input)", ctx.op));
+        return invalid_as(
+            Declared::Specific(FindingKind::DimOutOfRange),
+            format!("{}: Dimension out of range (0-d input)", ctx.op),
+        );
     }
     let class_dim = usize::from(x.len() > 1);
     if let Some(w) = &weight {

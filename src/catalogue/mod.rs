@@ -19,6 +19,8 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
+use crate::shapes::kind::FindingKind;
+
 pub mod attention;
 pub mod bounds;
 pub mod common;
@@ -55,8 +57,9 @@ pub mod views;
 
 pub use content::{converts, keeps_content};
 pub use context::{
-    apply, apply_noting_reads, fresh_index, fresh_placeholder, int_of, invalid, maybe_int_of,
-    ranked, tensor_out, unsupported, Ctx, Failure, Inputs, Outcome, RuleError, RuleResult,
+    apply, apply_noting_reads, fresh_index, fresh_placeholder, int_of, invalid, invalid_as,
+    maybe_int_of, ranked, tensor_out, unsupported, Ctx, Failure, Inputs, Outcome, RuleError,
+    RuleResult,
 };
 
 /// How a rule is applied.
@@ -76,6 +79,8 @@ pub enum RuleKind {
 pub struct Rule {
     pub name: &'static str,
     pub kind: RuleKind,
+    /// What the rule's failures are, when not its family's `KIND`.
+    pub finding: Option<FindingKind>,
 }
 
 impl Rule {
@@ -83,6 +88,7 @@ impl Rule {
         Rule {
             name,
             kind: RuleKind::Function(apply),
+            finding: None,
         }
     }
 
@@ -94,47 +100,65 @@ impl Rule {
         Rule {
             name,
             kind: RuleKind::Module { init, forward },
+            finding: None,
+        }
+    }
+
+    /// Declares what this rule's failures are (its family's `KIND` otherwise).
+    pub const fn finding(self, kind: FindingKind) -> Rule {
+        Rule {
+            finding: Some(kind),
+            ..self
         }
     }
 }
 
-/// Every family: its file (module name) and its table, in order.
-pub fn families() -> Vec<(&'static str, &'static [Rule])> {
+/// A family: its file (module name), its rules, and what their failures are unless a rule
+/// or a check declares otherwise.
+pub type Family = (&'static str, &'static [Rule], FindingKind);
+
+/// Every family, in order.
+pub fn families() -> Vec<Family> {
     vec![
-        ("creation", creation::RULES),
-        ("views", views::RULES),
-        ("indexing", indexing::RULES),
-        ("joins", joins::RULES),
-        ("elementwise", elementwise::RULES),
-        ("pointwise", pointwise::RULES),
-        ("init", init::RULES),
-        ("structure", structure::RULES),
-        ("spectral", spectral::RULES),
-        ("folding", folding::RULES),
-        ("products", products::RULES),
-        ("einsum", einsum::RULES),
-        ("reductions", reductions::RULES),
-        ("conv", conv::RULES),
-        ("pooling", pooling::RULES),
-        ("resample", resample::RULES),
-        ("norms", norms::RULES),
-        ("embedding", embedding::RULES),
-        ("modules", modules::RULES),
-        ("recurrent", recurrent::RULES),
-        ("attention", attention::RULES),
-        ("losses", losses::RULES),
-        ("queries", queries::RULES),
-        ("detection", detection::RULES),
-        ("linalg", linalg::RULES),
-        ("data_dependent", data_dependent::RULES),
+        ("creation", creation::RULES, creation::KIND),
+        ("views", views::RULES, views::KIND),
+        ("indexing", indexing::RULES, indexing::KIND),
+        ("joins", joins::RULES, joins::KIND),
+        ("elementwise", elementwise::RULES, elementwise::KIND),
+        ("pointwise", pointwise::RULES, pointwise::KIND),
+        ("init", init::RULES, init::KIND),
+        ("structure", structure::RULES, structure::KIND),
+        ("spectral", spectral::RULES, spectral::KIND),
+        ("folding", folding::RULES, folding::KIND),
+        ("products", products::RULES, products::KIND),
+        ("einsum", einsum::RULES, einsum::KIND),
+        ("reductions", reductions::RULES, reductions::KIND),
+        ("conv", conv::RULES, conv::KIND),
+        ("pooling", pooling::RULES, pooling::KIND),
+        ("resample", resample::RULES, resample::KIND),
+        ("norms", norms::RULES, norms::KIND),
+        ("embedding", embedding::RULES, embedding::KIND),
+        ("modules", modules::RULES, modules::KIND),
+        ("recurrent", recurrent::RULES, recurrent::KIND),
+        ("attention", attention::RULES, attention::KIND),
+        ("losses", losses::RULES, losses::KIND),
+        ("queries", queries::RULES, queries::KIND),
+        ("detection", detection::RULES, detection::KIND),
+        ("linalg", linalg::RULES, linalg::KIND),
+        (
+            "data_dependent",
+            data_dependent::RULES,
+            data_dependent::KIND,
+        ),
     ]
 }
 
-/// A rule and the family (file) that registers it.
+/// A rule, the family (file) that registers it, and what its failures are.
 #[derive(Clone, Copy)]
 pub struct Registered {
     pub rule: Rule,
     pub family: &'static str,
+    pub finding: FindingKind,
 }
 
 /// A name registered by two rules.
@@ -148,11 +172,9 @@ pub struct DuplicateRule {
 
 /// Indexes rule tables by canonical name; a name registered twice is an error, not a
 /// silent overwrite.
-pub fn index(
-    families: &[(&'static str, &'static [Rule])],
-) -> Result<HashMap<&'static str, Registered>, DuplicateRule> {
+pub fn index(families: &[Family]) -> Result<HashMap<&'static str, Registered>, DuplicateRule> {
     let mut map: HashMap<&'static str, Registered> = HashMap::new();
-    for &(family, rules) in families {
+    for &(family, rules, kind) in families {
         for rule in rules {
             if let Some(first) = map.get(rule.name) {
                 return Err(DuplicateRule {
@@ -161,11 +183,13 @@ pub fn index(
                     second: family,
                 });
             }
+            let finding = rule.finding.unwrap_or(kind);
             map.insert(
                 rule.name,
                 Registered {
                     rule: *rule,
                     family,
+                    finding,
                 },
             );
         }
@@ -186,6 +210,13 @@ pub fn lookup(name: &str) -> Option<Rule> {
     catalogue().get(name).map(|r| r.rule)
 }
 
+/// What a failure of the operator `name` is, unless its check declares otherwise.
+pub fn finding_kind(name: &str) -> FindingKind {
+    catalogue()
+        .get(name)
+        .map_or(FindingKind::ShapeMismatch, |r| r.finding)
+}
+
 /// `docs/operators.md`: every operator with a rule, its kind and the file of its family.
 pub fn operator_index() -> String {
     let mut rows: Vec<(&str, &Registered)> = catalogue().iter().map(|(n, r)| (*n, r)).collect();
@@ -195,7 +226,7 @@ pub fn operator_index() -> String {
          Generated from the catalogue's registry (`src/catalogue/mod.rs`); a test keeps it \
          current (`SHAPEHOUND_BLESS=1 cargo test --lib operator_index` rewrites it). Each \
          rule's doc comment, in its family's file, gives the PyTorch behaviour it encodes.\n\n\
-         | operator | kind | file |\n|---|---|---|\n",
+         | operator | kind | finding | file |\n|---|---|---|---|\n",
     );
     for (name, r) in rows {
         let kind = match r.rule.kind {
@@ -203,7 +234,8 @@ pub fn operator_index() -> String {
             RuleKind::Module { .. } => "module",
         };
         out.push_str(&format!(
-            "| `{name}` | {kind} | `src/catalogue/{}.rs` |\n",
+            "| `{name}` | {kind} | {} | `src/catalogue/{}.rs` |\n",
+            r.finding.code(),
             r.family
         ));
     }
@@ -231,7 +263,11 @@ mod tests {
         static ONE: &[Rule] = &[Rule::function("torch.t", |_| unsupported("x"))];
         static TWO: &[Rule] = &[Rule::function("torch.t", |_| unsupported("y"))];
         assert_eq!(
-            index(&[("views", ONE), ("linalg", TWO)]).err(),
+            index(&[
+                ("views", ONE, FindingKind::ShapeMismatch),
+                ("linalg", TWO, FindingKind::ShapeMismatch)
+            ])
+            .err(),
             Some(DuplicateRule {
                 name: "torch.t",
                 first: "views",
@@ -244,7 +280,7 @@ mod tests {
     #[test]
     fn operator_index_is_current() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-        for (family, _) in families() {
+        for (family, _, _) in families() {
             let file = root.join(format!("src/catalogue/{family}.rs"));
             assert!(file.exists(), "{}", file.display());
         }
@@ -287,7 +323,7 @@ mod tests {
         .unwrap();
         assert!(matches!(
             call("operator.getitem", vec![x, idx], vec![]),
-            Err(RuleError::Invalid(_))
+            Err(RuleError::Invalid { .. })
         ));
         // Random content is unknown.
         let r = call("torch.rand", ints(&[2]), vec![]).unwrap();
@@ -337,7 +373,10 @@ mod tests {
             )
         };
         assert!(lookup(ids(&[0, 2])).is_ok());
-        assert!(matches!(lookup(ids(&[0, 3])), Err(RuleError::Invalid(_))));
+        assert!(matches!(
+            lookup(ids(&[0, 3])),
+            Err(RuleError::Invalid { .. })
+        ));
         let logits = Value::float_tensor(&[2, 3]);
         let loss = |t: Value| {
             call(
@@ -347,6 +386,6 @@ mod tests {
             )
         };
         assert!(loss(ids(&[2, -100])).is_ok());
-        assert!(matches!(loss(ids(&[2, 3])), Err(RuleError::Invalid(_))));
+        assert!(matches!(loss(ids(&[2, 3])), Err(RuleError::Invalid { .. })));
     }
 }

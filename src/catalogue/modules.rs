@@ -2,6 +2,7 @@
 //! (Identity, Dropout family, activations), Softmax-like layers with a `dim`, Flatten and
 //! Unflatten, GLU, PReLU, and `Sequential`, which applies its children in order.
 
+use crate::shapes::kind::FindingKind;
 use std::collections::BTreeMap;
 
 use super::{
@@ -11,6 +12,9 @@ use crate::shapes::dim::DimExpr;
 use crate::shapes::requirement::Pred;
 use crate::shapes::shape::Dim;
 use crate::shapes::value::{ModuleValue, Value};
+
+/// What this family's failures are, unless a rule or a check declares otherwise.
+pub const KIND: FindingKind = FindingKind::ShapeMismatch;
 
 pub const RULES: &[Rule] = &[
     Rule::module("torch.nn.Identity", init_any, forward_same),
@@ -281,10 +285,10 @@ fn forward_flatten(ctx: &mut Ctx) -> RuleResult {
 fn forward_unflatten(ctx: &mut Ctx) -> RuleResult {
     let dim = hyper(ctx, 0, "dim")
         .cloned()
-        .ok_or_else(|| RuleError::Invalid(format!("{}: missing `dim`", ctx.op)))?;
+        .ok_or_else(|| RuleError::invalid(format!("{}: missing `dim`", ctx.op)))?;
     let sizes = hyper(ctx, 1, "unflattened_size")
         .cloned()
-        .ok_or_else(|| RuleError::Invalid(format!("{}: missing `unflattened_size`", ctx.op)))?;
+        .ok_or_else(|| RuleError::invalid(format!("{}: missing `unflattened_size`", ctx.op)))?;
     let input = ctx.arg(0, "input").cloned().unwrap_or(Value::Unknown);
     delegate(ctx, "torch.unflatten", vec![input, dim, sizes])
 }
@@ -324,7 +328,7 @@ fn forward_sequential(ctx: &mut Ctx) -> RuleResult {
     let mut current = ctx
         .arg(0, "input")
         .cloned()
-        .ok_or_else(|| RuleError::Invalid(format!("{}: missing input", ctx.op)))?;
+        .ok_or_else(|| RuleError::invalid(format!("{}: missing input", ctx.op)))?;
     for child in children {
         current = apply_child(ctx, child, vec![current], Vec::new())?;
     }

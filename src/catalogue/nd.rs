@@ -3,8 +3,11 @@
 //! (PyTorch's `_ntuple`), and inputs split into an optional batch dim, channels and spatial
 //! dims.
 
+use super::invalid_as;
 use super::{int_of, invalid, unsupported, Ctx, RuleError};
 use crate::shapes::dim::DimExpr;
+use crate::shapes::kind::Declared;
+use crate::shapes::kind::FindingKind;
 use crate::shapes::shape::Dim;
 use crate::shapes::value::Value;
 
@@ -94,7 +97,7 @@ pub fn split_batch(
     } else if dims.len() == n + 1 {
         Ok((None, dims[0].clone(), dims[1..].to_vec()))
     } else {
-        invalid(message())
+        invalid_as(Declared::Specific(FindingKind::RankMismatch), message())
     }
 }
 

@@ -3,12 +3,18 @@
 //! `F.one_hot`, `F.cosine_similarity`, `F.pairwise_distance`). Modules are recorded in training
 //! mode, which is what the "more than 1 value per channel" checks assume.
 
+use super::invalid_as;
 use super::nd::{module_value, spatial_rank};
 use super::{int_of, invalid, tensor_out, unsupported, Ctx, Rule, RuleError, RuleResult};
 use crate::shapes::dim::DimExpr;
+use crate::shapes::kind::Declared;
+use crate::shapes::kind::FindingKind;
 use crate::shapes::requirement::Pred;
 use crate::shapes::shape::{Dim, Shape};
 use crate::shapes::value::{DType, Value};
+
+/// What this family's failures are, unless a rule or a check declares otherwise.
+pub const KIND: FindingKind = FindingKind::ChannelMismatch;
 
 pub const RULES: &[Rule] = &[
     Rule::module("torch.nn.BatchNorm1d", features_init, batch_norm_forward),
@@ -33,18 +39,25 @@ pub const RULES: &[Rule] = &[
     Rule::function(
         "torch.nn.functional.instance_norm",
         instance_norm_functional,
-    ),
-    Rule::module("torch.nn.LayerNorm", layer_norm_init, layer_norm_forward),
-    Rule::module("torch.nn.RMSNorm", layer_norm_init, layer_norm_forward),
-    Rule::function("torch.nn.functional.layer_norm", layer_norm_functional),
-    Rule::function("torch.nn.functional.rms_norm", layer_norm_functional),
+    )
+    .finding(FindingKind::ShapeMismatch),
+    Rule::module("torch.nn.LayerNorm", layer_norm_init, layer_norm_forward)
+        .finding(FindingKind::FeatureMismatch),
+    Rule::module("torch.nn.RMSNorm", layer_norm_init, layer_norm_forward)
+        .finding(FindingKind::ShapeMismatch),
+    Rule::function("torch.nn.functional.layer_norm", layer_norm_functional)
+        .finding(FindingKind::FeatureMismatch),
+    Rule::function("torch.nn.functional.rms_norm", layer_norm_functional)
+        .finding(FindingKind::ShapeMismatch),
     Rule::module("torch.nn.GroupNorm", group_norm_init, group_norm_forward),
     Rule::function("torch.nn.functional.group_norm", group_norm_functional),
-    Rule::module("torch.nn.LocalResponseNorm", lrn_init, local_response_norm),
+    Rule::module("torch.nn.LocalResponseNorm", lrn_init, local_response_norm)
+        .finding(FindingKind::ShapeMismatch),
     Rule::function(
         "torch.nn.functional.local_response_norm",
         local_response_norm,
-    ),
+    )
+    .finding(FindingKind::ShapeMismatch),
 ];
 
 pub(super) fn int_param(ctx: &Ctx, name: &str) -> Result<DimExpr, RuleError> {
@@ -119,7 +132,7 @@ fn features_init(ctx: &mut Ctx) -> RuleResult {
     let op = ctx.op.clone();
     let n = ctx
         .opt_int(0, "num_features")?
-        .ok_or_else(|| RuleError::Invalid(format!("{op}: missing argument 'num_features'")))?;
+        .ok_or_else(|| RuleError::invalid(format!("{op}: missing argument 'num_features'")))?;
     let instance = op.contains("Instance");
     let affine = ctx.bool_or(3, "affine", !instance)?;
     let track = ctx.bool_or(4, "track_running_stats", !instance)?;
@@ -165,10 +178,10 @@ fn batch_norm_forward(ctx: &mut Ctx) -> RuleResult {
         } else {
             format!("{}D", n + 2)
         };
-        return invalid(format!(
-            "{op}: expected {want} input (got {}D input)",
-            x.len()
-        ));
+        return invalid_as(
+            Declared::Specific(FindingKind::RankMismatch),
+            format!("{op}: expected {want} input (got {}D input)", x.len()),
+        );
     }
     let features = Dim::Known(int_param(ctx, "num_features")?);
     if bool_param(ctx, "affine") || bool_param(ctx, "track_running_stats") {
@@ -215,12 +228,15 @@ fn instance_norm_forward(ctx: &mut Ctx) -> RuleResult {
     let n = spatial_rank(&op);
     let (x, dtype) = ctx.ranked(0, "input")?;
     if x.len() != n + 1 && x.len() != n + 2 {
-        return invalid(format!(
-            "{op}: expected {}D or {}D input (got {}D input)",
-            n + 1,
-            n + 2,
-            x.len()
-        ));
+        return invalid_as(
+            Declared::Specific(FindingKind::RankMismatch),
+            format!(
+                "{op}: expected {}D or {}D input (got {}D input)",
+                n + 1,
+                n + 2,
+                x.len()
+            ),
+        );
     }
     let batched = x.len() == n + 2;
     let ch = usize::from(batched);
@@ -399,10 +415,10 @@ fn group_norm_init(ctx: &mut Ctx) -> RuleResult {
     let op = ctx.op.clone();
     let g = ctx
         .opt_int(0, "num_groups")?
-        .ok_or_else(|| RuleError::Invalid(format!("{op}: missing argument 'num_groups'")))?;
+        .ok_or_else(|| RuleError::invalid(format!("{op}: missing argument 'num_groups'")))?;
     let c = ctx
         .opt_int(1, "num_channels")?
-        .ok_or_else(|| RuleError::Invalid(format!("{op}: missing argument 'num_channels'")))?;
+        .ok_or_else(|| RuleError::invalid(format!("{op}: missing argument 'num_channels'")))?;
     ctx.require_with(Pred::Divides(g.clone(), c.clone()), |_| {
         format!("{op}: num_channels ({c}) must be divisible by num_groups ({g})")
     })?;
@@ -474,7 +490,7 @@ fn group_norm_functional(ctx: &mut Ctx) -> RuleResult {
     let op = ctx.op.clone();
     let g = ctx
         .opt_int(1, "num_groups")?
-        .ok_or_else(|| RuleError::Invalid(format!("{op}: missing argument 'num_groups'")))?;
+        .ok_or_else(|| RuleError::invalid(format!("{op}: missing argument 'num_groups'")))?;
     let weight = match ctx.arg(2, "weight") {
         Some(Value::Tensor(_)) => Some(Dim::product(&ctx.ranked(2, "weight")?.0)),
         _ => None,

@@ -9,7 +9,11 @@ use super::elementwise::{
     unary,
 };
 use super::{invalid, Ctx, Rule, RuleError, RuleResult};
+use crate::shapes::kind::FindingKind;
 use crate::shapes::value::{DType, TensorValue, Value};
+
+/// What this family's failures are, unless a rule or a check declares otherwise.
+pub const KIND: FindingKind = FindingKind::ShapeMismatch;
 
 pub const RULES: &[Rule] = &[
     // Unary math that gives a floating result for integer or bool input.

@@ -8,9 +8,14 @@ use super::nd::{
 };
 use super::{int_of, invalid, tensor_out, Ctx, Rule, RuleError, RuleResult};
 use crate::shapes::dim::DimExpr;
+use crate::shapes::kind::Declared;
+use crate::shapes::kind::FindingKind;
 use crate::shapes::requirement::Pred;
 use crate::shapes::shape::{Dim, Shape};
 use crate::shapes::value::{DType, Value};
+
+/// What this family's failures are, unless a rule or a check declares otherwise.
+pub const KIND: FindingKind = FindingKind::EmptyOutput;
 
 pub const RULES: &[Rule] = &[
     Rule::module("torch.nn.MaxPool1d", pool_init, pool_forward),
@@ -240,12 +245,16 @@ fn pool_shape(ctx: &mut Ctx, n: usize, w: &Window) -> RuleResult {
         } else {
             k.clone()
         };
-        ctx.require_with(Pred::Le(p.mul_const(2), eff), |_| {
-            format!(
-                "{op}: pad should be at most half of effective kernel size, but got pad={p}, \
+        ctx.require_with_as(
+            Declared::Specific(FindingKind::EmptyOutput),
+            Pred::Le(p.mul_const(2), eff),
+            |_| {
+                format!(
+                    "{op}: pad should be at most half of effective kernel size, but got pad={p}, \
                  kernel_size={k} and dilation={d}"
-            )
-        })?;
+                )
+            },
+        )?;
     }
     // Every non-batch dim, channels included, must be non-empty ("with optional 0 dim batch
     // size").
@@ -296,14 +305,18 @@ fn pool_shape(ctx: &mut Ctx, n: usize, w: &Window) -> RuleResult {
         .cloned()
         .collect();
     for o in &sizes {
-        ctx.require_with(Pred::Le(DimExpr::one(), o.clone()), |_| {
-            format!(
+        ctx.require_with_as(
+            Declared::Specific(FindingKind::EmptyOutput),
+            Pred::Le(DimExpr::one(), o.clone()),
+            |_| {
+                format!(
                 "{op}: Given input size: ({}). Calculated output size: ({}). Output size is too \
                  small",
                 show(&ins, "x"),
                 show(&sizes, "x")
             )
-        })?;
+            },
+        )?;
     }
     let dims = join_batch(batch, c, out);
     if w.return_indices && kind == PoolKind::Max {

@@ -2,10 +2,16 @@
 //! own file. (See `catalogue/mod.rs` for the conventions.)
 
 use super::common::*;
+use super::invalid_as;
 use super::{invalid, tensor_out, unsupported, Ctx, Rule, RuleError, RuleResult};
 use crate::shapes::dim::DimExpr;
+use crate::shapes::kind::Declared;
+use crate::shapes::kind::FindingKind;
 use crate::shapes::shape::Dim;
 use crate::shapes::value::{DType, Value};
+
+/// What this family's failures are, unless a rule or a check declares otherwise.
+pub const KIND: FindingKind = FindingKind::MatmulMismatch;
 
 pub const RULES: &[Rule] = &[
     Rule::function("torch.matmul", matmul),
@@ -20,28 +26,30 @@ pub const RULES: &[Rule] = &[
     Rule::function("torch.Tensor.baddbmm", baddbmm),
     Rule::function("torch.addmm", addmm),
     Rule::function("torch.Tensor.addmm", addmm),
-    Rule::function("torch.addmv", addmv),
-    Rule::function("torch.Tensor.addmv", addmv),
+    Rule::function("torch.addmv", addmv).finding(FindingKind::ShapeMismatch),
+    Rule::function("torch.Tensor.addmv", addmv).finding(FindingKind::ShapeMismatch),
     Rule::function("torch.mv", mv),
     Rule::function("torch.Tensor.mv", mv),
     Rule::function("torch.dot", dot),
     Rule::function("torch.Tensor.dot", dot),
-    Rule::function("torch.vdot", dot),
-    Rule::function("torch.Tensor.vdot", dot),
-    Rule::function("torch.inner", inner),
-    Rule::function("torch.Tensor.inner", inner),
-    Rule::function("torch.outer", outer),
-    Rule::function("torch.Tensor.outer", outer),
-    Rule::function("torch.ger", outer),
-    Rule::function("torch.Tensor.ger", outer),
-    Rule::function("torch.kron", kron),
-    Rule::function("torch.Tensor.kron", kron),
-    Rule::function("torch.tensordot", tensordot),
-    Rule::function("torch.cdist", cdist),
-    Rule::function("torch.nn.functional.linear", linear),
-    Rule::module("torch.nn.Linear", linear_init, linear_forward),
-    Rule::function("torch.nn.functional.bilinear", bilinear),
-    Rule::module("torch.nn.Bilinear", bilinear_init, bilinear_forward),
+    Rule::function("torch.vdot", dot).finding(FindingKind::ShapeMismatch),
+    Rule::function("torch.Tensor.vdot", dot).finding(FindingKind::ShapeMismatch),
+    Rule::function("torch.inner", inner).finding(FindingKind::ShapeMismatch),
+    Rule::function("torch.Tensor.inner", inner).finding(FindingKind::ShapeMismatch),
+    Rule::function("torch.outer", outer).finding(FindingKind::ShapeMismatch),
+    Rule::function("torch.Tensor.outer", outer).finding(FindingKind::ShapeMismatch),
+    Rule::function("torch.ger", outer).finding(FindingKind::ShapeMismatch),
+    Rule::function("torch.Tensor.ger", outer).finding(FindingKind::ShapeMismatch),
+    Rule::function("torch.kron", kron).finding(FindingKind::ShapeMismatch),
+    Rule::function("torch.Tensor.kron", kron).finding(FindingKind::ShapeMismatch),
+    Rule::function("torch.tensordot", tensordot).finding(FindingKind::ShapeMismatch),
+    Rule::function("torch.cdist", cdist).finding(FindingKind::ShapeMismatch),
+    Rule::function("torch.nn.functional.linear", linear).finding(FindingKind::FeatureMismatch),
+    Rule::module("torch.nn.Linear", linear_init, linear_forward)
+        .finding(FindingKind::FeatureMismatch),
+    Rule::function("torch.nn.functional.bilinear", bilinear).finding(FindingKind::FeatureMismatch),
+    Rule::module("torch.nn.Bilinear", bilinear_init, bilinear_forward)
+        .finding(FindingKind::FeatureMismatch),
 ];
 
 // ---------------------------------------------------------------------------------------
@@ -331,7 +339,10 @@ fn tensordot(ctx: &mut Ctx) -> RuleResult {
         Value::Int(_) => {
             let n = int_items(ctx, &spec)?[0];
             if n < 0 || n as usize > a.len() || n as usize > b.len() {
-                return invalid(format!("{}: invalid number of dims {n}", ctx.op));
+                return invalid_as(
+                    Declared::Generic(FindingKind::RankMismatch),
+                    format!("{}: invalid number of dims {n}", ctx.op),
+                );
             }
             let ia = (a.len() as i64 - n..a.len() as i64).collect();
             (ia, (0..n).collect())

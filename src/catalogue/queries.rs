@@ -4,8 +4,12 @@
 
 use super::{invalid, unsupported, Ctx, Rule, RuleError, RuleResult};
 use crate::shapes::dim::DimExpr;
+use crate::shapes::kind::FindingKind;
 use crate::shapes::shape::{Dim, Shape};
 use crate::shapes::value::{DType, Value};
+
+/// What this family's failures are, unless a rule or a check declares otherwise.
+pub const KIND: FindingKind = FindingKind::ShapeMismatch;
 
 pub const RULES: &[Rule] = &[
     Rule::function("torch.Tensor.shape", shape),

@@ -8,9 +8,14 @@
 
 use super::{invalid, tensor_out, unsupported, Ctx, Rule, RuleError, RuleResult};
 use crate::shapes::dim::DimExpr;
+use crate::shapes::kind::Declared;
+use crate::shapes::kind::FindingKind;
 use crate::shapes::requirement::Pred;
 use crate::shapes::shape::{broadcast, Dim, Shape};
 use crate::shapes::value::{DType, Value};
+
+/// What this family's failures are, unless a rule or a check declares otherwise.
+pub const KIND: FindingKind = FindingKind::ShapeMismatch;
 
 pub const RULES: &[Rule] = &[
     Rule::function("torch.sum", sum),
@@ -292,7 +297,7 @@ fn logsumexp(ctx: &mut Ctx) -> RuleResult {
                 ctx.op,
                 Shape::Ranked(vec![Dim::constant(1); dims.len()])
             );
-            ctx.require(Pred::Eq(n, DimExpr::zero()), msg)?;
+            ctx.require_as(Declared::BROADCAST, Pred::Eq(n, DimExpr::zero()), msg)?;
         }
     }
     reduce(
@@ -411,7 +416,7 @@ fn max_min(ctx: &mut Ctx) -> RuleResult {
             let op = ctx.op.clone();
             let out = broadcast(&a.shape, &other.shape, &op, &mut reqs);
             for r in reqs {
-                ctx.require(r.pred, r.message)?;
+                ctx.impose(r)?;
             }
             Ok(Value::tensor(out, a.dtype))
         }
@@ -466,7 +471,7 @@ fn mode(ctx: &mut Ctx) -> RuleResult {
 fn kthvalue(ctx: &mut Ctx) -> RuleResult {
     let k = ctx
         .opt_int(1, "k")?
-        .ok_or_else(|| RuleError::Invalid(format!("{}: missing argument `k`", ctx.op)))?;
+        .ok_or_else(|| RuleError::invalid(format!("{}: missing argument `k`", ctx.op)))?;
     let dim = ctx.const_int(2, "dim")?.unwrap_or(-1);
     let keepdim = ctx.bool_or(3, "keepdim", false)?;
     let Selection {
@@ -577,7 +582,7 @@ fn functional_softmax(ctx: &mut Ctx) -> RuleResult {
 fn topk(ctx: &mut Ctx) -> RuleResult {
     let k = ctx
         .opt_int(1, "k")?
-        .ok_or_else(|| RuleError::Invalid(format!("{}: missing argument `k`", ctx.op)))?;
+        .ok_or_else(|| RuleError::invalid(format!("{}: missing argument `k`", ctx.op)))?;
     let dim = ctx.const_int(2, "dim")?.unwrap_or(-1);
     let (mut dims, dtype) = ctx.ranked(0, "input")?;
     let i = ctx.dim_index(dim, dims.len(), 0)?;
@@ -586,9 +591,10 @@ fn topk(ctx: &mut Ctx) -> RuleResult {
         "{}: selected index k = {k} out of range for size {size}",
         ctx.op
     );
-    ctx.require(Pred::Le(DimExpr::zero(), k.clone()), msg.clone())?;
+    let index = Declared::Generic(FindingKind::IndexOutOfBounds);
+    ctx.require_as(index, Pred::Le(DimExpr::zero(), k.clone()), msg.clone())?;
     if let Dim::Known(n) = size {
-        ctx.require(Pred::Le(k.clone(), n), msg)?;
+        ctx.require_as(index, Pred::Le(k.clone(), n), msg)?;
     }
     if let Some(d) = dims.get_mut(i) {
         *d = Dim::Known(k);

@@ -4,9 +4,13 @@
 use super::nd::{module_value, spatial_rank, tuple_value};
 use super::{int_of, invalid, tensor_out, unsupported, Ctx, Rule, RuleError, RuleResult};
 use crate::shapes::dim::DimExpr;
+use crate::shapes::kind::FindingKind;
 use crate::shapes::requirement::Pred;
 use crate::shapes::shape::{Dim, Shape};
 use crate::shapes::value::Value;
+
+/// What this family's failures are, unless a rule or a check declares otherwise.
+pub const KIND: FindingKind = FindingKind::ShapeMismatch;
 
 pub const RULES: &[Rule] = &[
     Rule::function("torch.nn.functional.pad", pad_functional),
@@ -36,7 +40,8 @@ pub const RULES: &[Rule] = &[
         upsample_init,
         upsample_forward,
     ),
-    Rule::function("torch.nn.functional.interpolate", interpolate),
+    Rule::function("torch.nn.functional.interpolate", interpolate)
+        .finding(FindingKind::EmptyOutput),
     Rule::function("torch.nn.functional.upsample", interpolate),
     Rule::module("torch.nn.PixelShuffle", shuffle_init, shuffle_forward),
     Rule::module("torch.nn.PixelUnshuffle", shuffle_init, shuffle_forward),
@@ -394,7 +399,7 @@ fn shuffle_init(ctx: &mut Ctx) -> RuleResult {
     };
     let f = ctx
         .opt_int(0, name)?
-        .ok_or_else(|| RuleError::Invalid(format!("{}: missing argument '{name}'", ctx.op)))?;
+        .ok_or_else(|| RuleError::invalid(format!("{}: missing argument '{name}'", ctx.op)))?;
     Ok(module_value(ctx, vec![("factor", Value::Int(f))]))
 }
 
@@ -418,7 +423,7 @@ fn pixel_shuffle(ctx: &mut Ctx) -> RuleResult {
     };
     let f = ctx
         .opt_int(1, name)?
-        .ok_or_else(|| RuleError::Invalid(format!("{}: missing argument '{name}'", ctx.op)))?;
+        .ok_or_else(|| RuleError::invalid(format!("{}: missing argument '{name}'", ctx.op)))?;
     shuffle_shape(ctx, &f, unshuffle)
 }
 

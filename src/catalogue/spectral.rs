@@ -4,9 +4,13 @@
 
 use super::{invalid, tensor_out, Ctx, Rule, RuleResult};
 use crate::shapes::dim::DimExpr;
+use crate::shapes::kind::FindingKind;
 use crate::shapes::requirement::Pred;
 use crate::shapes::shape::Dim;
 use crate::shapes::value::{DType, Value};
+
+/// What this family's failures are, unless a rule or a check declares otherwise.
+pub const KIND: FindingKind = FindingKind::ShapeMismatch;
 
 pub const RULES: &[Rule] = &[
     Rule::function("torch.Tensor.unfold", unfold),
@@ -289,7 +293,7 @@ mod tests {
         assert_eq!(shape(&[201], None, vec![complex()]), of(&[201, 3]));
         assert!(matches!(
             shape(&[200], None, vec![complex()]),
-            Err(RuleError::Invalid(_))
+            Err(RuleError::Invalid { .. })
         ));
         // Without `return_complex` torch 2 raises; older releases did not: not modelled.
         assert!(matches!(

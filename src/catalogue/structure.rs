@@ -6,9 +6,13 @@ use super::common::broadcast_dims;
 use super::views::{dim_list, expand};
 use super::{invalid, tensor_out, unsupported, Ctx, Rule, RuleError, RuleResult};
 use crate::shapes::dim::DimExpr;
+use crate::shapes::kind::FindingKind;
 use crate::shapes::requirement::Pred;
 use crate::shapes::shape::Dim;
 use crate::shapes::value::Value;
+
+/// What this family's failures are, unless a rule or a check declares otherwise.
+pub const KIND: FindingKind = FindingKind::ShapeMismatch;
 
 pub const RULES: &[Rule] = &[
     Rule::function("torch.tril", triangle),
@@ -29,8 +33,8 @@ pub const RULES: &[Rule] = &[
     Rule::function("torch.Tensor.diff", diff),
     Rule::function("torch.flip", flip),
     Rule::function("torch.Tensor.flip", flip),
-    Rule::function("torch.broadcast_to", expand),
-    Rule::function("torch.Tensor.broadcast_to", expand),
+    Rule::function("torch.broadcast_to", expand).finding(FindingKind::BroadcastMismatch),
+    Rule::function("torch.Tensor.broadcast_to", expand).finding(FindingKind::BroadcastMismatch),
     Rule::function("torch.meshgrid", meshgrid),
     Rule::function("torch.cross", cross),
     Rule::function("torch.linalg.cross", cross),
@@ -143,7 +147,7 @@ fn one_or_many(ctx: &Ctx, pos: usize, name: &str) -> Result<Option<Vec<Dim>>, Ru
 fn roll(ctx: &mut Ctx) -> RuleResult {
     let t = ctx.tensor(0, "input")?;
     let shifts = one_or_many(ctx, 1, "shifts")?
-        .ok_or_else(|| RuleError::Invalid(format!("{}: missing argument `shifts`", ctx.op)))?;
+        .ok_or_else(|| RuleError::invalid(format!("{}: missing argument `shifts`", ctx.op)))?;
     let dims = one_or_many(ctx, 2, "dims")?.unwrap_or_default();
     let expected = dims.len().max(1);
     if shifts.len() != expected {
@@ -168,11 +172,11 @@ fn roll(ctx: &mut Ctx) -> RuleResult {
                 .ok_or_else(|| RuleError::Unsupported(format!("{}: symbolic dim", ctx.op)))?;
             if let Err(e) = ctx.dim_index(d, rank, 0) {
                 // An empty tensor is returned before its dims are looked at.
-                let RuleError::Invalid(msg) = e else {
+                let RuleError::Invalid { message, kind } = e else {
                     return Err(e);
                 };
                 if let Dim::Known(numel) = Dim::product(shape) {
-                    ctx.require(Pred::Eq(numel, DimExpr::zero()), msg)?;
+                    ctx.require_kind(kind, Pred::Eq(numel, DimExpr::zero()), message)?;
                 }
             }
         }
@@ -196,7 +200,7 @@ fn flip(ctx: &mut Ctx) -> RuleResult {
 fn meshgrid(ctx: &mut Ctx) -> RuleResult {
     let items: Vec<Value> = match ctx.args.as_slice() {
         [one] if !matches!(one, Value::Tensor(_)) => one.elements().ok_or_else(|| {
-            RuleError::Invalid(format!("{}: expected a sequence of tensors", ctx.op))
+            RuleError::invalid(format!("{}: expected a sequence of tensors", ctx.op))
         })?,
         args => args.to_vec(),
     };
@@ -291,7 +295,7 @@ fn cross(ctx: &mut Ctx) -> RuleResult {
                 }
             }
             found.ok_or_else(|| {
-                RuleError::Invalid(format!("{}: no dimension of size 3 in input", ctx.op))
+                RuleError::invalid(format!("{}: no dimension of size 3 in input", ctx.op))
             })?
         }
     };

@@ -2,30 +2,36 @@
 //! transpose, expand, repeat, ...). Element counts are symbolic products; `-1` is inferred by
 //! exact (floor) division under a divisibility requirement.
 
+use super::invalid_as;
 use super::{invalid, tensor_out, unsupported, Ctx, Rule, RuleError, RuleResult};
 use crate::shapes::dim::DimExpr;
+use crate::shapes::kind::Declared;
+use crate::shapes::kind::FindingKind;
 use crate::shapes::requirement::Pred;
 use crate::shapes::shape::{Dim, Shape};
 use crate::shapes::value::{DType, Value};
 
+/// What this family's failures are, unless a rule or a check declares otherwise.
+pub const KIND: FindingKind = FindingKind::ShapeMismatch;
+
 pub const RULES: &[Rule] = &[
-    Rule::function("torch.Tensor.view", view),
-    Rule::function("torch.Tensor.reshape", view),
-    Rule::function("torch.reshape", reshape_fn),
-    Rule::function("torch.Tensor.view_as", view_as),
-    Rule::function("torch.Tensor.reshape_as", view_as),
-    Rule::function("torch.flatten", flatten),
-    Rule::function("torch.Tensor.flatten", flatten),
-    Rule::function("torch.unflatten", unflatten),
-    Rule::function("torch.Tensor.unflatten", unflatten),
+    Rule::function("torch.Tensor.view", view).finding(FindingKind::ReshapeNumel),
+    Rule::function("torch.Tensor.reshape", view).finding(FindingKind::ReshapeNumel),
+    Rule::function("torch.reshape", reshape_fn).finding(FindingKind::ReshapeNumel),
+    Rule::function("torch.Tensor.view_as", view_as).finding(FindingKind::ReshapeNumel),
+    Rule::function("torch.Tensor.reshape_as", view_as).finding(FindingKind::ReshapeNumel),
+    Rule::function("torch.flatten", flatten).finding(FindingKind::RankMismatch),
+    Rule::function("torch.Tensor.flatten", flatten).finding(FindingKind::RankMismatch),
+    Rule::function("torch.unflatten", unflatten).finding(FindingKind::ReshapeNumel),
+    Rule::function("torch.Tensor.unflatten", unflatten).finding(FindingKind::ReshapeNumel),
     Rule::function("torch.squeeze", squeeze),
     Rule::function("torch.Tensor.squeeze", squeeze),
     Rule::function("torch.unsqueeze", unsqueeze),
     Rule::function("torch.Tensor.unsqueeze", unsqueeze),
-    Rule::function("torch.permute", permute),
-    Rule::function("torch.Tensor.permute", permute),
-    Rule::function("torch.transpose", transpose),
-    Rule::function("torch.Tensor.transpose", transpose),
+    Rule::function("torch.permute", permute).finding(FindingKind::RankMismatch),
+    Rule::function("torch.Tensor.permute", permute).finding(FindingKind::RankMismatch),
+    Rule::function("torch.transpose", transpose).finding(FindingKind::RankMismatch),
+    Rule::function("torch.Tensor.transpose", transpose).finding(FindingKind::RankMismatch),
     Rule::function("torch.swapaxes", transpose),
     Rule::function("torch.swapdims", transpose),
     Rule::function("torch.t", t),
@@ -196,7 +202,7 @@ fn unflatten(ctx: &mut Ctx) -> RuleResult {
     let (dims, dtype) = ctx.ranked(0, "input")?;
     let d = ctx
         .const_int(1, "dim")?
-        .ok_or_else(|| RuleError::Invalid(format!("{}: missing `dim`", ctx.op)))?;
+        .ok_or_else(|| RuleError::invalid(format!("{}: missing `dim`", ctx.op)))?;
     let d = ctx.dim_index(d, dims.len(), 0)?;
     if dims.is_empty() {
         return invalid(format!(
@@ -271,7 +277,7 @@ fn unsqueeze(ctx: &mut Ctx) -> RuleResult {
     let (mut dims, dtype) = ctx.ranked(0, "input")?;
     let d = ctx
         .const_int(1, "dim")?
-        .ok_or_else(|| RuleError::Invalid(format!("{}: missing `dim`", ctx.op)))?;
+        .ok_or_else(|| RuleError::invalid(format!("{}: missing `dim`", ctx.op)))?;
     let i = ctx.dim_index(d, dims.len(), 1)?;
     dims.insert(i, Dim::constant(1));
     Ok(tensor_out(dims, dtype))
@@ -304,7 +310,10 @@ fn permute(ctx: &mut Ctx) -> RuleResult {
     let (dims, dtype) = ctx.ranked(0, "input")?;
     let order = ctx.int_list(1, "dims")?;
     if order.len() != dims.len() {
-        return invalid(format!("{}: number of dims don't match in permute", ctx.op));
+        return invalid_as(
+            Declared::Generic(FindingKind::RankMismatch),
+            format!("{}: number of dims don't match in permute", ctx.op),
+        );
     }
     let order = dim_list(ctx, &order, dims.len(), "permute")?;
     Ok(tensor_out(
@@ -319,10 +328,10 @@ fn transpose(ctx: &mut Ctx) -> RuleResult {
     let rank = dims.len();
     let a = ctx
         .const_int(1, "dim0")?
-        .ok_or_else(|| RuleError::Invalid(format!("{}: missing dim0", ctx.op)))?;
+        .ok_or_else(|| RuleError::invalid(format!("{}: missing dim0", ctx.op)))?;
     let b = ctx
         .const_int(2, "dim1")?
-        .ok_or_else(|| RuleError::Invalid(format!("{}: missing dim1", ctx.op)))?;
+        .ok_or_else(|| RuleError::invalid(format!("{}: missing dim1", ctx.op)))?;
     let (a, b) = (ctx.dim_index(a, rank, 0)?, ctx.dim_index(b, rank, 0)?);
     if rank > 0 {
         dims.swap(a, b);
@@ -391,7 +400,7 @@ fn movedim(ctx: &mut Ctx) -> RuleResult {
     let src = ints_or_one(ctx, 1, "source")?;
     let dst = ints_or_one(ctx, 2, "destination")?;
     if src.len() != dst.len() {
-        return invalid(format!(
+        return invalid_as(Declared::Generic(FindingKind::RankMismatch), format!(
             "{}: movedim: Invalid source or destination dims: source ({} dims) should contain the same number of dims as destination ({} dims)",
             ctx.op,
             src.len(),

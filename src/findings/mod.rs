@@ -2,14 +2,13 @@
 //! assumption broken, no timeout) becomes one finding, located at the operation that fails at
 //! run time, with the definitions it conflicts with as related spans and a witness.
 
-pub mod kinds;
 pub mod render;
 
 use crate::jobs::{Solved, Verdict};
 pub use crate::program::trace::Span;
 use crate::program::{Unit, UnitKind};
 
-pub use kinds::FindingKind;
+pub use crate::shapes::kind::FindingKind;
 
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Related {
@@ -115,8 +114,7 @@ pub fn unit_finding(unit: &Unit, solved: &[Solved]) -> Option<Finding> {
     // requirement (failing on sizes), the code declares the rank and outweighs the prose.
     let on_rank = |k: usize| {
         let ob = &runs[k].trace.obligations[failing_at[k]];
-        ob.is_rank_declaration()
-            || FindingKind::classify(&ob.operator, &ob.message) == FindingKind::RankMismatch
+        ob.is_rank_declaration() || ob.kind == FindingKind::RankMismatch
     };
     let prose_outweighed = (0..runs.len()).any(|k| runs[k].documented && on_rank(k))
         && (0..runs.len()).any(|k| !runs[k].documented && !on_rank(k));
@@ -164,7 +162,7 @@ pub fn unit_finding(unit: &Unit, solved: &[Solved]) -> Option<Finding> {
     let primary = ob.span;
     related.retain(|r| r.span != primary);
     Some(Finding {
-        kind: FindingKind::classify(&ob.operator, &ob.message),
+        kind: ob.kind,
         unit: unit.name.clone(),
         unit_kind: unit.kind,
         operator: ob.operator.clone(),
@@ -210,5 +208,47 @@ pub fn analyse_module(
         units,
         solved,
         findings,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::FindingKind::{self, *};
+    use crate::testing::findings;
+
+    fn kind_of(body: &str) -> Vec<FindingKind> {
+        let src = format!(
+            "import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n{body}\n"
+        );
+        findings(&src).iter().map(|f| f.kind).collect()
+    }
+
+    /// Kinds come from where a requirement is made: the rule's family or the rule, or the
+    /// check inside it (a dim index, broadcasting), never from the message's words.
+    #[test]
+    fn kinds_are_declared_by_rules_and_their_checks() {
+        assert_eq!(kind_of("torch.randn(2, 3).squeeze(4)"), [DimOutOfRange]);
+        assert_eq!(
+            kind_of("nn.Linear(4, 5)(torch.randn(2, 3))"),
+            [FeatureMismatch]
+        );
+        assert_eq!(
+            kind_of("torch.randn(2, 3) + torch.randn(4)"),
+            [BroadcastMismatch]
+        );
+        // Operands of a loss that do not broadcast: the loss's kind, not broadcasting's.
+        assert_eq!(
+            kind_of("F.mse_loss(torch.randn(2, 3), torch.randn(2, 4))"),
+            [LossTarget]
+        );
+        assert_eq!(
+            kind_of("nn.MaxPool2d(2)(torch.randn(2, 3, 4, 5, 6, 7))"),
+            [RankMismatch]
+        );
+        assert_eq!(kind_of("torch.randn(3)[5]"), [IndexOutOfBounds]);
+        assert_eq!(
+            kind_of("assert torch.randn(3).shape[0] == 4"),
+            [AssertionFails]
+        );
     }
 }

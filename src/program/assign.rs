@@ -2,6 +2,7 @@
 //! dim), starred targets, attributes, and subscripts (lists and dicts are values here, so
 //! `xs[i] = v` rebinds `xs`).
 
+use crate::shapes::kind::FindingKind;
 use ruff_python_ast::Expr;
 use ruff_text_size::TextRange;
 
@@ -184,7 +185,7 @@ impl<'a> Interp<'a> {
                     items.len(),
                     targets.len()
                 );
-                self.fail(msg, "unpack", span, &[], "");
+                self.fail(FindingKind::ShapeMismatch, msg, "unpack", span, &[], "");
                 for t in targets {
                     self.assign(t, V::Unknown);
                 }
@@ -222,6 +223,7 @@ impl<'a> Interp<'a> {
         {
             match dims.first() {
                 None => self.fail(
+                    FindingKind::ShapeMismatch,
                     "iteration over a 0-d tensor".to_string(),
                     "unpack",
                     span,
@@ -234,8 +236,18 @@ impl<'a> Interp<'a> {
                         let pred = Pred::Eq(d.clone(), n);
                         match pred.decide() {
                             Some(true) => {}
-                            Some(false) => self.fail(msg, "unpack", span, &[], ""),
-                            None => self.require(pred, msg, "unpack", span, &[], ""),
+                            Some(false) => {
+                                self.fail(FindingKind::ShapeMismatch, msg, "unpack", span, &[], "")
+                            }
+                            None => self.require(
+                                FindingKind::ShapeMismatch,
+                                pred,
+                                msg,
+                                "unpack",
+                                span,
+                                &[],
+                                "",
+                            ),
                         }
                     }
                 }

@@ -1,6 +1,7 @@
 //! Calls: torch functions and modules through the operator catalogue, user functions and
 //! classes (run in their calling context, bounded depth), module containers, builtins.
 
+use crate::shapes::kind::Declared;
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -487,6 +488,7 @@ impl<'a> Interp<'a> {
         // `f(**unknown)` may bind any parameter: nothing the rule reads is certain.
         let spread = kwargs.iter().any(|(k, _)| k == "**");
         let shapes = describe(&arg_values);
+        let kind = crate::catalogue::finding_kind(name);
         self.trace.ops += 1;
         // A question the rule cannot settle is answered by the run's next planned decision
         // (see `Interp::decisions`); without one, the unit asks to be run both ways.
@@ -521,7 +523,8 @@ impl<'a> Interp<'a> {
             // certain: then the failure says more).
             if matches!(f.error, RuleError::Unsupported(_)) || f.read_unknown {
                 for r in std::mem::take(&mut f.requirements) {
-                    self.require(r.pred, r.message, name, span, related, &shapes);
+                    let kind = Declared::resolve(r.kind, kind);
+                    self.require(kind, r.pred, r.message, name, span, related, &shapes);
                 }
             }
         }
@@ -529,7 +532,8 @@ impl<'a> Interp<'a> {
             Ok(outcome) => {
                 let outcome = self.name_fresh(outcome);
                 for r in outcome.requirements {
-                    self.require(r.pred, r.message, name, span, related, &shapes);
+                    let kind = Declared::resolve(r.kind, kind);
+                    self.require(kind, r.pred, r.message, name, span, related, &shapes);
                 }
                 for p in outcome.assumptions {
                     self.assume(p, span);
@@ -538,13 +542,22 @@ impl<'a> Interp<'a> {
             }
             // A type error (a tensor where a size goes, a missing argument) means a value is
             // not what the analysis assumed: the run proves nothing.
-            Err((RuleError::Invalid(msg), _)) if is_type_error(&msg) => {
-                self.violate(|| msg.clone());
+            Err((RuleError::Invalid { message, .. }, _)) if is_type_error(&message) => {
+                self.violate(|| message.clone());
                 None
             }
             // An error is certain unless the rule read something not known before it failed.
-            Err((RuleError::Invalid(msg), read_unknown)) if !read_unknown && !spread => {
-                self.fail(msg, name, span, related, &shapes);
+            Err((RuleError::Invalid { message, kind: k }, read_unknown))
+                if !read_unknown && !spread =>
+            {
+                self.fail(
+                    Declared::resolve(k, kind),
+                    message,
+                    name,
+                    span,
+                    related,
+                    &shapes,
+                );
                 None
             }
             Err((e, _)) => {

@@ -16,6 +16,7 @@ use super::trace::{guarded, never, Obligation, Span, Trace};
 use super::value::V;
 use crate::catalogue::{fresh_index, Outcome};
 use crate::shapes::bounds::Bounds;
+use crate::shapes::kind::FindingKind;
 use crate::shapes::shape::{Dim, Shape};
 use crate::shapes::{DimExpr, Pred, Value};
 
@@ -270,9 +271,11 @@ impl<'a> Interp<'a> {
 
     // ---- recording -------------------------------------------------------------------
 
-    /// Records a requirement of the operation at `span`.
+    /// Records a requirement of the operation at `span`; `kind` says what a violation is.
+    #[allow(clippy::too_many_arguments)]
     pub fn require(
         &mut self,
+        kind: FindingKind,
         pred: Pred,
         message: String,
         operator: &str,
@@ -299,6 +302,7 @@ impl<'a> Interp<'a> {
             pred: guarded(&self.guards, pred),
             message,
             operator: operator.to_string(),
+            kind,
             span,
             related,
             shapes: shapes.to_string(),
@@ -330,13 +334,14 @@ impl<'a> Interp<'a> {
     /// Records that the operation at `span` certainly fails on the current path.
     pub fn fail(
         &mut self,
+        kind: FindingKind,
         message: String,
         operator: &str,
         span: TextRange,
         related: &[(TextRange, String)],
         shapes: &str,
     ) {
-        self.require(never(), message, operator, span, related, shapes);
+        self.require(kind, never(), message, operator, span, related, shapes);
         // What follows on this path never runs (branches and loops rejoin the others).
         self.dead = true;
     }
@@ -603,14 +608,22 @@ impl<'a> Interp<'a> {
         match v {
             V::Cond(p) => {
                 let msg = format!("assertion `{}` fails", self.source(span));
-                self.require(p.clone(), msg, "assert", span, &[], "");
+                self.require(
+                    FindingKind::AssertionFails,
+                    p.clone(),
+                    msg,
+                    "assert",
+                    span,
+                    &[],
+                    "",
+                );
                 self.assume(p, span);
             }
             // A failing assert about shapes (`len(x.shape) == 3`); asserts about anything
             // else (`x is not None`, flags) are not shape bugs.
             V::Data(Value::Bool(Some(false))) if is_shape_text(self.source(span)) => {
                 let msg = format!("assertion `{}` fails", self.source(span));
-                self.fail(msg, "assert", span, &[], "");
+                self.fail(FindingKind::AssertionFails, msg, "assert", span, &[], "");
             }
             _ => {}
         }

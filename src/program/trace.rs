@@ -1,6 +1,7 @@
 //! What running one unit records: the symbols it introduced, the facts it may assume, and the
 //! obligations every operation it applied imposes (each with the source span that names it).
 
+use crate::shapes::kind::FindingKind;
 use ruff_text_size::TextRange;
 
 use crate::frontend::LineIndex;
@@ -54,6 +55,8 @@ pub struct Obligation {
     pub message: String,
     /// Canonical operator (`torch.nn.Linear`, `torch.Tensor.view`, `operator.add`).
     pub operator: String,
+    /// What a violation is, declared where the requirement was made.
+    pub kind: FindingKind,
     pub span: Span,
     /// Definitions the operation depends on (a module's construction), with a label.
     pub related: Vec<(Span, String)>,

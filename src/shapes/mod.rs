@@ -37,11 +37,13 @@ macro_rules! compared_by_bits {
 pub mod bounds;
 pub mod dim;
 pub mod elements;
+pub mod kind;
 pub mod requirement;
 pub mod shape;
 pub mod value;
 
 pub use dim::DimExpr;
+pub use kind::{Declared, FindingKind};
 pub use requirement::{Pred, Requirement};
 pub use shape::{Dim, Shape};
 pub use value::{DType, Value};

@@ -1,6 +1,7 @@
 //! Requirements: predicates over dimensions that an operator needs to hold, each with a
 //! message naming the operator, the argument and the shapes.
 
+use super::kind::Declared;
 use std::fmt;
 
 use super::dim::DimExpr;
@@ -155,6 +156,8 @@ impl fmt::Debug for Pred {
 pub struct Requirement {
     pub pred: Pred,
     pub message: String,
+    /// What its check declares a violation to be; `None`: whatever the operator's rule says.
+    pub kind: Option<Declared>,
 }
 
 impl Requirement {
@@ -162,6 +165,16 @@ impl Requirement {
         Requirement {
             pred,
             message: message.into(),
+            kind: None,
+        }
+    }
+
+    /// A requirement whose check declares what its violation is.
+    pub fn declared(kind: Declared, pred: Pred, message: impl Into<String>) -> Requirement {
+        Requirement {
+            pred,
+            message: message.into(),
+            kind: Some(kind),
         }
     }
 }

@@ -2,6 +2,7 @@
 //! prefix and suffix around an unknown middle. Broadcasting follows PyTorch: right-aligned,
 //! a dim of 1 stretches, the 0-d shape is the identity.
 
+use super::kind::Declared;
 use std::fmt;
 
 use super::dim::DimExpr;
@@ -178,7 +179,8 @@ fn broadcast_dim(a: &Dim, b: &Dim, what: &str, reqs: &mut Vec<Requirement>) -> D
         return b.clone();
     }
     let one = DimExpr::one();
-    reqs.push(Requirement::new(
+    reqs.push(Requirement::declared(
+        Declared::BROADCAST,
         Pred::Or(vec![
             Pred::Eq(ea.clone(), eb.clone()),
             Pred::Eq(ea.clone(), one.clone()),

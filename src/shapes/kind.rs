@@ -1,5 +1,8 @@
 //! Finding kinds: what went wrong, in the words a user searches for. Each kind has a stable
-//! code (used in JSON, SARIF rule ids and the `findings` table) and an explanation.
+//! code (used in JSON, SARIF rule ids and the `findings` table) and an explanation
+//! (`docs/findings.md`). A kind is declared where its requirement is made: by the rule
+//! family or the rule (`crate::catalogue`), by the check that knows better (a dim index, an
+//! output size, an index bound), or by the interpreter (asserts, unpacking).
 
 /// The kind of a shape bug.
 #[derive(
@@ -98,108 +101,30 @@ impl FindingKind {
             FindingKind::ShapeMismatch => "contradictory shape requirements",
         }
     }
+}
 
-    /// Classifies a failing obligation by its operator and message.
-    pub fn classify(operator: &str, message: &str) -> FindingKind {
-        let m = message.to_ascii_lowercase();
-        let short = operator.rsplit('.').next().unwrap_or(operator);
-        if operator == "assert" {
-            return FindingKind::AssertionFails;
+/// What a check declares its violation to be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Declared {
+    /// This, whatever the operator: a dim index out of range, an output size below one,
+    /// an index past its dim.
+    Specific(FindingKind),
+    /// This, unless the operator has a kind of its own: operands that do not broadcast are
+    /// a broadcast mismatch in `add`, but a target that does not fit in a loss.
+    Generic(FindingKind),
+}
+
+impl Declared {
+    /// Operands that do not broadcast (or expand) to a common shape.
+    pub const BROADCAST: Declared = Declared::Generic(FindingKind::BroadcastMismatch);
+
+    /// The kind of a violation: what its check declared, weighed against the operator's.
+    pub fn resolve(declared: Option<Declared>, operator: FindingKind) -> FindingKind {
+        match declared {
+            Some(Declared::Specific(k)) => k,
+            Some(Declared::Generic(k)) if operator == FindingKind::ShapeMismatch => k,
+            _ => operator,
         }
-        if m.contains("dimension out of range") {
-            return FindingKind::DimOutOfRange;
-        }
-        if m.contains("kernel size can't be greater")
-            || m.contains("output size is too small")
-            || m.contains("output size is 0")
-            || m.contains("pad should be at most half")
-            || (m.contains("calculated") && m.contains("output size"))
-        {
-            return FindingKind::EmptyOutput;
-        }
-        if m.contains("out of bounds") || m.contains("out of range in self") {
-            return FindingKind::IndexOutOfBounds;
-        }
-        let lower = short.to_ascii_lowercase();
-        if operator.contains("Loss")
-            || operator.contains("_loss")
-            || lower.contains("cross_entropy")
-        {
-            return FindingKind::LossTarget;
-        }
-        if matches!(
-            short,
-            "RNN" | "LSTM" | "GRU" | "RNNCell" | "LSTMCell" | "GRUCell"
-        ) {
-            return FindingKind::RecurrentInput;
-        }
-        if lower.contains("attention")
-            || short == "MultiheadAttention"
-            || short.starts_with("Transformer")
-        {
-            return FindingKind::AttentionMismatch;
-        }
-        if lower.starts_with("conv")
-            || lower.contains("batchnorm")
-            || lower.contains("instancenorm")
-            || lower.contains("groupnorm")
-            || lower == "batch_norm"
-            || lower == "group_norm"
-        {
-            // `Expected 3D (unbatched) or 4D (batched) input to conv2d`: the rank.
-            if m.contains("(unbatched)") {
-                return FindingKind::RankMismatch;
-            }
-            if m.contains("channels")
-                || m.contains("running_mean")
-                || m.contains("num_features")
-                || m.contains("weight of size")
-                || m.contains("expected input")
-            {
-                return FindingKind::ChannelMismatch;
-            }
-            if m.contains("expected") && m.contains("d input") {
-                return FindingKind::RankMismatch;
-            }
-            return FindingKind::ChannelMismatch;
-        }
-        if matches!(
-            short,
-            "Linear" | "Bilinear" | "linear" | "bilinear" | "LayerNorm" | "layer_norm"
-        ) {
-            return FindingKind::FeatureMismatch;
-        }
-        if matches!(
-            short,
-            "matmul" | "mm" | "bmm" | "baddbmm" | "addmm" | "einsum" | "imatmul" | "mv" | "dot"
-        ) {
-            return FindingKind::MatmulMismatch;
-        }
-        if matches!(
-            short,
-            "view" | "reshape" | "unflatten" | "view_as" | "reshape_as"
-        ) {
-            return FindingKind::ReshapeNumel;
-        }
-        if matches!(
-            short,
-            "cat" | "concat" | "concatenate" | "stack" | "hstack" | "vstack"
-        ) {
-            return FindingKind::ConcatMismatch;
-        }
-        if matches!(short, "permute" | "transpose" | "flatten") || m.contains("number of dims") {
-            return FindingKind::RankMismatch;
-        }
-        if lower.contains("pool") || lower.contains("interpolate") {
-            return FindingKind::EmptyOutput;
-        }
-        if m.contains("must match the size") || m.contains("broadcast") {
-            return FindingKind::BroadcastMismatch;
-        }
-        if m.contains("index") {
-            return FindingKind::IndexOutOfBounds;
-        }
-        FindingKind::ShapeMismatch
     }
 }
 
@@ -216,27 +141,13 @@ mod tests {
     }
 
     #[test]
-    fn classification_reads_message_before_operator() {
-        assert_eq!(
-            FindingKind::classify(
-                "torch.Tensor.squeeze",
-                "Dimension out of range (expected ...)"
-            ),
-            FindingKind::DimOutOfRange
-        );
-        assert_eq!(
-            FindingKind::classify(
-                "torch.nn.Linear",
-                "mat1 and mat2 shapes cannot be multiplied"
-            ),
-            FindingKind::FeatureMismatch
-        );
-        assert_eq!(
-            FindingKind::classify(
-                "operator.add",
-                "The size of tensor a (3) must match the size of tensor b (4)"
-            ),
-            FindingKind::BroadcastMismatch
-        );
+    fn a_generic_declaration_yields_to_the_operators_kind() {
+        use FindingKind::*;
+        let generic = Some(Declared::Generic(BroadcastMismatch));
+        assert_eq!(Declared::resolve(generic, ShapeMismatch), BroadcastMismatch);
+        assert_eq!(Declared::resolve(generic, LossTarget), LossTarget);
+        let specific = Some(Declared::Specific(DimOutOfRange));
+        assert_eq!(Declared::resolve(specific, LossTarget), DimOutOfRange);
+        assert_eq!(Declared::resolve(None, LossTarget), LossTarget);
     }
 }
