@@ -11,7 +11,7 @@ fn main() {
     let module = parse_python(&text).expect("parsable Python");
     let mut solver = JobSolver::new(DEFAULT_TIMEOUT);
     let started = std::time::Instant::now();
-    let imports = shapehound::program::imports::ImportSearch::for_file(
+    let imports = shapehound::eval::imports::ImportSearch::for_file(
         std::path::Path::new(&path),
         std::path::Path::new("/"),
     );

@@ -11,7 +11,7 @@ use crate::frontend::parse_python;
 use crate::guard::{catch_panic, inject_panic};
 use crate::operators::teosc::TeoscOpList;
 use crate::operators::{precise, teosc, CallSite};
-use crate::program::{run_units, Unit};
+use crate::units::{run_units, Unit};
 use ruff_python_ast::ModModule;
 
 /// How operators are counted.

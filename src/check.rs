@@ -8,11 +8,11 @@ use crate::analysis::load;
 use crate::corpus::source::NotebookMode;
 use crate::corpus::walk::{discover_repos, walk_repo};
 use crate::corpus::{FileKind, FileStatus};
+use crate::eval::imports::ImportSearch;
 use crate::findings::render::{self, FileFindings};
 use crate::findings::{analyse_module, Finding};
 use crate::guard::catch_panic;
 use crate::jobs::JobSolver;
-use crate::program::imports::ImportSearch;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {

@@ -9,13 +9,14 @@ pub mod check;
 pub mod cli;
 pub mod corpus;
 pub mod dataflow;
+pub mod eval;
 pub mod findings;
 pub mod frontend;
 pub mod guard;
 pub mod jobs;
 pub mod operators;
-pub mod program;
 pub mod reports;
 pub mod shapes;
 #[cfg(test)]
 pub(crate) mod testing;
+pub mod units;

@@ -447,8 +447,8 @@ fn unique(ctx: &Ctx, result: Value) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::program::interp::Interp;
-    use crate::program::value::V;
+    use crate::eval::interp::Interp;
+    use crate::eval::value::V;
     use serde_json::Value as Json;
 
     /// A Python value the interpreter knows exactly, as JSON (ints stay ints).

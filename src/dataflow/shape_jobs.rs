@@ -10,8 +10,8 @@ use serde::{Deserialize, Serialize};
 use crate::corpus::FileKind;
 use crate::findings::{file_findings, unit_finding, Finding};
 use crate::jobs::{self, JobSolver, Verdict};
-use crate::program::Unit;
 use crate::reports::tables::{FindingRow, JobRow, RelatedSpan};
+use crate::units::Unit;
 
 /// A content group: BLAKE3 hash and kind (identical bytes as `.py` and `.ipynb` differ).
 pub type ContentKey = (String, FileKind);
@@ -171,7 +171,7 @@ mod tests {
     use super::*;
     use crate::findings::analyse_module;
     use crate::frontend::parse_python;
-    use crate::program::run_units;
+    use crate::units::run_units;
 
     const SYMBOLIC_BUG: &str = "\
 import torch

@@ -4,9 +4,9 @@
 
 pub mod render;
 
+pub use crate::eval::trace::Span;
 use crate::jobs::{Solved, Verdict};
-pub use crate::program::trace::Span;
-use crate::program::{Unit, UnitKind};
+use crate::units::{Unit, UnitKind};
 
 pub use crate::shapes::kind::FindingKind;
 
@@ -190,10 +190,10 @@ pub fn analyse_module(
     module: &ruff_python_ast::ModModule,
     text: &str,
     path: &str,
-    imports: Option<crate::program::imports::ImportSearch>,
+    imports: Option<crate::eval::imports::ImportSearch>,
     solver: &mut crate::jobs::JobSolver,
 ) -> FileShapes {
-    let units = crate::program::run_units(module, text, imports);
+    let units = crate::units::run_units(module, text, imports);
     let solved: Vec<Vec<Solved>> = units
         .iter()
         .map(|u| crate::jobs::solve_unit(u, path, solver))

@@ -13,9 +13,10 @@ use std::time::{Duration, Instant};
 use z3::ast::{Bool, Int};
 use z3::SatResult;
 
+use crate::eval::Input;
 use crate::guard::{catch_panic, inject_panic};
-use crate::program::{Input, Unit, UnitKind, UnitRun};
 use crate::shapes::Pred;
+use crate::units::{Unit, UnitKind, UnitRun};
 use terms::Symbols;
 
 /// Per-check Z3 timeout.
@@ -268,7 +269,7 @@ fn solve_once(kind: UnitKind, run: &UnitRun, z3: &JobSolver) -> Solved {
 
 /// Whether some input consistent with the facts takes `path` (unknown counts as yes).
 fn path_feasible(
-    trace: &crate::program::Trace,
+    trace: &crate::eval::Trace,
     path: &Pred,
     positive: &HashSet<Arc<str>>,
     z3: &JobSolver,

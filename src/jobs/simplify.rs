@@ -10,7 +10,7 @@ use crate::shapes::dim::{Atom, Monomial};
 use crate::shapes::{DimExpr, Pred};
 
 /// The symbols the facts say are at least 1.
-pub fn positive_symbols(facts: &[crate::program::trace::Fact]) -> HashSet<Arc<str>> {
+pub fn positive_symbols(facts: &[crate::eval::trace::Fact]) -> HashSet<Arc<str>> {
     let mut out = HashSet::new();
     for f in facts {
         if let Pred::Le(lo, x) = &f.pred {

@@ -6,11 +6,11 @@
 
 use std::collections::HashMap;
 
-use super::interp::Interp;
 use super::params::{AnnotatedDim, Default, Kinds, ParamKind};
-use super::trace::Input;
-use super::units::UnitRun;
-use super::value::V;
+use super::UnitRun;
+use crate::eval::interp::Interp;
+use crate::eval::trace::Input;
+use crate::eval::value::V;
 use crate::shapes::shape::{Dim, Shape};
 use crate::shapes::{DimExpr, Value};
 

@@ -2,20 +2,25 @@
 //! `nn.Module` subclass (constructed with symbolic or default hyperparameters, `forward` run on
 //! symbolic inputs of each plausible rank), and parameterless test functions.
 
+pub mod class_methods;
+pub mod docstring;
+pub mod params;
+pub mod variants;
+
 use std::collections::HashMap;
 
 use ruff_python_ast::{ModModule, Stmt, StmtClassDef, StmtFunctionDef};
 use ruff_text_size::TextRange;
 
-use super::class_methods::{state_stored_outside_init, tensor_methods, MAX_METHODS};
-use super::docstring::{body_docstring, described_shape, docstring};
-use super::imports::ImportSearch;
-use super::interp::Interp;
-use super::params::{classify, classify_with, Default, Kinds, ParamKind};
-use super::project::{ModuleArena, Project};
-use super::trace::{Span, Trace};
-use super::value::V;
-use super::variants::{bind_inputs, documented_variant, run_all_variants, Choice};
+use self::class_methods::{state_stored_outside_init, tensor_methods, MAX_METHODS};
+use self::docstring::{body_docstring, described_shape, docstring};
+use self::params::{classify, classify_with, Default, Kinds, ParamKind};
+use self::variants::{bind_inputs, documented_variant, run_all_variants, Choice};
+use crate::eval::imports::ImportSearch;
+use crate::eval::interp::Interp;
+use crate::eval::project::{ModuleArena, Project};
+use crate::eval::trace::{Span, Trace};
+use crate::eval::value::V;
 use crate::shapes::Value;
 
 /// What kind of unit produced a trace.

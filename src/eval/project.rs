@@ -297,9 +297,9 @@ fn register_definitions(owner: &mut HashMap<usize, usize>, body: &[Stmt], id: us
 
 #[cfg(test)]
 mod tests {
+    use crate::eval::imports::ImportSearch;
     use crate::findings::analyse_module;
     use crate::jobs::{JobSolver, DEFAULT_TIMEOUT};
-    use crate::program::imports::ImportSearch;
 
     const FACTORY: &str = r#"
 import functools
