@@ -134,7 +134,7 @@ impl<'a> Interp<'a> {
         let (args, kwargs) = self.eval_args(c);
         let span = ruff_text_size::Ranged::range(c);
         let split = self.call(func, args.clone(), kwargs.clone(), span);
-        if !split.is_unknown() || !recv.is_tensor() || self.dead {
+        if !split.is_unknown() || !recv.is_tensor() || self.run.dead {
             return Some(split);
         }
         let dim = args

@@ -45,7 +45,7 @@ impl<'a> Interp<'a> {
         kwargs: Vec<(String, V<'a>)>,
         span: TextRange,
     ) -> V<'a> {
-        let Some((class, this)) = self.class_ctx.last().cloned() else {
+        let Some((class, this)) = self.run.class_ctx.last().cloned() else {
             return V::Unknown;
         };
         let bases = self.user_bases(class);
@@ -96,7 +96,8 @@ impl<'a> Interp<'a> {
         self.ancestry(class).into_iter().find_map(|c| {
             let method = super::calls::own_method(c, name).map(V::Func);
             method.or_else(|| {
-                self.class_attrs
+                self.classes
+                    .attrs
                     .get(&(c as *const _))
                     .and_then(|m| m.get(name))
                     .cloned()
@@ -127,7 +128,8 @@ impl<'a> Interp<'a> {
         &self,
         class: &'a ruff_python_ast::StmtClassDef,
     ) -> Vec<&'a ruff_python_ast::StmtClassDef> {
-        self.class_bases
+        self.classes
+            .bases
             .get(&(class as *const _))
             .into_iter()
             .flatten()
@@ -141,7 +143,8 @@ impl<'a> Interp<'a> {
     /// A class deriving (directly or through classes of the file) from a torch `nn.Module`.
     pub fn is_module_class(&self, class: &'a StmtClassDef) -> bool {
         self.ancestry(class).into_iter().any(|c| {
-            self.class_bases
+            self.classes
+                .bases
                 .get(&(c as *const _))
                 .into_iter()
                 .flatten()
@@ -266,7 +269,7 @@ impl<'a> Interp<'a> {
     /// The torch module class (other than `nn.Module` itself) a class derives from directly.
     /// The bases were evaluated where the class was defined (its own module's names).
     fn torch_base_class(&self, class: &'a StmtClassDef) -> Option<String> {
-        let bases = self.class_bases.get(&(class as *const _))?;
+        let bases = self.classes.bases.get(&(class as *const _))?;
         bases.iter().find_map(|b| match b {
             V::Torch(path) => {
                 let (canonical, _) = torch_api().lookup(path)?;

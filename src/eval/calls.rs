@@ -127,7 +127,7 @@ impl<'a> Interp<'a> {
         }
         if let Expr::Name(n) = &*c.func {
             if n.id.as_str() == "super" && self.lookup("super").is_builtin() {
-                return match self.class_ctx.last() {
+                return match self.run.class_ctx.last() {
                     Some((class, this)) => V::Super(class, Box::new(this.clone())),
                     None => V::Unknown,
                 };
@@ -415,7 +415,7 @@ impl<'a> Interp<'a> {
                 if debug_misses() {
                     eprintln!("no rule for {canonical}");
                 }
-                self.trace.unknown_ops += 1;
+                self.run.trace.unknown_ops += 1;
                 V::Unknown
             }
         }
@@ -435,7 +435,7 @@ impl<'a> Interp<'a> {
                 .run_rule(f, name, &args, &kwargs, span, related, None)
                 .map_or(V::Unknown, V::data),
             _ => {
-                self.trace.unknown_ops += 1;
+                self.run.trace.unknown_ops += 1;
                 V::Unknown
             }
         }
@@ -450,7 +450,7 @@ impl<'a> Interp<'a> {
     ) -> V<'a> {
         let class = m.value.class.clone();
         let Some(RuleKind::Module { forward, .. }) = lookup(&class).map(|r| r.kind) else {
-            self.trace.unknown_ops += 1;
+            self.run.trace.unknown_ops += 1;
             return V::Unknown;
         };
         let short = class.rsplit('.').next().unwrap_or(&class).to_string();
@@ -489,14 +489,14 @@ impl<'a> Interp<'a> {
         let spread = kwargs.iter().any(|(k, _)| k == "**");
         let shapes = describe(&arg_values);
         let kind = crate::catalogue::finding_kind(name);
-        self.trace.ops += 1;
+        self.run.trace.ops += 1;
         // A question the rule cannot settle is answered by the run's next planned decision
         // (see `Interp::decisions`); without one, the unit asks to be run both ways.
         let mut decided = Vec::new();
         let mut inputs = (arg_values, kw_values, module);
         let mut result = loop {
             let (args, kwargs, module) = inputs;
-            let planned = self.decisions.get(self.decisions_used).copied();
+            let planned = self.plan.decisions.get(self.plan.used).copied();
             match (
                 apply_noting_reads(rule, name, args, kwargs, module, decided.clone()),
                 planned,
@@ -508,7 +508,7 @@ impl<'a> Interp<'a> {
                             ..
                         } => {
                             decided.push((pred, answer));
-                            self.decisions_used += 1;
+                            self.plan.used += 1;
                             inputs = *back;
                         }
                         f => break Err(Box::new(f)),
@@ -518,7 +518,7 @@ impl<'a> Interp<'a> {
             }
         };
         if let Err(f) = &mut result {
-            self.split_wanted |= f.wanted.is_some();
+            self.plan.split_wanted |= f.wanted.is_some();
             // What the rule required before it stopped still holds (unless it fails for
             // certain: then the failure says more).
             if matches!(f.error, RuleError::Unsupported(_)) || f.read_unknown {
@@ -564,7 +564,7 @@ impl<'a> Interp<'a> {
                 if debug_misses() {
                     eprintln!("rule {name}: {e:?} (line {})", self.position(span).line);
                 }
-                self.trace.unknown_ops += 1;
+                self.run.trace.unknown_ops += 1;
                 None
             }
         }
@@ -671,7 +671,7 @@ impl<'a> Interp<'a> {
     ) -> V<'a> {
         // A closure's captured frame is for this call only.
         let captured = self.captured.take();
-        if self.depth >= MAX_DEPTH || def.is_async {
+        if self.run.depth >= MAX_DEPTH || def.is_async {
             return V::Unknown;
         }
         // `@staticmethod` binds nothing; `@classmethod` binds the instance's class.
@@ -693,30 +693,30 @@ impl<'a> Interp<'a> {
                 frame.entry(name.clone()).or_insert_with(|| v.clone());
             }
         }
-        self.depth += 1;
-        self.locals.push(frame);
-        self.returns.push(Vec::new());
+        self.run.depth += 1;
+        self.run.locals.push(frame);
+        self.run.returns.push(Vec::new());
         if let (Some(c), Some(t)) = (class, &this) {
-            self.class_ctx.push((c, t.clone()));
+            self.run.class_ctx.push((c, t.clone()));
         }
-        let outer_call = self.call_sites.is_empty();
-        if outer_call || self.depth <= 2 {
-            self.call_sites.push(span);
+        let outer_call = self.run.call_sites.is_empty();
+        if outer_call || self.run.depth <= 2 {
+            self.run.call_sites.push(span);
         }
-        let saved_guards = self.guards.len();
+        let saved_guards = self.run.guards.len();
         self.exec_block(&def.body);
-        self.guards.truncate(saved_guards);
-        if outer_call || self.depth <= 2 {
-            self.call_sites.pop();
+        self.run.guards.truncate(saved_guards);
+        if outer_call || self.run.depth <= 2 {
+            self.run.call_sites.pop();
         }
         if class.is_some() && this.is_some() {
-            self.class_ctx.pop();
+            self.run.class_ctx.pop();
         }
-        let returns = self.returns.pop().unwrap_or_default();
-        self.locals.pop();
-        self.depth -= 1;
+        let returns = self.run.returns.pop().unwrap_or_default();
+        self.run.locals.pop();
+        self.run.depth -= 1;
         self.leave_module(switch);
-        if self.dead {
+        if self.run.dead {
             // The call raised: it has no result.
             return V::Unknown;
         }

@@ -17,8 +17,8 @@ const MAX_CHOICES: usize = 7;
 impl<'a> Interp<'a> {
     pub fn snapshot(&self) -> Snapshot<'a> {
         Snapshot {
-            locals: self.locals.last().cloned(),
-            globals: if self.locals.is_empty() {
+            locals: self.run.locals.last().cloned(),
+            globals: if self.run.locals.is_empty() {
                 Some(self.globals.clone())
             } else {
                 None
@@ -28,7 +28,7 @@ impl<'a> Interp<'a> {
     }
 
     pub fn restore(&mut self, s: Snapshot<'a>) {
-        if let (Some(l), Some(frame)) = (s.locals, self.locals.last_mut()) {
+        if let (Some(l), Some(frame)) = (s.locals, self.run.locals.last_mut()) {
             *frame = l;
         }
         if let Some(g) = s.globals {
@@ -42,11 +42,11 @@ impl<'a> Interp<'a> {
     /// The attributes of every object reachable from the current names.
     pub fn object_states(&self) -> Vec<super::value::ObjectState<'a>> {
         let mut roots: Vec<V<'a>> = Vec::new();
-        if let Some(f) = self.locals.last() {
+        if let Some(f) = self.run.locals.last() {
             roots.extend(f.values().cloned());
         }
-        roots.extend(self.class_ctx.iter().map(|(_, s)| s.clone()));
-        if self.locals.is_empty() {
+        roots.extend(self.run.class_ctx.iter().map(|(_, s)| s.clone()));
+        if self.run.locals.is_empty() {
             roots.extend(self.globals.values().cloned());
         }
         reachable_objects(roots, false)
@@ -56,23 +56,23 @@ impl<'a> Interp<'a> {
     /// names handed out, and the attributes of every object reachable from `root`.
     pub fn checkpoint(&self, root: &V<'a>) -> Checkpoint<'a> {
         Checkpoint {
-            trace: self.trace.clone(),
+            trace: self.run.trace.clone(),
             hints: self.hints.clone(),
             objects: reachable_objects(vec![root.clone()], true),
-            dead: self.dead,
+            dead: self.run.dead,
         }
     }
 
     /// Back to a checkpoint, as if what ran since had not.
     pub fn rewind(&mut self, c: &Checkpoint<'a>) {
-        self.trace = c.trace.clone();
+        self.run.trace = c.trace.clone();
         self.hints = c.hints.clone();
         for (o, attrs) in &c.objects {
             o.borrow_mut().attrs = attrs.clone();
         }
-        self.locals.clear();
-        self.guards.clear();
-        self.dead = c.dead;
+        self.run.locals.clear();
+        self.run.guards.clear();
+        self.run.dead = c.dead;
     }
 
     /// `f` of each side of a choice, under its guard, joined. A side that raises leaves the
@@ -82,23 +82,23 @@ impl<'a> Interp<'a> {
         e: &super::value::Either<'a>,
         mut f: impl FnMut(&mut Self, V<'a>) -> V<'a>,
     ) -> V<'a> {
-        let was_dead = self.dead;
+        let was_dead = self.run.dead;
         let not_g = Pred::Not(Box::new(e.guard.clone()));
         let a = self.under(e.guard.clone(), |me| f(me, e.then.clone()));
-        let a_dead = std::mem::replace(&mut self.dead, was_dead);
+        let a_dead = std::mem::replace(&mut self.run.dead, was_dead);
         let b = self.under(not_g.clone(), |me| f(me, e.other.clone()));
-        let b_dead = std::mem::replace(&mut self.dead, was_dead);
+        let b_dead = std::mem::replace(&mut self.run.dead, was_dead);
         match (a_dead, b_dead) {
             (true, true) => {
-                self.dead = true;
+                self.run.dead = true;
                 V::Unknown
             }
             (true, false) => {
-                self.guards.push(not_g);
+                self.run.guards.push(not_g);
                 b
             }
             (false, true) => {
-                self.guards.push(e.guard.clone());
+                self.run.guards.push(e.guard.clone());
                 a
             }
             (false, false) => self.join_under(a, b, Some(&e.guard)),
@@ -107,9 +107,9 @@ impl<'a> Interp<'a> {
 
     /// `f` run with `guard` pushed on the path condition.
     pub fn under<T>(&mut self, guard: Pred, f: impl FnOnce(&mut Self) -> T) -> T {
-        self.guards.push(guard);
+        self.run.guards.push(guard);
         let out = f(self);
-        self.guards.pop();
+        self.run.guards.pop();
         out
     }
 
@@ -123,7 +123,7 @@ impl<'a> Interp<'a> {
     pub fn join_branches(&mut self, a: Snapshot<'a>, b: Snapshot<'a>, guard: Option<&Pred>) {
         if let (Some(la), Some(lb)) = (a.locals, b.locals) {
             let joined = self.join_maps(la, lb, guard);
-            if let Some(frame) = self.locals.last_mut() {
+            if let Some(frame) = self.run.locals.last_mut() {
                 *frame = joined;
             }
         }

@@ -165,7 +165,7 @@ impl<'a> Interp<'a> {
             }
             Expr::Starred(s) => self.eval(&s.value),
             Expr::Lambda(l) => {
-                let frame = self.locals.last().map(|f| std::rc::Rc::new(f.clone()));
+                let frame = self.run.locals.last().map(|f| std::rc::Rc::new(f.clone()));
                 V::Lambda(l, frame)
             }
             Expr::Await(_) | Expr::Yield(_) | Expr::YieldFrom(_) => V::Unknown,
@@ -200,10 +200,11 @@ impl<'a> Interp<'a> {
         generators: &'a [ruff_python_ast::Comprehension],
     ) -> V<'a> {
         let mut out = Vec::new();
-        self.locals
-            .push(self.locals.last().cloned().unwrap_or_default());
+        self.run
+            .locals
+            .push(self.run.locals.last().cloned().unwrap_or_default());
         let ok = self.comprehend(elt, generators, &mut out);
-        self.locals.pop();
+        self.run.locals.pop();
         if ok {
             V::List(out)
         } else {
@@ -219,11 +220,12 @@ impl<'a> Interp<'a> {
     ) -> V<'a> {
         let mut keys = Vec::new();
         let mut values = Vec::new();
-        self.locals
-            .push(self.locals.last().cloned().unwrap_or_default());
+        self.run
+            .locals
+            .push(self.run.locals.last().cloned().unwrap_or_default());
         let ok = self.comprehend(key, generators, &mut keys)
             && self.comprehend(value, generators, &mut values);
-        self.locals.pop();
+        self.run.locals.pop();
         if !ok || keys.len() != values.len() {
             return V::Unknown;
         }

@@ -84,9 +84,9 @@ impl<'a> Interp<'a> {
 
     /// Defaults are evaluated where the function is defined: module level here.
     fn eval_in_globals(&mut self, e: &'a Expr) -> V<'a> {
-        let saved = std::mem::take(&mut self.locals);
+        let saved = std::mem::take(&mut self.run.locals);
         let v = self.eval(e);
-        self.locals = saved;
+        self.run.locals = saved;
         v
     }
 
@@ -98,7 +98,7 @@ impl<'a> Interp<'a> {
         args: Vec<V<'a>>,
         kwargs: Vec<(String, V<'a>)>,
     ) -> V<'a> {
-        if self.depth >= MAX_DEPTH {
+        if self.run.depth >= MAX_DEPTH {
             return V::Unknown;
         }
         let mut frame = match &lambda.parameters {
@@ -108,11 +108,11 @@ impl<'a> Interp<'a> {
         for (name, v) in captured.iter().flat_map(|c| c.iter()) {
             frame.entry(name.clone()).or_insert_with(|| v.clone());
         }
-        self.depth += 1;
-        self.locals.push(frame);
+        self.run.depth += 1;
+        self.run.locals.push(frame);
         let out = self.eval(&lambda.body);
-        self.locals.pop();
-        self.depth -= 1;
+        self.run.locals.pop();
+        self.run.depth -= 1;
         out
     }
 }

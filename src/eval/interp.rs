@@ -44,33 +44,16 @@ pub struct Interp<'a> {
     pub text: &'a str,
     lines: crate::frontend::LineIndex,
     pub globals: HashMap<String, V<'a>>,
-    pub locals: Vec<HashMap<String, V<'a>>>,
-    pub guards: Vec<Pred>,
-    pub trace: Trace,
-    pub depth: usize,
+    /// The code running now (a unit, or a function it calls).
+    pub run: RunState<'a>,
+    /// Dim hints by name, for the symbols the run makes.
     pub(super) hints: HashMap<String, usize>,
-    steps: usize,
     /// Statements executed for the whole file.
     file_steps: usize,
-    /// Return values of the functions being run (innermost last).
-    pub returns: Vec<Vec<V<'a>>>,
-    /// Classes whose methods are running (for `super()`), with their `self`.
-    pub class_ctx: Vec<(&'a StmtClassDef, V<'a>)>,
-    /// Call sites of the user functions being run (innermost last).
-    pub call_sites: Vec<TextRange>,
-    /// Class-body assignments (`act = nn.ReLU`), per class.
-    pub class_attrs: HashMap<*const StmtClassDef, HashMap<String, V<'a>>>,
-    /// Set by a definite failure on an unguarded path: the rest of the unit never runs.
-    pub dead: bool,
-    /// Planned answers to the questions rules cannot settle from the dims (`squeeze` of a
-    /// dim that may be 1), in the order they come up; `decisions_used` counts the ones
-    /// taken. A question past the plan sets `split_wanted`: the unit runs again once per
-    /// answer.
-    pub decisions: Vec<bool>,
-    pub decisions_used: usize,
-    pub split_wanted: bool,
-    /// The evaluated bases of every class defined so far.
-    pub class_bases: HashMap<*const StmtClassDef, Vec<V<'a>>>,
+    /// The run's planned answers to the questions rules cannot settle.
+    pub plan: Plan,
+    /// What the file's classes hold besides their methods.
+    pub classes: Classes<'a>,
     /// Other files of the project whose code runs here (see `project.rs`).
     pub project: Option<super::project::Project<'a>>,
     /// While another module's code runs: the call site in the analysed file that every
@@ -80,17 +63,43 @@ pub struct Interp<'a> {
     pub captured: Option<std::rc::Rc<HashMap<String, V<'a>>>>,
 }
 
-/// The state a module load sets aside (see [`Interp::isolate`]).
-pub struct Isolated<'a> {
-    locals: Vec<HashMap<String, V<'a>>>,
-    guards: Vec<Pred>,
-    trace: Trace,
-    depth: usize,
-    steps: usize,
-    returns: Vec<Vec<V<'a>>>,
-    class_ctx: Vec<(&'a StmtClassDef, V<'a>)>,
-    call_sites: Vec<TextRange>,
-    dead: bool,
+/// The state of the code running now: a unit and the calls it makes. Set aside whole while
+/// another module's top level runs ([`Interp::isolate`]).
+#[derive(Default)]
+pub struct RunState<'a> {
+    pub locals: Vec<HashMap<String, V<'a>>>,
+    pub guards: Vec<Pred>,
+    pub trace: Trace,
+    pub depth: usize,
+    /// Statements executed by the running unit.
+    pub(super) steps: usize,
+    /// Return values of the functions being run (innermost last).
+    pub returns: Vec<Vec<V<'a>>>,
+    /// Classes whose methods are running (for `super()`), with their `self`.
+    pub class_ctx: Vec<(&'a StmtClassDef, V<'a>)>,
+    /// Call sites of the user functions being run (innermost last).
+    pub call_sites: Vec<TextRange>,
+    /// Set by a definite failure on an unguarded path: the rest of the unit never runs.
+    pub dead: bool,
+}
+
+/// Planned answers to the questions rules cannot settle from the dims (`squeeze` of a dim
+/// that may be 1), in the order they come up; `used` counts the ones taken. A question past
+/// the plan sets `split_wanted`: the unit runs again once per answer.
+#[derive(Default)]
+pub struct Plan {
+    pub decisions: Vec<bool>,
+    pub used: usize,
+    pub split_wanted: bool,
+}
+
+/// What the file's classes hold besides their methods, by class statement.
+#[derive(Default)]
+pub struct Classes<'a> {
+    /// Class-body assignments (`act = nn.ReLU`).
+    pub attrs: HashMap<*const StmtClassDef, HashMap<String, V<'a>>>,
+    /// The evaluated bases of every class defined so far.
+    pub bases: HashMap<*const StmtClassDef, Vec<V<'a>>>,
 }
 
 impl<'a> Interp<'a> {
@@ -99,22 +108,11 @@ impl<'a> Interp<'a> {
             text,
             lines: crate::frontend::LineIndex::new(text),
             globals: HashMap::new(),
-            locals: Vec::new(),
-            guards: Vec::new(),
-            trace: Trace::default(),
-            depth: 0,
+            run: RunState::default(),
             hints: HashMap::new(),
-            steps: 0,
             file_steps: 0,
-            returns: Vec::new(),
-            class_ctx: Vec::new(),
-            call_sites: Vec::new(),
-            class_attrs: HashMap::new(),
-            dead: false,
-            decisions: Vec::new(),
-            decisions_used: 0,
-            split_wanted: false,
-            class_bases: HashMap::new(),
+            plan: Plan::default(),
+            classes: Classes::default(),
             project: None,
             anchor: None,
             captured: None,
@@ -122,48 +120,30 @@ impl<'a> Interp<'a> {
     }
 
     /// Sets the running unit's state aside, for running a module's top level on its own.
-    pub fn isolate(&mut self) -> Isolated<'a> {
-        Isolated {
-            locals: std::mem::take(&mut self.locals),
-            guards: std::mem::take(&mut self.guards),
-            trace: std::mem::take(&mut self.trace),
-            depth: std::mem::take(&mut self.depth),
-            steps: std::mem::take(&mut self.steps),
-            returns: std::mem::take(&mut self.returns),
-            class_ctx: std::mem::take(&mut self.class_ctx),
-            call_sites: std::mem::take(&mut self.call_sites),
-            dead: std::mem::take(&mut self.dead),
-        }
+    pub fn isolate(&mut self) -> RunState<'a> {
+        std::mem::take(&mut self.run)
     }
 
-    pub fn restore_isolated(&mut self, saved: Isolated<'a>) {
-        self.locals = saved.locals;
-        self.guards = saved.guards;
-        self.trace = saved.trace;
-        self.depth = saved.depth;
-        self.steps = saved.steps;
-        self.returns = saved.returns;
-        self.class_ctx = saved.class_ctx;
-        self.call_sites = saved.call_sites;
-        self.dead = saved.dead;
+    pub fn restore_isolated(&mut self, saved: RunState<'a>) {
+        self.run = saved;
     }
 
     /// A new unit starts: its own statement budget (the file's keeps counting).
     pub fn new_unit_budget(&mut self) {
-        self.steps = 0;
+        self.run.steps = 0;
     }
 
     // ---- names -----------------------------------------------------------------------
 
     pub fn bind(&mut self, name: &str, v: V<'a>) {
-        match self.locals.last_mut() {
+        match self.run.locals.last_mut() {
             Some(frame) => frame.insert(name.to_string(), v),
             None => self.globals.insert(name.to_string(), v),
         };
     }
 
     pub fn lookup(&mut self, name: &str) -> V<'a> {
-        if let Some(v) = self.locals.last().and_then(|f| f.get(name)) {
+        if let Some(v) = self.run.locals.last().and_then(|f| f.get(name)) {
             return v.clone();
         }
         if let Some(v) = self.globals.get(name) {
@@ -200,7 +180,9 @@ impl<'a> Interp<'a> {
     /// A fresh non-negative dim.
     pub fn fresh_dim(&mut self, hint: &str) -> DimExpr {
         let d = self.fresh_sym(hint);
-        self.trace.fact(Pred::Le(DimExpr::zero(), d.clone()), None);
+        self.run
+            .trace
+            .fact(Pred::Le(DimExpr::zero(), d.clone()), None);
         d
     }
 
@@ -235,9 +217,11 @@ impl<'a> Interp<'a> {
             return V::Data(Value::int(lo));
         }
         let d = self.fresh_sym("draw");
-        self.trace
+        self.run
+            .trace
             .fact(Pred::Le(DimExpr::constant(lo), d.clone()), None);
-        self.trace
+        self.run
+            .trace
             .fact(Pred::Le(d.clone(), DimExpr::constant(hi)), None);
         V::Data(Value::Int(d))
     }
@@ -246,14 +230,16 @@ impl<'a> Interp<'a> {
     /// written for).
     pub fn fresh_input_dim(&mut self, hint: &str) -> DimExpr {
         let d = self.fresh_sym(hint);
-        self.trace.fact(Pred::Le(DimExpr::one(), d.clone()), None);
+        self.run
+            .trace
+            .fact(Pred::Le(DimExpr::one(), d.clone()), None);
         d
     }
 
     /// A positive integer input of the unit (a size hyperparameter), recorded for witnesses.
     pub fn fresh_size_input(&mut self, name: &str) -> V<'a> {
         let s = self.fresh_input_dim(name);
-        self.trace.inputs.push(super::trace::Input::Int {
+        self.run.trace.inputs.push(super::trace::Input::Int {
             name: name.to_string(),
             value: s.clone(),
         });
@@ -285,7 +271,7 @@ impl<'a> Interp<'a> {
     ) {
         // After a certain failure nothing runs: what the same expression goes on to do
         // with the failed call's placeholder result is not a requirement.
-        if self.dead {
+        if self.run.dead {
             return;
         }
         let mut related: Vec<(Span, String)> = related
@@ -294,12 +280,12 @@ impl<'a> Interp<'a> {
             .collect();
         // The outermost call in the file names the entry point (a unit's own entry has no
         // call site: its span is empty).
-        if let Some(site) = self.call_sites.first().filter(|s| !s.is_empty()) {
+        if let Some(site) = self.run.call_sites.first().filter(|s| !s.is_empty()) {
             related.push((self.position(*site), "called from here".to_string()));
         }
         let span = self.position(span);
-        self.trace.require(Obligation {
-            pred: guarded(&self.guards, pred),
+        self.run.trace.require(Obligation {
+            pred: guarded(&self.run.guards, pred),
             message,
             operator: operator.to_string(),
             kind,
@@ -312,22 +298,24 @@ impl<'a> Interp<'a> {
     /// Records a fact that holds on the current path from here on.
     pub fn assume(&mut self, pred: Pred, span: TextRange) {
         let at = self.position(span);
-        self.trace.fact(guarded(&self.guards, pred), Some(at));
+        self.run
+            .trace
+            .fact(guarded(&self.run.guards, pred), Some(at));
     }
 
     /// Records that a value was not what the unit assumed (see `Trace::violate`).
     /// On a path under guards, only that path is in doubt: it ends here, and the job
     /// decides whether it can be taken at all.
     pub fn violate(&mut self, reason: impl FnOnce() -> String) {
-        if self.dead {
+        if self.run.dead {
             return;
         }
-        if self.guards.is_empty() {
-            self.trace.violate(reason);
+        if self.run.guards.is_empty() {
+            self.run.trace.violate(reason);
         } else {
-            let path = Pred::And(self.guards.clone());
-            self.trace.guarded_violations.push(path);
-            self.dead = true;
+            let path = Pred::And(self.run.guards.clone());
+            self.run.trace.guarded_violations.push(path);
+            self.run.dead = true;
         }
     }
 
@@ -343,17 +331,17 @@ impl<'a> Interp<'a> {
     ) {
         self.require(kind, never(), message, operator, span, related, shapes);
         // What follows on this path never runs (branches and loops rejoin the others).
-        self.dead = true;
+        self.run.dead = true;
     }
 
     // ---- statements ------------------------------------------------------------------
 
     pub fn exec_block(&mut self, body: &'a [Stmt]) -> Flow {
-        let base = self.guards.len();
+        let base = self.run.guards.len();
         let mut flow = Flow::Normal;
         for stmt in body {
             flow = stacker::maybe_grow(64 * 1024, 4 * 1024 * 1024, || self.exec(stmt));
-            if self.dead {
+            if self.run.dead {
                 flow = Flow::Stop;
             }
             if flow != Flow::Normal {
@@ -361,15 +349,15 @@ impl<'a> Interp<'a> {
             }
         }
         // Guards pushed for "the rest of this block" (after a branch that left it) end here.
-        self.guards.truncate(base);
+        self.run.guards.truncate(base);
         flow
     }
 
     fn exec(&mut self, stmt: &'a Stmt) -> Flow {
-        self.steps += 1;
+        self.run.steps += 1;
         self.file_steps += 1;
-        if self.steps > STEP_BUDGET || self.file_steps > FILE_STEP_BUDGET {
-            if (self.steps == STEP_BUDGET + 1 || self.file_steps == FILE_STEP_BUDGET + 1)
+        if self.run.steps > STEP_BUDGET || self.file_steps > FILE_STEP_BUDGET {
+            if (self.run.steps == STEP_BUDGET + 1 || self.file_steps == FILE_STEP_BUDGET + 1)
                 && super::calls::debug_misses()
             {
                 eprintln!("step budget spent");
@@ -388,9 +376,9 @@ impl<'a> Interp<'a> {
                     _ => self.eval(&a.value),
                 };
                 // Only the analysed file's own top level (spans elsewhere are not its text).
-                if self.depth == 0
+                if self.run.depth == 0
                     && self.anchor.is_none()
-                    && self.returns.is_empty()
+                    && self.run.returns.is_empty()
                     && super::calls::debug_misses()
                 {
                     let line = self.position(a.range).line;
@@ -418,7 +406,7 @@ impl<'a> Interp<'a> {
             }
             Stmt::Return(r) => {
                 let v = r.value.as_ref().map_or_else(V::none, |e| self.eval(e));
-                if let Some(rs) = self.returns.last_mut() {
+                if let Some(rs) = self.run.returns.last_mut() {
                     rs.push(v);
                 }
                 return Flow::Exit;
@@ -457,26 +445,26 @@ impl<'a> Interp<'a> {
                 // Any statement of the body may raise and be caught: everything in it is
                 // guarded, as are the handlers (they run only if something raised).
                 let g = self.fresh_choice();
-                self.guards.push(g);
+                self.run.guards.push(g);
                 let before = self.snapshot();
                 self.exec_block(&t.body);
-                self.guards.pop();
+                self.run.guards.pop();
                 let after_body = self.snapshot();
                 self.restore(before.clone());
                 for h in &t.handlers {
                     let ExceptHandler::ExceptHandler(h) = h;
                     let g = self.fresh_choice();
-                    self.guards.push(g);
+                    self.run.guards.push(g);
                     if let Some(name) = &h.name {
                         self.bind(name.id.as_str(), V::Unknown);
                     }
                     self.exec_block(&h.body);
-                    self.guards.pop();
+                    self.run.guards.pop();
                 }
                 let after_handlers = self.snapshot();
                 self.restore(before);
                 self.join_into(after_body, after_handlers);
-                self.dead = false;
+                self.run.dead = false;
                 self.exec_block(&t.orelse);
                 return self.exec_block(&t.finalbody);
             }
@@ -486,7 +474,7 @@ impl<'a> Interp<'a> {
             }
             Stmt::FunctionDef(def) => {
                 // Inside a function, a nested def keeps the enclosing frame it reads.
-                let f = match self.locals.last() {
+                let f = match self.run.locals.last() {
                     Some(frame) => V::Closure(def, std::rc::Rc::new(frame.clone())),
                     None => V::Func(def),
                 };
@@ -531,7 +519,7 @@ impl<'a> Interp<'a> {
                     } else {
                         V::Unknown
                     };
-                    if self.depth == 0 && super::calls::debug_misses() {
+                    if self.run.depth == 0 && super::calls::debug_misses() {
                         eprintln!("import {module}.{name}: {}", v.brief());
                     }
                     self.bind(bound.id.as_str(), v);
@@ -546,9 +534,9 @@ impl<'a> Interp<'a> {
                 for case in &m.cases {
                     self.restore(before.clone());
                     let g = self.fresh_choice();
-                    self.guards.push(g);
+                    self.run.guards.push(g);
                     self.exec_block(&case.body);
-                    self.guards.pop();
+                    self.run.guards.pop();
                     let snap = self.snapshot();
                     joined = Some(match joined {
                         None => snap,
@@ -575,10 +563,10 @@ impl<'a> Interp<'a> {
             .flat_map(|a| a.args.iter())
             .map(|b| self.eval(b))
             .collect();
-        self.class_bases.insert(class as *const _, bases);
+        self.classes.bases.insert(class as *const _, bases);
         // Class-body assignments are class attributes (`expansion = 4`, `act = nn.GELU`).
         let mut attrs = HashMap::new();
-        self.locals.push(HashMap::new());
+        self.run.locals.push(HashMap::new());
         for stmt in &class.body {
             match stmt {
                 Stmt::Assign(a) => {
@@ -598,8 +586,8 @@ impl<'a> Interp<'a> {
                 _ => {}
             }
         }
-        self.locals.pop();
-        self.class_attrs.insert(class as *const _, attrs);
+        self.run.locals.pop();
+        self.classes.attrs.insert(class as *const _, attrs);
         self.bind(class.name.id.as_str(), V::Class(class));
     }
 
@@ -682,17 +670,17 @@ impl<'a> Interp<'a> {
         }
         let g = self.guard_of(cond);
         let before = self.snapshot();
-        self.guards.push(g.clone());
+        self.run.guards.push(g.clone());
         let then_flow = self.exec_block(body);
-        self.guards.pop();
-        let then_dead = std::mem::take(&mut self.dead);
+        self.run.guards.pop();
+        let then_dead = std::mem::take(&mut self.run.dead);
         let after_then = self.snapshot();
         self.restore(before);
         let not_g = Pred::Not(Box::new(g.clone()));
-        self.guards.push(not_g.clone());
+        self.run.guards.push(not_g.clone());
         let else_flow = self.exec_clauses(rest);
-        self.guards.pop();
-        let else_dead = std::mem::take(&mut self.dead);
+        self.run.guards.pop();
+        let else_dead = std::mem::take(&mut self.run.dead);
         let after_else = self.snapshot();
         let then_left = then_flow != Flow::Normal || then_dead;
         let else_left = else_flow != Flow::Normal || else_dead;
@@ -708,12 +696,12 @@ impl<'a> Interp<'a> {
             // Only one side goes on: the rest of the block runs under its guard.
             (true, false) => {
                 self.restore(after_else);
-                self.guards.push(not_g);
+                self.run.guards.push(not_g);
                 Flow::Normal
             }
             (false, true) => {
                 self.restore(after_then);
-                self.guards.push(g);
+                self.run.guards.push(g);
                 Flow::Normal
             }
             (false, false) => {

@@ -100,7 +100,7 @@ impl<'a> Interp<'a> {
 
     /// A member that a class of the file inherits from a modelled library base.
     pub fn library_class_member(&self, class: &'a StmtClassDef, name: &str) -> Option<V<'a>> {
-        let bases = self.class_bases.get(&(class as *const _))?;
+        let bases = self.classes.bases.get(&(class as *const _))?;
         let from_weights = bases
             .iter()
             .any(|b| matches!(b, V::Builtin(TORCHVISION_WEIGHTS)));

@@ -80,7 +80,7 @@ impl<'a> Interp<'a> {
             Pred::Lt(i.clone(), hi.clone()),
         ]);
         let runs = Pred::Lt(lo, hi);
-        self.trace.fact(
+        self.run.trace.fact(
             Pred::Or(vec![Pred::Not(Box::new(runs.clone())), within]),
             None,
         );
@@ -100,35 +100,35 @@ impl<'a> Interp<'a> {
     ) -> Flow {
         let before = self.snapshot();
         // A trial pass, unrecorded, finds the names the body changes.
-        let saved_trace = self.trace.clone();
+        let saved_trace = self.run.trace.clone();
         let g = runs.clone().unwrap_or_else(|| self.fresh_choice());
-        self.guards.push(g);
+        self.run.guards.push(g);
         if let Some((t, v)) = &target {
             self.assign(t, v.clone());
         }
         self.exec_block(body);
-        self.guards.pop();
-        self.dead = false;
+        self.run.guards.pop();
+        self.run.dead = false;
         let trial = self.snapshot();
-        self.trace = saved_trace;
+        self.run.trace = saved_trace;
         self.restore(before.clone());
         let widened = self.widen(&before, &trial);
         self.restore(widened.clone());
         let g = runs.unwrap_or_else(|| self.fresh_choice());
-        self.guards.push(g);
+        self.run.guards.push(g);
         if let Some((t, v)) = target {
             self.assign(t, v);
         }
         self.exec_block(body);
-        let g = self.guards.pop();
-        let raised = std::mem::take(&mut self.dead);
+        let g = self.run.guards.pop();
+        let raised = std::mem::take(&mut self.run.dead);
         let after = self.snapshot();
         self.restore(widened.clone());
         if raised {
             // A pass raises whenever the loop runs: what follows runs only if it did not
             // (as after a branch that raises).
             if let Some(g) = g {
-                self.guards.push(Pred::Not(Box::new(g)));
+                self.run.guards.push(Pred::Not(Box::new(g)));
             }
         } else {
             self.join_into(widened, after);

@@ -137,7 +137,8 @@ impl<'a> Interp<'a> {
                 }
                 // Every base of the chain must be known not to lead to `b`.
                 let resolved = ancestry.iter().all(|a| {
-                    self.class_bases
+                    self.classes
+                        .bases
                         .get(&(*a as *const _))
                         .into_iter()
                         .flatten()

@@ -99,7 +99,7 @@ pub fn run_units(module: &ModModule, text: &str, imports: Option<ImportSearch>) 
         location: interp.position(TextRange::default()),
         runs: vec![UnitRun {
             variant: String::new(),
-            trace: std::mem::take(&mut interp.trace),
+            trace: std::mem::take(&mut interp.run.trace),
             documented: false,
         }],
     }];
@@ -165,10 +165,10 @@ fn spread_order(n: usize, m: usize) -> Vec<usize> {
 
 fn reset<'a>(interp: &mut Interp<'a>, globals: &std::collections::HashMap<String, V<'a>>) {
     interp.globals = globals.clone();
-    interp.locals.clear();
-    interp.guards.clear();
-    interp.dead = false;
-    interp.trace = Trace::default();
+    interp.run.locals.clear();
+    interp.run.guards.clear();
+    interp.run.dead = false;
+    interp.run.trace = Trace::default();
     interp.reset_symbols();
     interp.new_unit_budget();
 }
@@ -292,7 +292,7 @@ fn run_variants<'a>(
     run_all_variants(interp, kinds, documented, |interp, choices| {
         interp.rewind(&built);
         let (args, variant) = bind_inputs(interp, choices);
-        if !interp.dead {
+        if !interp.run.dead {
             let (this, span) = (Some(model.clone()), TextRange::default());
             interp.call_user(forward, this, Vec::new(), args, span);
         }
@@ -399,7 +399,7 @@ fn run_builder<'a>(
         return None;
     };
     let class = obj.borrow().class;
-    if interp.dead || !interp.is_module_class(class) {
+    if interp.run.dead || !interp.is_module_class(class) {
         return None;
     }
     let forward = forward_of(interp, class)?;

@@ -138,7 +138,7 @@ pub(super) fn bind_inputs<'a>(
         let v = match choice {
             Choice::Rank(r) => {
                 let (v, dims) = interp.fresh_tensor(name, *r);
-                interp.trace.inputs.push(Input::Tensor {
+                interp.run.trace.inputs.push(Input::Tensor {
                     name: name.clone(),
                     dims,
                 });
@@ -165,7 +165,7 @@ pub(super) fn bind_inputs<'a>(
                         }
                     }
                 }
-                interp.trace.inputs.push(Input::Tensor {
+                interp.run.trace.inputs.push(Input::Tensor {
                     name: name.clone(),
                     dims: dims.clone(),
                 });
@@ -262,13 +262,13 @@ fn with_splits<'a>(
     let mut runs = Vec::new();
     let mut plans = vec![Vec::new()];
     while let Some(plan) = plans.pop() {
-        interp.decisions = plan;
-        interp.decisions_used = 0;
-        interp.split_wanted = false;
+        interp.plan.decisions = plan;
+        interp.plan.used = 0;
+        interp.plan.split_wanted = false;
         let mut variant = once(interp);
-        let trace = std::mem::take(&mut interp.trace);
-        let plan = std::mem::take(&mut interp.decisions);
-        if interp.split_wanted && plan.len() < MAX_SPLITS {
+        let trace = std::mem::take(&mut interp.run.trace);
+        let plan = std::mem::take(&mut interp.plan.decisions);
+        if interp.plan.split_wanted && plan.len() < MAX_SPLITS {
             for answer in [false, true] {
                 let mut next = plan.clone();
                 next.push(answer);
@@ -286,7 +286,7 @@ fn with_splits<'a>(
             documented: false,
         });
     }
-    interp.split_wanted = false;
+    interp.plan.split_wanted = false;
     runs
 }
 
