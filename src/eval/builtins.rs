@@ -229,7 +229,12 @@ fn known_pair(args: &[V]) -> Option<(f64, f64)> {
     }
 }
 
+/// One concern's builtins (`Interp::call_builtin` dispatches by name).
+type Builtin<'a> = fn(&mut Interp<'a>, &str, Vec<V<'a>>, Vec<(String, V<'a>)>, TextRange) -> V<'a>;
+
 impl<'a> Interp<'a> {
+    /// A builtin or a modelled standard-library function, by dotted name: dispatched by
+    /// concern to the functions below; anything else is unknown.
     pub fn call_builtin(
         &mut self,
         name: &str,
@@ -243,6 +248,53 @@ impl<'a> Interp<'a> {
         if let Some(v) = self.call_library(name, &args, &kwargs, span) {
             return v;
         }
+        let call: Builtin<'a> = match name {
+            "dataclasses.asdict"
+            | "dataclasses.replace"
+            | "os.environ.get"
+            | "os.getenv"
+            | "random.random"
+            | "random.uniform"
+            | "random.randint"
+            | "copy.copy"
+            | "copy.deepcopy"
+            | "typing.cast"
+            | "itertools.repeat"
+            | "functools.partial" => Self::call_stdlib,
+            "len"
+            | "range"
+            | "dir"
+            | "set"
+            | "frozenset"
+            | "sorted"
+            | "list"
+            | "tuple"
+            | "reversed"
+            | "dict"
+            | "collections.OrderedDict"
+            | "zip"
+            | "enumerate" => Self::collection_builtin,
+            "int" | "float" | "bool" | "str" | "ord" | "chr" | "round" | "abs" => {
+                Self::conversion_builtin
+            }
+            "min" | "max" | "sum" | "any" | "all" => Self::reduction_builtin,
+            "isinstance" | "issubclass" | "print" | "setattr" | "getattr" => {
+                Self::reflection_builtin
+            }
+            _ => return V::Unknown,
+        };
+        call(self, name, args, kwargs, span)
+    }
+
+    /// The standard library's functions the analysis models: dataclasses, the environment, draws,
+    /// copies, `typing.cast`, `itertools.repeat`, `functools.partial`.
+    fn call_stdlib(
+        &mut self,
+        name: &str,
+        args: Vec<V<'a>>,
+        kwargs: Vec<(String, V<'a>)>,
+        span: TextRange,
+    ) -> V<'a> {
         let first = args.first().cloned().unwrap_or(V::Unknown);
         match name {
             "dataclasses.asdict" => self.dataclass_asdict(&first).unwrap_or(V::Unknown),
@@ -296,6 +348,21 @@ impl<'a> Interp<'a> {
                 })),
                 None => V::Unknown,
             },
+            _ => V::Unknown,
+        }
+    }
+
+    /// Builtins that build or measure collections: `len`, `range`, `set`, `sorted`, `list`,
+    /// `tuple`, `reversed`, `dict`, `zip`, `enumerate`, `dir`.
+    fn collection_builtin(
+        &mut self,
+        name: &str,
+        args: Vec<V<'a>>,
+        kwargs: Vec<(String, V<'a>)>,
+        span: TextRange,
+    ) -> V<'a> {
+        let first = args.first().cloned().unwrap_or(V::Unknown);
+        match name {
             "len" => match &first {
                 V::Data(Value::Tensor(_)) => {
                     self.apply_function("builtins.len", args, kwargs, span, &[])
@@ -319,46 +386,6 @@ impl<'a> Interp<'a> {
                     _ => V::Unknown,
                 }
             }
-            "int" => {
-                // `int(ids.max())`: a one-element tensor converts as its Python value.
-                let first = match &first {
-                    V::Data(Value::Tensor(t)) => super::sequences::tensor_to_python(t, false),
-                    _ => first,
-                };
-                match &first {
-                    V::Data(Value::Int(_)) => first,
-                    V::Data(Value::Float(Some(f))) => V::Data(Value::int(f.trunc() as i64)),
-                    V::Data(Value::Bool(Some(b))) => V::Data(Value::int(i64::from(*b))),
-                    V::Data(Value::Str(Some(text))) => text
-                        .trim()
-                        .parse::<i64>()
-                        .map_or(V::Unknown, |i| V::Data(Value::int(i))),
-                    _ => V::Data(Value::IntUnknown),
-                }
-            }
-            "float" => V::Data(Value::Float(match &first {
-                V::Data(Value::Float(f)) => *f,
-                V::Data(Value::Str(Some(text))) => text.trim().parse::<f64>().ok(),
-                other => int_of(other).and_then(|e| e.as_const()).map(|c| c as f64),
-            })),
-            "bool" => first
-                .truth()
-                .map_or(V::Unknown, |b| V::Data(Value::Bool(Some(b)))),
-            "str" => V::Data(Value::Str(super::strings::known_text(&first))),
-            // `[chr(c) for c in range(ord("a"), ord("z") + 1)]`: an alphabet.
-            "ord" => match &first {
-                V::Data(Value::Str(Some(text))) if text.chars().count() == 1 => {
-                    V::Data(Value::int(text.chars().next().map_or(0, |c| c as i64)))
-                }
-                _ => V::Data(Value::IntUnknown),
-            },
-            "chr" => V::Data(Value::Str(
-                int_of(&first)
-                    .and_then(|e| e.as_const())
-                    .and_then(|c| u32::try_from(c).ok())
-                    .and_then(char::from_u32)
-                    .map(String::from),
-            )),
             // `'hardswish' in dir(torch.nn.functional)`: feature checks on torch.
             "dir" => match &first {
                 V::Torch(ns) => V::Set(
@@ -437,6 +464,95 @@ impl<'a> Interp<'a> {
                 ),
                 None => V::Unknown,
             },
+            _ => V::Unknown,
+        }
+    }
+
+    /// Builtins that convert a value: `int`, `float`, `bool`, `str`, `ord`, `chr`, `round`,
+    /// `abs`.
+    fn conversion_builtin(
+        &mut self,
+        name: &str,
+        args: Vec<V<'a>>,
+        kwargs: Vec<(String, V<'a>)>,
+        span: TextRange,
+    ) -> V<'a> {
+        let first = args.first().cloned().unwrap_or(V::Unknown);
+        match name {
+            "int" => {
+                // `int(ids.max())`: a one-element tensor converts as its Python value.
+                let first = match &first {
+                    V::Data(Value::Tensor(t)) => super::sequences::tensor_to_python(t, false),
+                    _ => first,
+                };
+                match &first {
+                    V::Data(Value::Int(_)) => first,
+                    V::Data(Value::Float(Some(f))) => V::Data(Value::int(f.trunc() as i64)),
+                    V::Data(Value::Bool(Some(b))) => V::Data(Value::int(i64::from(*b))),
+                    V::Data(Value::Str(Some(text))) => text
+                        .trim()
+                        .parse::<i64>()
+                        .map_or(V::Unknown, |i| V::Data(Value::int(i))),
+                    _ => V::Data(Value::IntUnknown),
+                }
+            }
+            "float" => V::Data(Value::Float(match &first {
+                V::Data(Value::Float(f)) => *f,
+                V::Data(Value::Str(Some(text))) => text.trim().parse::<f64>().ok(),
+                other => int_of(other).and_then(|e| e.as_const()).map(|c| c as f64),
+            })),
+            "bool" => first
+                .truth()
+                .map_or(V::Unknown, |b| V::Data(Value::Bool(Some(b)))),
+            "str" => V::Data(Value::Str(super::strings::known_text(&first))),
+            // `[chr(c) for c in range(ord("a"), ord("z") + 1)]`: an alphabet.
+            "ord" => match &first {
+                V::Data(Value::Str(Some(text))) if text.chars().count() == 1 => {
+                    V::Data(Value::int(text.chars().next().map_or(0, |c| c as i64)))
+                }
+                _ => V::Data(Value::IntUnknown),
+            },
+            "chr" => V::Data(Value::Str(
+                int_of(&first)
+                    .and_then(|e| e.as_const())
+                    .and_then(|c| u32::try_from(c).ok())
+                    .and_then(char::from_u32)
+                    .map(String::from),
+            )),
+            // Python rounds halves to even; `round(x, n)` stays a float.
+            "round" => match (&first, args.get(1)) {
+                (V::Data(Value::Int(_)), None) => first,
+                (V::Data(Value::Float(Some(f))), None) => {
+                    V::Data(Value::int(f.round_ties_even() as i64))
+                }
+                (V::Data(Value::Float(_)), None) => V::Data(Value::IntUnknown),
+                (V::Data(Value::Float(_)), Some(_)) => V::Data(Value::Float(None)),
+                _ => V::Unknown,
+            },
+            "abs" => match int_of(&first) {
+                Some(e) => match e.as_const() {
+                    Some(c) => V::Data(Value::int(c.abs())),
+                    None => V::Data(Value::IntUnknown),
+                },
+                None if first.is_tensor() => {
+                    self.apply_function("operator.abs", args, kwargs, span, &[])
+                }
+                None => V::Unknown,
+            },
+            _ => V::Unknown,
+        }
+    }
+
+    /// Builtins that fold an iterable: `min`/`max`, `sum`, `any`/`all`.
+    fn reduction_builtin(
+        &mut self,
+        name: &str,
+        args: Vec<V<'a>>,
+        kwargs: Vec<(String, V<'a>)>,
+        span: TextRange,
+    ) -> V<'a> {
+        let first = args.first().cloned().unwrap_or(V::Unknown);
+        match name {
             "min" | "max" => {
                 let items = if args.len() == 1 {
                     iterate(&first).unwrap_or_default()
@@ -473,26 +589,6 @@ impl<'a> Interp<'a> {
                     }
                 }
             }
-            // Python rounds halves to even; `round(x, n)` stays a float.
-            "round" => match (&first, args.get(1)) {
-                (V::Data(Value::Int(_)), None) => first,
-                (V::Data(Value::Float(Some(f))), None) => {
-                    V::Data(Value::int(f.round_ties_even() as i64))
-                }
-                (V::Data(Value::Float(_)), None) => V::Data(Value::IntUnknown),
-                (V::Data(Value::Float(_)), Some(_)) => V::Data(Value::Float(None)),
-                _ => V::Unknown,
-            },
-            "abs" => match int_of(&first) {
-                Some(e) => match e.as_const() {
-                    Some(c) => V::Data(Value::int(c.abs())),
-                    None => V::Data(Value::IntUnknown),
-                },
-                None if first.is_tensor() => {
-                    self.apply_function("operator.abs", args, kwargs, span, &[])
-                }
-                None => V::Unknown,
-            },
             // `sum(xs, start=0)` is `start + xs[0] + ...`: ints, floats, tensors, and lists
             // concatenated (`sum([[s] + [1] * (n - 1) for ...], [])`).
             "sum" => {
@@ -508,17 +604,6 @@ impl<'a> Interp<'a> {
                     None => V::Unknown,
                 }
             }
-            "isinstance" | "issubclass" => {
-                let decided = if name == "isinstance" {
-                    self.isinstance(&first, args.get(1))
-                } else {
-                    self.issubclass(&first, args.get(1))
-                };
-                match decided {
-                    Some(b) => V::Data(Value::Bool(Some(b))),
-                    None => V::Unknown,
-                }
-            }
             "any" | "all" => {
                 // `all(xs)` is `not any(not x for x in xs)`.
                 let flip = name == "all";
@@ -527,6 +612,32 @@ impl<'a> Interp<'a> {
                 });
                 match answer {
                     Some(b) => V::Data(Value::Bool(Some(b != flip))),
+                    None => V::Unknown,
+                }
+            }
+            _ => V::Unknown,
+        }
+    }
+
+    /// Builtins about objects and types: `isinstance`/`issubclass`, `setattr`/`getattr`,
+    /// `print`.
+    fn reflection_builtin(
+        &mut self,
+        name: &str,
+        args: Vec<V<'a>>,
+        _kwargs: Vec<(String, V<'a>)>,
+        span: TextRange,
+    ) -> V<'a> {
+        let first = args.first().cloned().unwrap_or(V::Unknown);
+        match name {
+            "isinstance" | "issubclass" => {
+                let decided = if name == "isinstance" {
+                    self.isinstance(&first, args.get(1))
+                } else {
+                    self.issubclass(&first, args.get(1))
+                };
+                match decided {
+                    Some(b) => V::Data(Value::Bool(Some(b))),
                     None => V::Unknown,
                 }
             }
@@ -555,6 +666,7 @@ impl<'a> Interp<'a> {
                 }
                 _ => V::Unknown,
             },
+
             _ => V::Unknown,
         }
     }

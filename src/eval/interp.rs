@@ -368,30 +368,7 @@ impl<'a> Interp<'a> {
             Stmt::Expr(e) => {
                 self.eval(&e.value);
             }
-            Stmt::Assign(a) => {
-                let v = match (&a.targets[..], &*a.value) {
-                    ([Expr::Tuple(_) | Expr::List(_)], Expr::Call(c)) => self
-                        .unbind_for_unpacking(c)
-                        .unwrap_or_else(|| self.eval(&a.value)),
-                    _ => self.eval(&a.value),
-                };
-                // Only the analysed file's own top level (spans elsewhere are not its text).
-                if self.run.depth == 0
-                    && self.anchor.is_none()
-                    && self.run.returns.is_empty()
-                    && super::calls::debug_misses()
-                {
-                    let line = self.position(a.range).line;
-                    eprintln!(
-                        "line {line}: {} = {}",
-                        self.source(a.targets[0].range()),
-                        v.brief()
-                    );
-                }
-                for t in &a.targets {
-                    self.assign(t, v.clone());
-                }
-            }
+            Stmt::Assign(a) => self.exec_assign(a),
             Stmt::AnnAssign(a) => {
                 if let Some(value) = &a.value {
                     let v = self.eval(value);
@@ -413,61 +390,13 @@ impl<'a> Interp<'a> {
             }
             Stmt::Raise(_) | Stmt::Break(_) | Stmt::Continue(_) => return Flow::Exit,
             Stmt::If(s) => return self.exec_if(s),
-            Stmt::For(f) => {
-                match self.range_bounds(&f.iter) {
-                    Some(Some((lo, hi))) => {
-                        return self.exec_range_loop(&f.target, lo, hi, &f.body, &f.orelse)
-                    }
-                    Some(None) => return self.exec_for(&f.target, V::Unknown, &f.body, &f.orelse),
-                    None => {}
-                }
-                let iter = self.eval(&f.iter);
-                return self.exec_for(&f.target, iter, &f.body, &f.orelse);
-            }
+            Stmt::For(f) => return self.exec_for_stmt(f),
             Stmt::While(w) => {
                 self.eval(&w.test);
                 return self.exec_unknown_loop(None, &w.body, &w.orelse, None);
             }
-            Stmt::With(w) => {
-                for item in &w.items {
-                    let v = self.eval(&item.context_expr);
-                    if let Some(target) = &item.optional_vars {
-                        let bound = match v {
-                            V::Object(_) => v,
-                            _ => V::Unknown,
-                        };
-                        self.assign(target, bound);
-                    }
-                }
-                return self.exec_block(&w.body);
-            }
-            Stmt::Try(t) => {
-                // Any statement of the body may raise and be caught: everything in it is
-                // guarded, as are the handlers (they run only if something raised).
-                let g = self.fresh_choice();
-                self.run.guards.push(g);
-                let before = self.snapshot();
-                self.exec_block(&t.body);
-                self.run.guards.pop();
-                let after_body = self.snapshot();
-                self.restore(before.clone());
-                for h in &t.handlers {
-                    let ExceptHandler::ExceptHandler(h) = h;
-                    let g = self.fresh_choice();
-                    self.run.guards.push(g);
-                    if let Some(name) = &h.name {
-                        self.bind(name.id.as_str(), V::Unknown);
-                    }
-                    self.exec_block(&h.body);
-                    self.run.guards.pop();
-                }
-                let after_handlers = self.snapshot();
-                self.restore(before);
-                self.join_into(after_body, after_handlers);
-                self.run.dead = false;
-                self.exec_block(&t.orelse);
-                return self.exec_block(&t.finalbody);
-            }
+            Stmt::With(w) => return self.exec_with(w),
+            Stmt::Try(t) => return self.exec_try(t),
             Stmt::Assert(a) => {
                 let v = self.eval(&a.test);
                 self.assert_holds(v, a.test.range());
@@ -481,79 +410,169 @@ impl<'a> Interp<'a> {
                 self.bind(def.name.id.as_str(), f);
             }
             Stmt::ClassDef(class) => self.define_class(class),
-            Stmt::Import(import) => {
-                for alias in &import.names {
-                    let path = alias.name.id.as_str();
-                    match &alias.asname {
-                        Some(asname) => {
-                            let v = torch_module(path);
-                            self.bind(asname.id.as_str(), v);
-                        }
-                        None => {
-                            let root = path.split('.').next().unwrap_or(path);
-                            self.bind(root, torch_module(root));
-                        }
-                    }
-                }
-            }
-            Stmt::ImportFrom(from) => {
-                let module = from.module.as_ref().map_or("", |m| m.id.as_str());
-                for alias in &from.names {
-                    let name = alias.name.id.as_str();
-                    if name == "*" {
-                        for (name, v) in self.project_star_import(from.level, module) {
-                            self.bind(&name, v);
-                        }
-                        continue;
-                    }
-                    let bound = alias.asname.as_ref().unwrap_or(&alias.name);
-                    // A modelled library function wins over its source in the project.
-                    let v = if let Some(v) =
-                        super::libraries::library_import(module, from.level, name)
-                    {
-                        v
-                    } else if let Some(v) = self.project_import(from.level, module, name) {
-                        v
-                    } else if from.level == 0 {
-                        torch_module(&format!("{module}.{name}"))
-                    } else {
-                        V::Unknown
-                    };
-                    if self.run.depth == 0 && super::calls::debug_misses() {
-                        eprintln!("import {module}.{name}: {}", v.brief());
-                    }
-                    self.bind(bound.id.as_str(), v);
-                }
-            }
+            Stmt::Import(import) => self.exec_import(import),
+            Stmt::ImportFrom(from) => self.exec_import_from(from),
             Stmt::Global(_) | Stmt::Nonlocal(_) | Stmt::Pass(_) => {}
             Stmt::Delete(_) | Stmt::TypeAlias(_) | Stmt::IpyEscapeCommand(_) => {}
-            Stmt::Match(m) => {
-                self.eval(&m.subject);
-                let before = self.snapshot();
-                let mut joined: Option<Snapshot<'a>> = None;
-                for case in &m.cases {
-                    self.restore(before.clone());
-                    let g = self.fresh_choice();
-                    self.run.guards.push(g);
-                    self.exec_block(&case.body);
-                    self.run.guards.pop();
-                    let snap = self.snapshot();
-                    joined = Some(match joined {
-                        None => snap,
-                        Some(j) => {
-                            self.restore(j);
-                            self.join_into(self.snapshot(), snap);
-                            self.snapshot()
-                        }
-                    });
+            Stmt::Match(m) => self.exec_match(m),
+        }
+        Flow::Normal
+    }
+
+    /// `targets = value` (a tuple target of a call may unpack its `unbind`).
+    fn exec_assign(&mut self, a: &'a ruff_python_ast::StmtAssign) {
+        let v = match (&a.targets[..], &*a.value) {
+            ([Expr::Tuple(_) | Expr::List(_)], Expr::Call(c)) => self
+                .unbind_for_unpacking(c)
+                .unwrap_or_else(|| self.eval(&a.value)),
+            _ => self.eval(&a.value),
+        };
+        // Only the analysed file's own top level (spans elsewhere are not its text).
+        if self.run.depth == 0
+            && self.anchor.is_none()
+            && self.run.returns.is_empty()
+            && super::calls::debug_misses()
+        {
+            let line = self.position(a.range).line;
+            eprintln!(
+                "line {line}: {} = {}",
+                self.source(a.targets[0].range()),
+                v.brief()
+            );
+        }
+        for t in &a.targets {
+            self.assign(t, v.clone());
+        }
+    }
+
+    /// `for`: over a range with symbolic bounds, or over what the iterable holds.
+    fn exec_for_stmt(&mut self, f: &'a ruff_python_ast::StmtFor) -> Flow {
+        match self.range_bounds(&f.iter) {
+            Some(Some((lo, hi))) => {
+                return self.exec_range_loop(&f.target, lo, hi, &f.body, &f.orelse)
+            }
+            Some(None) => return self.exec_for(&f.target, V::Unknown, &f.body, &f.orelse),
+            None => {}
+        }
+        let iter = self.eval(&f.iter);
+        self.exec_for(&f.target, iter, &f.body, &f.orelse)
+    }
+
+    /// `with`: a context object is bound as itself, anything else is unknown.
+    fn exec_with(&mut self, w: &'a ruff_python_ast::StmtWith) -> Flow {
+        for item in &w.items {
+            let v = self.eval(&item.context_expr);
+            if let Some(target) = &item.optional_vars {
+                let bound = match v {
+                    V::Object(_) => v,
+                    _ => V::Unknown,
+                };
+                self.assign(target, bound);
+            }
+        }
+        self.exec_block(&w.body)
+    }
+
+    /// `try`: any statement of the body may raise and be caught.
+    fn exec_try(&mut self, t: &'a ruff_python_ast::StmtTry) -> Flow {
+        // Any statement of the body may raise and be caught: everything in it is
+        // guarded, as are the handlers (they run only if something raised).
+        let g = self.fresh_choice();
+        self.run.guards.push(g);
+        let before = self.snapshot();
+        self.exec_block(&t.body);
+        self.run.guards.pop();
+        let after_body = self.snapshot();
+        self.restore(before.clone());
+        for h in &t.handlers {
+            let ExceptHandler::ExceptHandler(h) = h;
+            let g = self.fresh_choice();
+            self.run.guards.push(g);
+            if let Some(name) = &h.name {
+                self.bind(name.id.as_str(), V::Unknown);
+            }
+            self.exec_block(&h.body);
+            self.run.guards.pop();
+        }
+        let after_handlers = self.snapshot();
+        self.restore(before);
+        self.join_into(after_body, after_handlers);
+        self.run.dead = false;
+        self.exec_block(&t.orelse);
+        self.exec_block(&t.finalbody)
+    }
+
+    /// `import a.b [as c]`.
+    fn exec_import(&mut self, import: &'a ruff_python_ast::StmtImport) {
+        for alias in &import.names {
+            let path = alias.name.id.as_str();
+            match &alias.asname {
+                Some(asname) => {
+                    let v = torch_module(path);
+                    self.bind(asname.id.as_str(), v);
                 }
-                self.restore(before.clone());
-                if let Some(j) = joined {
-                    self.join_into(before, j);
+                None => {
+                    let root = path.split('.').next().unwrap_or(path);
+                    self.bind(root, torch_module(root));
                 }
             }
         }
-        Flow::Normal
+    }
+
+    /// `from m import x [as y]`, `from . import x`, `from m import *`: modelled libraries first, then the project's files, then torch and the standard library.
+    fn exec_import_from(&mut self, from: &'a ruff_python_ast::StmtImportFrom) {
+        let module = from.module.as_ref().map_or("", |m| m.id.as_str());
+        for alias in &from.names {
+            let name = alias.name.id.as_str();
+            if name == "*" {
+                for (name, v) in self.project_star_import(from.level, module) {
+                    self.bind(&name, v);
+                }
+                continue;
+            }
+            let bound = alias.asname.as_ref().unwrap_or(&alias.name);
+            // A modelled library function wins over its source in the project.
+            let v = if let Some(v) = super::libraries::library_import(module, from.level, name) {
+                v
+            } else if let Some(v) = self.project_import(from.level, module, name) {
+                v
+            } else if from.level == 0 {
+                torch_module(&format!("{module}.{name}"))
+            } else {
+                V::Unknown
+            };
+            if self.run.depth == 0 && super::calls::debug_misses() {
+                eprintln!("import {module}.{name}: {}", v.brief());
+            }
+            self.bind(bound.id.as_str(), v);
+        }
+    }
+
+    /// `match`: each case under a fresh choice, joined.
+    fn exec_match(&mut self, m: &'a ruff_python_ast::StmtMatch) {
+        self.eval(&m.subject);
+        let before = self.snapshot();
+        let mut joined: Option<Snapshot<'a>> = None;
+        for case in &m.cases {
+            self.restore(before.clone());
+            let g = self.fresh_choice();
+            self.run.guards.push(g);
+            self.exec_block(&case.body);
+            self.run.guards.pop();
+            let snap = self.snapshot();
+            joined = Some(match joined {
+                None => snap,
+                Some(j) => {
+                    self.restore(j);
+                    self.join_into(self.snapshot(), snap);
+                    self.snapshot()
+                }
+            });
+        }
+        self.restore(before.clone());
+        if let Some(j) = joined {
+            self.join_into(before, j);
+        }
     }
 
     fn define_class(&mut self, class: &'a StmtClassDef) {
