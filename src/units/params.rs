@@ -201,198 +201,208 @@ fn tensor_attribute(attr: &str) -> bool {
             .is_some_and(|s| s == MethodSharing::Plain)
 }
 
+impl<'e> Uses<'_, '_, '_> {
+    /// `x.attr`: tensor-only attributes mark a tensor, others (not a size or conversion) mark something else.
+    fn visit_attribute(&mut self, a: &'e ruff_python_ast::ExprAttribute) {
+        let attr = a.attr.id.as_str();
+        if tensor_attribute(attr) {
+            self.mark(&a.value, |ev| ev.tensor = true);
+        } else if !matches!(
+            attr,
+            "size"
+                | "dim"
+                | "to"
+                | "float"
+                | "long"
+                | "int"
+                | "half"
+                | "double"
+                | "bool"
+                | "cuda"
+                | "cpu"
+                | "detach"
+                | "clone"
+                | "contiguous"
+                | "numel"
+        ) {
+            self.mark(&a.value, |ev| ev.not_tensor = true);
+        }
+    }
+
+    /// `a @ b` takes tensors; arithmetic with a literal takes sizes; a list display times a count, widths.
+    fn visit_binop(&mut self, b: &'e ruff_python_ast::ExprBinOp) {
+        if b.op == Operator::MatMult {
+            self.mark(&b.left, |ev| ev.tensor = true);
+            self.mark(&b.right, |ev| ev.tensor = true);
+        } else {
+            let literal = |x: &Expr| matches!(x, Expr::NumberLiteral(_));
+            if literal(&b.right) || literal(&b.left) {
+                self.mark(&b.left, |ev| ev.size = true);
+                self.mark(&b.right, |ev| ev.size = true);
+            }
+            // `[in_dim] + [hidden] * n_layers`: lists of layer widths, and a count.
+            let display = |x: &Expr| matches!(x, Expr::List(_) | Expr::Tuple(_));
+            if matches!(b.op, Operator::Add | Operator::Mult)
+                && (display(&b.left) || display(&b.right))
+            {
+                for side in [&*b.left, &*b.right] {
+                    if display(side) {
+                        for elt in list_elements(Some(side)) {
+                            self.mark(elt, |ev| ev.size = true);
+                        }
+                    } else if b.op == Operator::Mult {
+                        self.mark(side, |ev| {
+                            ev.size = true;
+                            ev.not_tensor = true;
+                        });
+                    }
+                }
+            }
+        }
+    }
+
+    /// A call: reshape sizes, the arguments of helpers, of `self(...)`, of builtins, of class constructions and of torch functions.
+    fn visit_call(&mut self, c: &'e ruff_python_ast::ExprCall) {
+        let callee = callee_path(&c.func);
+        // `x.view(b, h // ws, ws, c)`: the sizes of a reshape are ints. A single
+        // argument that is not a display may be a whole shape tuple: left alone.
+        if let Expr::Attribute(a) = &*c.func {
+            if SIZE_METHODS.contains(&a.attr.id.as_str()) {
+                let args = &c.arguments.args;
+                let sizes = match &args[..] {
+                    [one] => list_elements(Some(one)),
+                    many => many.iter().collect(),
+                };
+                for size in sizes {
+                    self.mark_sizes(size);
+                }
+            }
+        }
+        self.mark_helper_args(c);
+        // `self(x)`, `self.forward(x)`: a module's inputs are tensors.
+        let own_forward = match &*c.func {
+            Expr::Attribute(a) => a.attr.id.as_str() == "forward" && is_name(&a.value, "self"),
+            other => is_name(other, "self"),
+        };
+        if own_forward {
+            for a in c.arguments.args.iter() {
+                self.mark(a, |ev| ev.tensor = true);
+            }
+        }
+        if self.param(&c.func).is_some() {
+            // Called: a function or a model, not a tensor.
+            self.mark(&c.func, |ev| ev.not_tensor = true);
+        }
+        match callee.as_deref() {
+            Some("range") => {
+                for a in c.arguments.args.iter() {
+                    self.mark(a, |ev| {
+                        ev.size = true;
+                        ev.not_tensor = true;
+                    });
+                }
+            }
+            Some("len" | "isinstance" | "list" | "tuple" | "enumerate" | "zip") => {
+                for a in c.arguments.args.iter() {
+                    self.mark(a, |ev| ev.not_tensor = true);
+                }
+            }
+            // A class construction (`nn.Linear(d, 2 * d)`): its arguments are sizes.
+            Some(path)
+                if path
+                    .rsplit('.')
+                    .next()
+                    .is_some_and(|l| l.starts_with(|ch: char| ch.is_ascii_uppercase())) =>
+            {
+                for a in c.arguments.args.iter().take(3) {
+                    self.mark_sizes(a);
+                }
+                for k in c.arguments.keywords.iter() {
+                    let size_kw = k
+                        .arg
+                        .as_ref()
+                        .is_some_and(|a| SIZE_KEYWORDS.contains(&a.id.as_str()));
+                    if size_kw {
+                        self.mark_sizes(&k.value);
+                    }
+                }
+            }
+            // Creation functions take sizes, not tensors.
+            Some(path) if is_torch_like(path) && takes_data(path) => {
+                // `torch.tensor(matrix)`: matrix may be a list; `torch.cat(xs)`: a
+                // sequence of tensors.
+                for a in c.arguments.args.iter().take(1) {
+                    self.mark(a, |ev| ev.not_tensor = true);
+                }
+                for elt in list_elements(c.arguments.args.first()) {
+                    self.mark(elt, |ev| ev.tensor = true);
+                }
+            }
+            Some(path) if is_torch_like(path) && is_creation(path) => {
+                for a in c.arguments.args.iter() {
+                    self.mark(a, |ev| ev.size = true);
+                }
+            }
+            Some(path) if is_torch_like(path) => {
+                // The first argument of a torch function is its input.
+                if let Some(first) = c.arguments.args.first() {
+                    self.mark(first, |ev| ev.tensor = true);
+                }
+                for elt in list_elements(c.arguments.args.first()) {
+                    self.mark(elt, |ev| ev.tensor = true);
+                }
+                if path.ends_with("einsum") {
+                    self.mark_einsum_ranks(c);
+                }
+                let operands = tensor_operands(path);
+                for (i, a) in c.arguments.args.iter().enumerate().skip(1) {
+                    if operands.contains(&i) {
+                        self.mark(a, |ev| ev.tensor = true);
+                    } else {
+                        self.mark(a, |ev| ev.size = true);
+                    }
+                }
+                for k in c.arguments.keywords.iter() {
+                    self.mark(&k.value, |ev| ev.size = true);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// `x[...]`: a string key marks a mapping, one index a sequence or a tensor, several axes a tensor.
+    fn visit_subscript(&mut self, s: &'e ruff_python_ast::ExprSubscript) {
+        match &*s.slice {
+            Expr::StringLiteral(_) => self.mark(&s.value, |ev| ev.not_tensor = true),
+            // `hs[0]`, `hs[-1]`, `inp[i]`: a sequence as often as a tensor.
+            Expr::NumberLiteral(_) | Expr::Name(_) => self.mark(&s.value, |ev| ev.indexed = true),
+            Expr::UnaryOp(u) if matches!(&*u.operand, Expr::NumberLiteral(_)) => {
+                self.mark(&s.value, |ev| ev.indexed = true)
+            }
+            // `boxes[:, 0]`, `x[..., None]`: several axes, one of them sliced or new,
+            // index an array; Python's sequences take one index.
+            Expr::Tuple(t)
+                if t.elts.iter().any(|e| {
+                    matches!(
+                        e,
+                        Expr::Slice(_) | Expr::NoneLiteral(_) | Expr::EllipsisLiteral(_)
+                    )
+                }) =>
+            {
+                self.mark(&s.value, |ev| ev.tensor = true)
+            }
+            _ => {}
+        }
+    }
+}
+
 impl<'b> Visitor<'b> for Uses<'_, '_, '_> {
     fn visit_expr(&mut self, e: &'b Expr) {
         match e {
-            Expr::Attribute(a) => {
-                let attr = a.attr.id.as_str();
-                if tensor_attribute(attr) {
-                    self.mark(&a.value, |ev| ev.tensor = true);
-                } else if !matches!(
-                    attr,
-                    "size"
-                        | "dim"
-                        | "to"
-                        | "float"
-                        | "long"
-                        | "int"
-                        | "half"
-                        | "double"
-                        | "bool"
-                        | "cuda"
-                        | "cpu"
-                        | "detach"
-                        | "clone"
-                        | "contiguous"
-                        | "numel"
-                ) {
-                    self.mark(&a.value, |ev| ev.not_tensor = true);
-                }
-            }
-            Expr::BinOp(b) => {
-                if b.op == Operator::MatMult {
-                    self.mark(&b.left, |ev| ev.tensor = true);
-                    self.mark(&b.right, |ev| ev.tensor = true);
-                } else {
-                    let literal = |x: &Expr| matches!(x, Expr::NumberLiteral(_));
-                    if literal(&b.right) || literal(&b.left) {
-                        self.mark(&b.left, |ev| ev.size = true);
-                        self.mark(&b.right, |ev| ev.size = true);
-                    }
-                    // `[in_dim] + [hidden] * n_layers`: lists of layer widths, and a count.
-                    let display = |x: &Expr| matches!(x, Expr::List(_) | Expr::Tuple(_));
-                    if matches!(b.op, Operator::Add | Operator::Mult)
-                        && (display(&b.left) || display(&b.right))
-                    {
-                        for side in [&*b.left, &*b.right] {
-                            if display(side) {
-                                for elt in list_elements(Some(side)) {
-                                    self.mark(elt, |ev| ev.size = true);
-                                }
-                            } else if b.op == Operator::Mult {
-                                self.mark(side, |ev| {
-                                    ev.size = true;
-                                    ev.not_tensor = true;
-                                });
-                            }
-                        }
-                    }
-                }
-            }
-            Expr::Call(c) => {
-                let callee = callee_path(&c.func);
-                // `x.view(b, h // ws, ws, c)`: the sizes of a reshape are ints. A single
-                // argument that is not a display may be a whole shape tuple: left alone.
-                if let Expr::Attribute(a) = &*c.func {
-                    if SIZE_METHODS.contains(&a.attr.id.as_str()) {
-                        let args = &c.arguments.args;
-                        let sizes = match &args[..] {
-                            [one] => list_elements(Some(one)),
-                            many => many.iter().collect(),
-                        };
-                        for size in sizes {
-                            self.mark_sizes(size);
-                        }
-                    }
-                }
-                self.mark_helper_args(c);
-                // `self(x)`, `self.forward(x)`: a module's inputs are tensors.
-                let own_forward = match &*c.func {
-                    Expr::Attribute(a) => {
-                        a.attr.id.as_str() == "forward" && is_name(&a.value, "self")
-                    }
-                    other => is_name(other, "self"),
-                };
-                if own_forward {
-                    for a in c.arguments.args.iter() {
-                        self.mark(a, |ev| ev.tensor = true);
-                    }
-                }
-                if self.param(&c.func).is_some() {
-                    // Called: a function or a model, not a tensor.
-                    self.mark(&c.func, |ev| ev.not_tensor = true);
-                }
-                match callee.as_deref() {
-                    Some("range") => {
-                        for a in c.arguments.args.iter() {
-                            self.mark(a, |ev| {
-                                ev.size = true;
-                                ev.not_tensor = true;
-                            });
-                        }
-                    }
-                    Some("len" | "isinstance" | "list" | "tuple" | "enumerate" | "zip") => {
-                        for a in c.arguments.args.iter() {
-                            self.mark(a, |ev| ev.not_tensor = true);
-                        }
-                    }
-                    // A class construction (`nn.Linear(d, 2 * d)`): its arguments are sizes.
-                    Some(path)
-                        if path
-                            .rsplit('.')
-                            .next()
-                            .is_some_and(|l| l.starts_with(|ch: char| ch.is_ascii_uppercase())) =>
-                    {
-                        for a in c.arguments.args.iter().take(3) {
-                            self.mark_sizes(a);
-                        }
-                        for k in c.arguments.keywords.iter() {
-                            let size_kw = k
-                                .arg
-                                .as_ref()
-                                .is_some_and(|a| SIZE_KEYWORDS.contains(&a.id.as_str()));
-                            if size_kw {
-                                self.mark_sizes(&k.value);
-                            }
-                        }
-                    }
-                    // Creation functions take sizes, not tensors.
-                    Some(path) if is_torch_like(path) && takes_data(path) => {
-                        // `torch.tensor(matrix)`: matrix may be a list; `torch.cat(xs)`: a
-                        // sequence of tensors.
-                        for a in c.arguments.args.iter().take(1) {
-                            self.mark(a, |ev| ev.not_tensor = true);
-                        }
-                        for elt in list_elements(c.arguments.args.first()) {
-                            self.mark(elt, |ev| ev.tensor = true);
-                        }
-                    }
-                    Some(path) if is_torch_like(path) && is_creation(path) => {
-                        for a in c.arguments.args.iter() {
-                            self.mark(a, |ev| ev.size = true);
-                        }
-                    }
-                    Some(path) if is_torch_like(path) => {
-                        // The first argument of a torch function is its input.
-                        if let Some(first) = c.arguments.args.first() {
-                            self.mark(first, |ev| ev.tensor = true);
-                        }
-                        for elt in list_elements(c.arguments.args.first()) {
-                            self.mark(elt, |ev| ev.tensor = true);
-                        }
-                        if path.ends_with("einsum") {
-                            self.mark_einsum_ranks(c);
-                        }
-                        let operands = tensor_operands(path);
-                        for (i, a) in c.arguments.args.iter().enumerate().skip(1) {
-                            if operands.contains(&i) {
-                                self.mark(a, |ev| ev.tensor = true);
-                            } else {
-                                self.mark(a, |ev| ev.size = true);
-                            }
-                        }
-                        for k in c.arguments.keywords.iter() {
-                            self.mark(&k.value, |ev| ev.size = true);
-                        }
-                    }
-                    _ => {}
-                }
-            }
-            Expr::Subscript(s) => {
-                match &*s.slice {
-                    Expr::StringLiteral(_) => self.mark(&s.value, |ev| ev.not_tensor = true),
-                    // `hs[0]`, `hs[-1]`, `inp[i]`: a sequence as often as a tensor.
-                    Expr::NumberLiteral(_) | Expr::Name(_) => {
-                        self.mark(&s.value, |ev| ev.indexed = true)
-                    }
-                    Expr::UnaryOp(u) if matches!(&*u.operand, Expr::NumberLiteral(_)) => {
-                        self.mark(&s.value, |ev| ev.indexed = true)
-                    }
-                    // `boxes[:, 0]`, `x[..., None]`: several axes, one of them sliced or new,
-                    // index an array; Python's sequences take one index.
-                    Expr::Tuple(t)
-                        if t.elts.iter().any(|e| {
-                            matches!(
-                                e,
-                                Expr::Slice(_) | Expr::NoneLiteral(_) | Expr::EllipsisLiteral(_)
-                            )
-                        }) =>
-                    {
-                        self.mark(&s.value, |ev| ev.tensor = true)
-                    }
-                    _ => {}
-                }
-            }
+            Expr::Attribute(a) => self.visit_attribute(a),
+            Expr::BinOp(b) => self.visit_binop(b),
+            Expr::Call(c) => self.visit_call(c),
+            Expr::Subscript(s) => self.visit_subscript(s),
             _ => {}
         }
         walk_expr(self, e);
