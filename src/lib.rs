@@ -16,6 +16,7 @@ pub mod guard;
 pub mod jobs;
 pub mod operators;
 pub mod reports;
+pub mod resolve;
 pub mod shapes;
 #[cfg(test)]
 pub(crate) mod testing;

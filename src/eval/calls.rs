@@ -15,7 +15,7 @@ use super::sequences::tensor_to_python;
 pub use super::sequences::{element_of, iterate};
 use super::value::{ContainerKind, Object, TorchModule, TORCH_BASE_ATTR, V};
 use crate::catalogue::{apply_noting_reads, lookup, Failure, RuleError, RuleKind};
-use crate::operators::api::{torch_api, ApiKind};
+use crate::operators::api::ApiKind;
 use crate::shapes::{DimExpr, Value};
 
 /// `SHAPEHOUND_DEBUG=1` prints what the catalogue could not answer (read once: it is asked
@@ -135,7 +135,15 @@ impl<'a> Interp<'a> {
         }
         let func = self.eval(&c.func);
         let (args, kwargs) = self.eval_args(c);
-        self.call(func, args, kwargs, c.range())
+        if self.applied.is_some() {
+            self.callee_at = Some(match &*c.func {
+                Expr::Attribute(a) => a.attr.range.start(),
+                other => other.range().start(),
+            });
+        }
+        let out = self.call(func, args, kwargs, c.range());
+        self.callee_at = None;
+        out
     }
 
     pub(super) fn eval_args(&mut self, c: &'a ExprCall) -> (Vec<V<'a>>, Vec<(String, V<'a>)>) {
@@ -175,6 +183,14 @@ impl<'a> Interp<'a> {
         kwargs: Vec<(String, V<'a>)>,
         span: TextRange,
     ) -> V<'a> {
+        if !matches!(
+            func,
+            V::Torch(_) | V::Module(_) | V::Bound(..) | V::Builtin(_)
+        ) {
+            // Not a torch operator applied here: what the callee applies has call sites
+            // of its own.
+            self.callee_at = None;
+        }
         match func {
             V::Torch(path) => self.call_torch(&path, args, kwargs, span),
             V::Builtin(name) => self.call_builtin(name, args, kwargs, span),
@@ -314,7 +330,7 @@ impl<'a> Interp<'a> {
         // Functions of other libraries with a rule (torchvision's box operations) and
         // static methods of torch classes (`nn.Transformer.generate_square_subsequent_mask`)
         // are outside torch's API table.
-        let api = torch_api().lookup(path).or_else(|| {
+        let api = crate::resolve::torch_name(path).or_else(|| {
             crate::catalogue::lookup(path)
                 .is_some()
                 .then_some((path, ApiKind::Function))
@@ -480,6 +496,16 @@ impl<'a> Interp<'a> {
         related: &[(TextRange, String)],
         module: Option<crate::shapes::value::ModuleValue>,
     ) -> Option<Value> {
+        // Reported under torch's canonical name, as operator counting names it
+        // (`F.conv2d`'s rule is `torch.nn.functional.conv2d`; the operator is `torch.conv2d`).
+        // The rule itself reads its own name.
+        let operator = crate::resolve::torch_name(name).map_or(name, |(canonical, _)| canonical);
+        if let Some(at) = self.callee_at.take().filter(|_| self.anchor.is_none()) {
+            let at = self.position(TextRange::empty(at));
+            if let Some(applied) = &mut self.applied {
+                applied.insert((at.line, at.column, operator.to_string()));
+            }
+        }
         let arg_values: Vec<Value> = args.iter().map(V::to_value).collect();
         let kw_values: Vec<(String, Value)> = kwargs
             .iter()
@@ -524,7 +550,7 @@ impl<'a> Interp<'a> {
             if matches!(f.error, RuleError::Unsupported(_)) || f.read_unknown {
                 for r in std::mem::take(&mut f.requirements) {
                     let kind = Declared::resolve(r.kind, kind);
-                    self.require(kind, r.pred, r.message, name, span, related, &shapes);
+                    self.require(kind, r.pred, r.message, operator, span, related, &shapes);
                 }
             }
         }
@@ -533,7 +559,7 @@ impl<'a> Interp<'a> {
                 let outcome = self.name_fresh(outcome);
                 for r in outcome.requirements {
                     let kind = Declared::resolve(r.kind, kind);
-                    self.require(kind, r.pred, r.message, name, span, related, &shapes);
+                    self.require(kind, r.pred, r.message, operator, span, related, &shapes);
                 }
                 for p in outcome.assumptions {
                     self.assume(p, span);
@@ -553,7 +579,7 @@ impl<'a> Interp<'a> {
                 self.fail(
                     Declared::resolve(k, kind),
                     message,
-                    name,
+                    operator,
                     span,
                     related,
                     &shapes,

@@ -15,6 +15,7 @@ use super::env::Snapshot;
 use super::trace::{guarded, never, Obligation, Span, Trace};
 use super::value::V;
 use crate::catalogue::{fresh_index, Outcome};
+use crate::resolve::{import_bindings, Imported};
 use crate::shapes::bounds::Bounds;
 use crate::shapes::kind::FindingKind;
 use crate::shapes::shape::{Dim, Shape};
@@ -61,7 +62,18 @@ pub struct Interp<'a> {
     pub anchor: Option<TextRange>,
     /// The frame a closure captured, for the call about to start (see `call_user_in`).
     pub captured: Option<std::rc::Rc<HashMap<String, V<'a>>>>,
+    /// When set, the operators applied directly at the analysed file's call sites, by the
+    /// position of the callee's name, as operator counting records them (the check that
+    /// both resolve calls alike; see `units::operators_applied`).
+    pub applied: Option<AppliedOperators>,
+    /// Where the callee of the call being dispatched is named, while `applied` is noted:
+    /// taken by the first rule applied for it, cleared when the call is not a direct
+    /// application (a user function, a container of layers).
+    pub(super) callee_at: Option<ruff_text_size::TextSize>,
 }
+
+/// Operators applied at call sites: (line, column of the callee's name, canonical name).
+pub type AppliedOperators = std::collections::BTreeSet<(u32, u32, String)>;
 
 /// The state of the code running now: a unit and the calls it makes. Set aside whole while
 /// another module's top level runs ([`Interp::isolate`]).
@@ -116,6 +128,8 @@ impl<'a> Interp<'a> {
             project: None,
             anchor: None,
             captured: None,
+            applied: None,
+            callee_at: None,
         }
     }
 
@@ -410,8 +424,7 @@ impl<'a> Interp<'a> {
                 self.bind(def.name.id.as_str(), f);
             }
             Stmt::ClassDef(class) => self.define_class(class),
-            Stmt::Import(import) => self.exec_import(import),
-            Stmt::ImportFrom(from) => self.exec_import_from(from),
+            Stmt::Import(_) | Stmt::ImportFrom(_) => self.exec_import(stmt),
             Stmt::Global(_) | Stmt::Nonlocal(_) | Stmt::Pass(_) => {}
             Stmt::Delete(_) | Stmt::TypeAlias(_) | Stmt::IpyEscapeCommand(_) => {}
             Stmt::Match(m) => self.exec_match(m),
@@ -502,49 +515,43 @@ impl<'a> Interp<'a> {
         self.exec_block(&t.finalbody)
     }
 
-    /// `import a.b [as c]`.
-    fn exec_import(&mut self, import: &'a ruff_python_ast::StmtImport) {
-        for alias in &import.names {
-            let path = alias.name.id.as_str();
-            match &alias.asname {
-                Some(asname) => {
-                    let v = torch_module(path);
-                    self.bind(asname.id.as_str(), v);
+    /// `import a.b [as c]`, `from m import x [as y]`, `from . import x`, `from m import *`
+    /// (bindings as `crate::resolve` reads them): modelled libraries first, then the
+    /// project's files, then torch and the standard library.
+    fn exec_import(&mut self, stmt: &'a Stmt) {
+        for b in import_bindings(stmt) {
+            match (b.imported, b.name) {
+                (Imported::Star { level, module }, _) => {
+                    for (name, v) in self.project_star_import(level, module) {
+                        self.bind(&name, v);
+                    }
                 }
-                None => {
-                    let root = path.split('.').next().unwrap_or(path);
-                    self.bind(root, torch_module(root));
+                (Imported::Module(path), Some(bound)) => self.bind(bound, torch_module(path)),
+                (
+                    Imported::Member {
+                        level,
+                        module,
+                        name,
+                    },
+                    Some(bound),
+                ) => {
+                    // A modelled library function wins over its source in the project.
+                    let v = if let Some(v) = super::libraries::library_import(module, level, name) {
+                        v
+                    } else if let Some(v) = self.project_import(level, module, name) {
+                        v
+                    } else if let Some(path) = b.imported.path() {
+                        torch_module(&path)
+                    } else {
+                        V::Unknown
+                    };
+                    if self.run.depth == 0 && super::calls::debug_misses() {
+                        eprintln!("import {module}.{name}: {}", v.brief());
+                    }
+                    self.bind(bound, v);
                 }
+                _ => {}
             }
-        }
-    }
-
-    /// `from m import x [as y]`, `from . import x`, `from m import *`: modelled libraries first, then the project's files, then torch and the standard library.
-    fn exec_import_from(&mut self, from: &'a ruff_python_ast::StmtImportFrom) {
-        let module = from.module.as_ref().map_or("", |m| m.id.as_str());
-        for alias in &from.names {
-            let name = alias.name.id.as_str();
-            if name == "*" {
-                for (name, v) in self.project_star_import(from.level, module) {
-                    self.bind(&name, v);
-                }
-                continue;
-            }
-            let bound = alias.asname.as_ref().unwrap_or(&alias.name);
-            // A modelled library function wins over its source in the project.
-            let v = if let Some(v) = super::libraries::library_import(module, from.level, name) {
-                v
-            } else if let Some(v) = self.project_import(from.level, module, name) {
-                v
-            } else if from.level == 0 {
-                torch_module(&format!("{module}.{name}"))
-            } else {
-                V::Unknown
-            };
-            if self.run.depth == 0 && super::calls::debug_misses() {
-                eprintln!("import {module}.{name}: {}", v.brief());
-            }
-            self.bind(bound.id.as_str(), v);
         }
     }
 
@@ -745,7 +752,7 @@ fn is_shape_text(text: &str) -> bool {
 pub fn torch_module<'a>(path: &str) -> V<'a> {
     if let Some(c) = super::builtins::torch_constant(path) {
         c
-    } else if path == "torch" || path.starts_with("torch.") {
+    } else if crate::resolve::is_torch_path(path) {
         V::Torch(path.into())
     } else if path == "math" {
         V::Builtin("math")

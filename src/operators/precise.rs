@@ -22,11 +22,12 @@ use ruff_text_size::{Ranged, TextSize};
 use super::api::{torch_api, ApiKind, MethodSharing, TorchApi};
 use super::values::{
     aliased, api_call_result, builtin_call_result, element_of, foreign_call_result, is_builtin,
-    is_torch_path, method_call_result, module_apply_result, module_value, resolution_of,
-    tensor_attribute, torch_path_value, Value, Via,
+    method_call_result, module_apply_result, module_value, resolution_of, tensor_attribute,
+    torch_path_value, Value, Via,
 };
 use super::{CallKind, CallSite, FileOperators, Resolution};
 use crate::frontend::LineIndex;
+use crate::resolve::{import_bindings, is_torch_path, Binding, Imported};
 
 /// Finds the PyTorch operator calls of a parsed module.
 pub fn find_calls(module: &ModModule, text: &str) -> FileOperators {
@@ -129,6 +130,56 @@ impl<'a> Resolver<'a> {
 
     // ---- scopes ----------------------------------------------------------------------
 
+    /// An import's binding: torch names resolve through the API table, relative imports are
+    /// recorded (and bound to `Relative`), other modules are namespaces of their own.
+    fn bind_import(&mut self, b: Binding<'_>) {
+        let via = if b.aliased { Via::Alias } else { Via::Import };
+        match b.imported {
+            Imported::Member {
+                level: level @ 1..,
+                module,
+                name,
+            } => {
+                let dots = ".".repeat(level as usize);
+                let sep = if module.is_empty() { "" } else { "." };
+                self.out
+                    .relative_imports
+                    .push(format!("{dots}{module}{sep}{name}"));
+                if let Some(bound) = b.name {
+                    self.bind_name(bound, Value::Relative);
+                }
+            }
+            Imported::Star {
+                level: level @ 1..,
+                module,
+            } => {
+                let dots = ".".repeat(level as usize);
+                let sep = if module.is_empty() { "" } else { "." };
+                self.out
+                    .relative_imports
+                    .push(format!("{dots}{module}{sep}*"));
+            }
+            Imported::Star { module, .. } => {
+                self.imports_torch |= is_torch_path(module);
+                if is_torch_path(module) {
+                    self.star_torch.push(Rc::from(module));
+                }
+            }
+            Imported::Module(path) => {
+                self.imports_torch |= is_torch_path(path);
+                if let Some(bound) = b.name {
+                    self.bind_name(bound, module_value(path, via));
+                }
+            }
+            Imported::Member { module, .. } => {
+                self.imports_torch |= is_torch_path(module);
+                if let (Some(bound), Some(path)) = (b.name, b.imported.path()) {
+                    self.bind_name(bound, module_value(&path, via));
+                }
+            }
+        }
+    }
+
     fn bind_name(&mut self, name: &str, value: Value) {
         let frame = self.frames.last_mut().expect("module frame");
         frame.names.insert(Rc::from(name), value);
@@ -197,53 +248,9 @@ impl<'a> Resolver<'a> {
 
     fn exec_inner(&mut self, stmt: &'a Stmt) {
         match stmt {
-            Stmt::Import(import) => {
-                for alias in &import.names {
-                    let path = alias.name.id.as_str();
-                    self.imports_torch |= is_torch_path(path);
-                    match &alias.asname {
-                        Some(asname) => {
-                            let v = module_value(path, Via::Alias);
-                            self.bind_name(asname.id.as_str(), v);
-                        }
-                        None => {
-                            let root = path.split('.').next().unwrap_or(path);
-                            self.bind_name(root, module_value(root, Via::Import));
-                        }
-                    }
-                }
-            }
-            Stmt::ImportFrom(from) => {
-                let module = from.module.as_ref().map(|m| m.id.as_str()).unwrap_or("");
-                if from.level > 0 {
-                    let dots = ".".repeat(from.level as usize);
-                    for alias in &from.names {
-                        let sep = if module.is_empty() { "" } else { "." };
-                        self.out
-                            .relative_imports
-                            .push(format!("{dots}{module}{sep}{}", alias.name.id));
-                        let bound = alias.asname.as_ref().unwrap_or(&alias.name);
-                        self.bind_name(bound.id.as_str(), Value::Relative);
-                    }
-                    return;
-                }
-                self.imports_torch |= is_torch_path(module);
-                for alias in &from.names {
-                    let name = alias.name.id.as_str();
-                    if name == "*" {
-                        if is_torch_path(module) {
-                            self.star_torch.push(Rc::from(module));
-                        }
-                        continue;
-                    }
-                    let via = if alias.asname.is_some() {
-                        Via::Alias
-                    } else {
-                        Via::Import
-                    };
-                    let v = module_value(&format!("{module}.{name}"), via);
-                    let bound = alias.asname.as_ref().unwrap_or(&alias.name);
-                    self.bind_name(bound.id.as_str(), v);
+            Stmt::Import(_) | Stmt::ImportFrom(_) => {
+                for b in import_bindings(stmt) {
+                    self.bind_import(b);
                 }
             }
             Stmt::FunctionDef(def) => {

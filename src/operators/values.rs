@@ -5,8 +5,9 @@ use std::rc::Rc;
 
 use ruff_python_ast::Expr;
 
-use super::api::{torch_api, ApiKind};
+use super::api::ApiKind;
 use super::Resolution;
+use crate::resolve::is_torch_path;
 
 /// How a name came to refer to a torch object: through a plain import (`import torch`,
 /// `from torch import cat`) or a renaming (`import torch.nn.functional as F`, `relu = F.relu`).
@@ -136,10 +137,6 @@ const NON_TORCH_ROOTS: &[&str] = &[
     "contextlib",
     "types",
 ];
-
-pub fn is_torch_path(path: &str) -> bool {
-    path == "torch" || path.starts_with("torch.")
-}
 
 /// Result of calling something in a non-torch namespace.
 pub fn foreign_call_result(path: &str) -> Value {
@@ -381,7 +378,7 @@ pub fn module_apply_result(class: &str) -> Value {
 
 /// Resolves `path` in the torch API table into a value.
 pub fn torch_path_value(path: &str, via: Via) -> Value {
-    match torch_api().lookup(path) {
+    match crate::resolve::torch_name(path) {
         Some((name, ApiKind::Namespace)) => Value::Namespace {
             path: Rc::from(name),
             via,

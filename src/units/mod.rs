@@ -7,7 +7,9 @@ pub mod docstring;
 pub mod params;
 pub mod variants;
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
+
+use crate::eval::interp::AppliedOperators;
 
 use ruff_python_ast::{ModModule, Stmt, StmtClassDef, StmtFunctionDef};
 use ruff_text_size::TextRange;
@@ -85,8 +87,27 @@ const MAX_BUILDERS: usize = 8;
 /// Runs every unit of a parsed file; `imports` finds the other files of its project (none:
 /// every import from outside torch is unknown).
 pub fn run_units(module: &ModModule, text: &str, imports: Option<ImportSearch>) -> Vec<Unit> {
+    run_units_in(module, text, imports, false).0
+}
+
+/// The operators the file's units apply directly at its call sites, by the line and column of
+/// the callee's name: what the analysis resolves calls to (compared with operator counting
+/// by `tests/resolution_agreement.rs`).
+pub fn operators_applied(module: &ModModule, text: &str) -> AppliedOperators {
+    run_units_in(module, text, None, true).1.unwrap_or_default()
+}
+
+fn run_units_in(
+    module: &ModModule,
+    text: &str,
+    imports: Option<ImportSearch>,
+    note_applied: bool,
+) -> (Vec<Unit>, Option<AppliedOperators>) {
     let arena = ModuleArena::new();
     let mut interp = Interp::new(text);
+    if note_applied {
+        interp.applied = Some(BTreeSet::new());
+    }
     interp.project = imports.map(|search| Project::new(search, &arena));
     interp.globals.insert(
         "__name__".to_string(),
@@ -128,7 +149,7 @@ pub fn run_units(module: &ModModule, text: &str, imports: Option<ImportSearch>) 
         builders += usize::from(built.is_some());
         units.extend(built);
     }
-    units
+    (units, interp.applied)
 }
 
 /// A unit of `kind` defined at `name`; `None` when nothing ran.
