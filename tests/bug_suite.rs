@@ -118,6 +118,14 @@ fn bugs_are_found_at_their_line_and_fixed_twins_are_clean() {
     }
     first.report("bug suite");
     blind.report("blind set");
+    common::assert_readme_states(&[
+        format!(
+            "bug suite ({} torch-verified programs",
+            first.total + blind.total
+        ),
+        format!("for {} of the first {}", first.found, first.total),
+        format!("{} of the {} written blind", blind.found, blind.total),
+    ]);
     if std::env::var_os("SHAPEHOUND_REPORT").is_some() {
         for m in &missed {
             eprintln!("missed: {m}");

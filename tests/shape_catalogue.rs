@@ -15,6 +15,7 @@ use shapehound::catalogue::{apply, lookup, RuleError, RuleKind};
 use shapehound::shapes::value::ModuleValue;
 use shapehound::shapes::{Dim, Value};
 
+mod common;
 #[path = "common/shape_decode.rs"]
 mod decode;
 use decode::{decode, kwargs_of};
@@ -178,6 +179,13 @@ fn catalogue_agrees_with_recorded_pytorch() {
         "header case count"
     );
     let agreement = 1.0 - disagreements.len() as f64 / total as f64;
+    common::assert_readme_states(&[
+        format!("checked against {} cases", common::thousands(total)),
+        format!(
+            "of which\n  {} agree",
+            common::thousands(total - disagreements.len())
+        ),
+    ]);
     eprintln!(
         "shape catalogue: {} of {total} cases agree with torch {} ({:.2}%)",
         total - disagreements.len(),

@@ -1,6 +1,39 @@
 //! Units of analysis: the module's own code (with its concrete entry calls), every
 //! `nn.Module` subclass (constructed with symbolic or default hyperparameters, `forward` run on
 //! symbolic inputs of each plausible rank), and parameterless test functions.
+//!
+//! ## File by file
+//!
+//! `params.rs` decides what a unit's parameters are (tensor, rank pinned by unpacking or by an
+//! einsum subscript without `...`, or declared by a helper the argument is passed to unchanged,
+//! annotated shape — jaxtyping, torchtyping, `T[...]`, or a docstring declaration read by
+//! `docstring.rs` — size, unknown) from annotations and use (the weights, second factors and
+//! targets of torch functions, `tensor_operands`, are tensors; the arguments of a reshape-like
+//! method and those in the place of a size parameter of a function of the file the body calls,
+//! `classify_with`, are sizes, and those in the place of its tensor parameters tensors, as are the
+//! arguments of `self(...)` and subscripts over several axes such as `boxes[:, 0]`; its tests are
+//! in `params_tests.rs`); `crate::units` runs the units: the module's own code (concrete entry
+//! calls), each `nn.Module` subclass (`__init__` with size symbols or defaults, run once;
+//! `forward` on symbolic inputs, one run per rank variant, each from a checkpoint of the built
+//! model), functions with tensor inputs (`variants.rs` binds each variant's inputs and runs them:
+//! a run that meets a question a rule cannot settle runs again once per answer, at most 2 deep,
+//! `with_splits`: a finding needs every run to fail; at most 36 rank variants, inputs past that
+//! are deferred — unknown at first, then, in `run_all_variants`, tried at every rank for the few
+//! variants that do not already fail for certain (`Trace::fails_for_certain`), within 48 more runs
+//! and unless those runs take remainders of symbolic terms; parameters with a default, `None`
+//! included, run with it, as a caller omitting them calls; a function's int size defaults of 0 or
+//! less run as unknown ints, `with_free_int_sizes`; when the class or function docstring's prose
+//! describes one input shape — `docstring::described_shape`, a bracketed group with a batch dim,
+//! the only one — a documented variant runs first, `documented_variant`: a hint, never a fact,
+//! that names a finding's location when every variant fails, unless the documented rank fails on a
+//! rank check while another rank fails on sizes, `findings::unit_finding`), a module class's
+//! public tensor-taking methods besides `forward` (`class_methods.rs`: at most 4, on the model
+//! `__init__` built, with the attributes other methods assign unknown), and builders (functions
+//! callable without arguments that return a model of a module class of the file, e.g.
+//! `resnet18()`: the model is built once and each rank variant of its `forward` starts from a
+//! checkpoint of it; at most 8 per file, spread evenly over the file's candidates so that each
+//! family of variants gets a run). Each unit has its own statement budget (20,000, with 200,000
+//! per file) and calls nest at most 12 deep.
 
 pub mod class_methods;
 pub mod docstring;

@@ -157,3 +157,30 @@ pub fn by_path<'a>(rows: &'a [Row], path: &str) -> &'a Row {
         .find(|r| r["path"] == path)
         .unwrap_or_else(|| panic!("no row for {path}"))
 }
+
+/// `n` with thousands separators, as README writes figures (`11,160`).
+pub fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// README states each of these figures (whitespace-insensitive: lines wrap anywhere).
+pub fn assert_readme_states(statements: &[String]) {
+    let squash = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+    let readme =
+        squash(&std::fs::read_to_string(repo_root().join("README.md")).expect("README.md"));
+    for s in statements {
+        assert!(
+            readme.contains(&squash(s)),
+            "README.md should say \"{}\" (its figure is out of date)",
+            squash(s)
+        );
+    }
+}
