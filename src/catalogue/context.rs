@@ -394,11 +394,7 @@ impl Ctx {
         pred: Pred,
         message: impl FnOnce(&Ctx) -> String,
     ) -> Result<(), RuleError> {
-        if pred.decide() == Some(true) {
-            return Ok(());
-        }
-        let message = message(self);
-        self.require(pred, message)
+        self.require_with_kind(None, pred, message)
     }
 
     /// [`Ctx::require_with`] for a check that declares what its violation is.
@@ -408,11 +404,20 @@ impl Ctx {
         pred: Pred,
         message: impl FnOnce(&Ctx) -> String,
     ) -> Result<(), RuleError> {
+        self.require_with_kind(Some(kind), pred, message)
+    }
+
+    fn require_with_kind(
+        &mut self,
+        kind: Option<Declared>,
+        pred: Pred,
+        message: impl FnOnce(&Ctx) -> String,
+    ) -> Result<(), RuleError> {
         if pred.decide() == Some(true) {
             return Ok(());
         }
         let message = message(self);
-        self.require_as(kind, pred, message)
+        self.require_kind(kind, pred, message)
     }
 
     /// [`Ctx::require_eq`] for a check that declares what its violation is.
@@ -431,6 +436,7 @@ impl Ctx {
         }
     }
 
+    /// Two dims are equal, when both are known.
     pub fn require_eq(
         &mut self,
         a: &Dim,
