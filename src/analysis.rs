@@ -11,7 +11,7 @@ use crate::frontend::parse_python;
 use crate::guard::{catch_panic, inject_panic};
 use crate::operators::teosc::TeoscOpList;
 use crate::operators::{precise, teosc, CallSite};
-use crate::units::{run_units, Unit};
+use crate::units::{run_units_noting_operators, Unit};
 use ruff_python_ast::ModModule;
 
 /// How operators are counted.
@@ -143,9 +143,11 @@ fn analyse_unguarded(path: &str, bytes: &[u8], kind: FileKind, mode: &CountMode)
     let loaded = load(bytes, kind, notebook_mode, |source, module| {
         let (found, units) = match mode {
             CountMode::Precise => {
-                let found = precise::find_calls(module, &source.text);
+                let mut found = precise::find_calls(module, &source.text);
                 inject_panic("units", path);
-                (found, run_units(module, &source.text, None))
+                let (units, applied) = run_units_noting_operators(module, &source.text);
+                precise::add_analysed(&mut found, module, &source.text, &applied);
+                (found, units)
             }
             CountMode::Teosc(list) => (teosc::find_calls(module, &source.text, list), Vec::new()),
         };

@@ -1,6 +1,7 @@
 //! Operator counting and the analysis resolve names through one component
-//! (`shapehound::resolve`): wherever the analysis applies a torch operator directly at a
-//! call site, `op_calls` (precise counting) names no other operator there. Checked on the
+//! (`shapehound::resolve`), and counting adds the call sites only the analysis resolves
+//! (resolution `analysis`): wherever the analysis applies a torch operator directly at a
+//! call site, the `op_calls` table of a real scan names that operator there. Checked on the
 //! sample corpus always, and on `corpus/real` with `SHAPEHOUND_REAL=1` (fetched by
 //! `python3 scripts/fetch-corpus.py`; about 40 s in release mode).
 //!
@@ -18,33 +19,50 @@ use std::path::Path;
 use shapehound::analysis::load;
 use shapehound::corpus::source::NotebookMode;
 use shapehound::corpus::FileKind;
+use shapehound::frontend::LineIndex;
 use shapehound::resolve::torch_name;
+use shapehound::units::run_units_noting_operators;
 
-/// Files, call sites the analysis resolves, and those where counting names another operator
-/// (`path:line:column analysis [counted]`) or none.
+/// Files, call sites the analysis resolves, those where `op_calls` names another operator
+/// (`path:line:column`, the analysis' operator, counting's), and those with no row.
 struct Agreement {
     files: usize,
     applied: usize,
+    by_analysis: usize,
     conflicts: Vec<String>,
-    uncounted: usize,
+    missing: Vec<String>,
 }
 
+/// Scans `root` with the binary and compares its `op_calls` with what the analysis applies.
 fn compare(root: &Path) -> Agreement {
+    let report = tempfile::tempdir().expect("temp dir");
+    common::scan(&[root], report.path(), &["-w", "2"]);
+    let mut rows: BTreeMap<(String, u32, u32), BTreeSet<String>> = BTreeMap::new();
+    let mut by_analysis = 0;
+    for r in common::read_table(report.path(), "op_calls") {
+        by_analysis += usize::from(r["resolution"] == "analysis");
+        let key = (
+            r["path"].clone(),
+            r["line"].parse().unwrap(),
+            r["column"].parse().unwrap(),
+        );
+        rows.entry(key).or_default().insert(r["operator"].clone());
+    }
     let mut out = Agreement {
         files: 0,
         applied: 0,
+        by_analysis,
         conflicts: Vec::new(),
-        uncounted: 0,
+        missing: Vec::new(),
     };
-    let mut paths: Vec<_> = walkdir::WalkDir::new(root)
+    let mut paths: Vec<String> = common::read_table(report.path(), "files")
         .into_iter()
-        .filter_map(Result::ok)
-        .map(|e| e.into_path())
-        .filter(|p| p.extension().is_some_and(|e| e == "py"))
+        .filter(|f| f["status"] == "ok" && f["kind"] == "py" && f["duplicate_of"] == "null")
+        .map(|f| f["path"].clone())
         .collect();
     paths.sort();
     for path in paths {
-        let Ok(bytes) = std::fs::read(&path) else {
+        let Ok(bytes) = std::fs::read(root.join(&path)) else {
             continue;
         };
         let loaded = load(
@@ -52,34 +70,31 @@ fn compare(root: &Path) -> Agreement {
             FileKind::Py,
             NotebookMode::Precise,
             |src, module| {
-                let mut counted: BTreeMap<(u32, u32), BTreeSet<String>> = BTreeMap::new();
-                for c in shapehound::operators::precise::find_calls(module, &src.text).calls {
-                    counted
-                        .entry((c.line, c.column))
-                        .or_default()
-                        .insert(c.operator);
-                }
-                let applied = shapehound::units::operators_applied(module, &src.text);
-                (counted, applied)
+                let lines = LineIndex::new(&src.text);
+                let (_, applied) = run_units_noting_operators(module, &src.text);
+                applied
+                    .into_iter()
+                    .map(|a| (lines.line_col(&src.text, a.at), a.operator))
+                    .collect::<Vec<_>>()
             },
         );
-        let Ok((counted, applied)) = loaded else {
+        let Ok(applied) = loaded else {
             continue;
         };
         out.files += 1;
-        for (line, column, op) in applied {
+        for ((line, column), op) in applied {
             if torch_name(&op).is_none() {
                 continue;
             }
             out.applied += 1;
-            match counted.get(&(line, column)) {
+            let site = format!("{path}:{line}:{column}");
+            match rows.get(&(path.clone(), line, column)) {
                 Some(ops) if ops.contains(&op) => {}
                 Some(ops) => out.conflicts.push(format!(
-                    "{}:{line}:{column}\t{op}\t{}",
-                    path.strip_prefix(root).unwrap_or(&path).display(),
+                    "{site}\t{op}\t{}",
                     ops.iter().cloned().collect::<Vec<_>>().join(", ")
                 )),
-                None => out.uncounted += 1,
+                None => out.missing.push(format!("{site}\t{op}")),
             }
         }
     }
@@ -92,12 +107,17 @@ const KNOWN: &str = "tests/data/resolution_conflicts.tsv";
 fn assert_agree(root: &Path) {
     let a = compare(root);
     eprintln!(
-        "{}: {} files, {} torch operators applied at call sites, {} conflicting, {} resolved by the analysis alone",
+        "{}: {} files, {} torch operators applied at call sites, {} conflicting, {} op_calls rows resolved by the analysis alone",
         root.display(),
         a.files,
         a.applied,
         a.conflicts.len(),
-        a.uncounted
+        a.by_analysis
+    );
+    assert!(
+        a.missing.is_empty(),
+        "op_calls has no row where the analysis applies an operator:\n{}",
+        a.missing.join("\n")
     );
     assert!(
         a.files > 0 && a.applied > 0,

@@ -501,9 +501,19 @@ impl<'a> Interp<'a> {
         // The rule itself reads its own name.
         let operator = crate::resolve::torch_name(name).map_or(name, |(canonical, _)| canonical);
         if let Some(at) = self.callee_at.take().filter(|_| self.anchor.is_none()) {
-            let at = self.position(TextRange::empty(at));
+            use crate::operators::CallKind;
+            let kind = match (crate::resolve::torch_name(name), &module) {
+                (_, Some(_)) => CallKind::Apply,
+                (Some((_, ApiKind::Module)), None) => CallKind::Construct,
+                _ if name.starts_with("torch.Tensor.") => CallKind::Method,
+                _ => CallKind::Call,
+            };
             if let Some(applied) = &mut self.applied {
-                applied.insert((at.line, at.column, operator.to_string()));
+                applied.insert(super::interp::Applied {
+                    at,
+                    operator: operator.to_string(),
+                    kind,
+                });
             }
         }
         let arg_values: Vec<Value> = args.iter().map(V::to_value).collect();

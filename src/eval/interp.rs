@@ -72,8 +72,18 @@ pub struct Interp<'a> {
     pub(super) callee_at: Option<ruff_text_size::TextSize>,
 }
 
-/// Operators applied at call sites: (line, column of the callee's name, canonical name).
-pub type AppliedOperators = std::collections::BTreeSet<(u32, u32, String)>;
+/// An operator applied directly at a call site of the analysed file.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Applied {
+    /// Where the callee is named (an attribute's name, else the callee's start).
+    pub at: ruff_text_size::TextSize,
+    /// The canonical torch name.
+    pub operator: String,
+    pub kind: crate::operators::CallKind,
+}
+
+/// The operators applied at the analysed file's call sites.
+pub type AppliedOperators = std::collections::BTreeSet<Applied>;
 
 /// The state of the code running now: a unit and the calls it makes. Set aside whole while
 /// another module's top level runs ([`Interp::isolate`]).

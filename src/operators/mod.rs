@@ -52,6 +52,10 @@ pub enum Resolution {
     MethodName,
     /// TEOSC mode: the bare name matched the operator list.
     TeoscName,
+    /// Only the shape analysis resolves it: it follows values through calls, defaults and
+    /// containers (`norm_layer(dim)` with `norm_layer=nn.LayerNorm`), which counting's one
+    /// pass does not.
+    Analysis,
 }
 
 impl Resolution {
@@ -63,6 +67,7 @@ impl Resolution {
             Resolution::ModuleAttribute => "module_attribute",
             Resolution::MethodName => "method_name",
             Resolution::TeoscName => "teosc_name",
+            Resolution::Analysis => "analysis",
         }
     }
 }

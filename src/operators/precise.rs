@@ -26,6 +26,7 @@ use super::values::{
     torch_path_value, Value, Via,
 };
 use super::{CallKind, CallSite, FileOperators, Resolution};
+use crate::eval::interp::AppliedOperators;
 use crate::frontend::LineIndex;
 use crate::resolve::{import_bindings, is_torch_path, Binding, Imported};
 
@@ -42,6 +43,101 @@ pub fn find_calls(module: &ModModule, text: &str) -> FileOperators {
     }
     out.calls.sort();
     out
+}
+
+/// Adds the call sites only the shape analysis resolves (`applied`, from
+/// `units::run_units_noting_operators`) as rows of their own resolution, `analysis`: a call
+/// site counting already names keeps its row, so both stages agree wherever both resolve.
+pub fn add_analysed(
+    out: &mut FileOperators,
+    module: &ModModule,
+    text: &str,
+    applied: &AppliedOperators,
+) {
+    let lines = LineIndex::new(text);
+    let counted: std::collections::HashSet<(u32, u32)> =
+        out.calls.iter().map(|c| (c.line, c.column)).collect();
+    for a in applied {
+        if crate::resolve::torch_name(&a.operator).is_none() {
+            continue;
+        }
+        let (line, column) = lines.line_col(text, a.at);
+        if counted.contains(&(line, column)) {
+            continue;
+        }
+        let (enclosing_class, enclosing_function) = enclosing(&module.body, a.at);
+        out.calls.push(CallSite {
+            line,
+            column,
+            operator: a.operator.clone(),
+            call_kind: a.kind,
+            resolution: Resolution::Analysis,
+            enclosing_class,
+            enclosing_function,
+        });
+    }
+    out.calls.sort();
+}
+
+/// The innermost class and function whose statement contains `at`, as counting names a
+/// call site's enclosing scopes.
+fn enclosing(body: &[Stmt], at: TextSize) -> (Option<String>, Option<String>) {
+    let (mut class, mut function) = (None, None);
+    let mut stmts = body;
+    'descend: loop {
+        for stmt in stmts {
+            if !stmt.range().contains(at) {
+                continue;
+            }
+            match stmt {
+                Stmt::ClassDef(c) => {
+                    class = Some(c.name.id.to_string());
+                    stmts = &c.body;
+                    continue 'descend;
+                }
+                Stmt::FunctionDef(f) => {
+                    function = Some(f.name.id.to_string());
+                    stmts = &f.body;
+                    continue 'descend;
+                }
+                other => {
+                    stmts = nested_body(other, at);
+                    if stmts.is_empty() {
+                        break 'descend;
+                    }
+                    continue 'descend;
+                }
+            }
+        }
+        break;
+    }
+    (class, function)
+}
+
+/// The block of a compound statement that contains `at` (empty for a simple statement).
+fn nested_body(stmt: &Stmt, at: TextSize) -> &[Stmt] {
+    let blocks: Vec<&[Stmt]> = match stmt {
+        Stmt::If(s) => std::iter::once(&s.body[..])
+            .chain(s.elif_else_clauses.iter().map(|c| &c.body[..]))
+            .collect(),
+        Stmt::For(s) => vec![&s.body[..], &s.orelse[..]],
+        Stmt::While(s) => vec![&s.body[..], &s.orelse[..]],
+        Stmt::With(s) => vec![&s.body[..]],
+        Stmt::Try(s) => {
+            let mut v: Vec<&[Stmt]> = vec![&s.body[..], &s.orelse[..], &s.finalbody[..]];
+            for h in &s.handlers {
+                let ruff_python_ast::ExceptHandler::ExceptHandler(h) = h;
+                v.push(&h.body[..]);
+            }
+            v
+        }
+        Stmt::Match(s) => s.cases.iter().map(|c| &c.body[..]).collect(),
+        _ => Vec::new(),
+    };
+    blocks
+        .into_iter()
+        .find(|b| b.iter().any(|st| st.range().contains(at)))
+        .unwrap_or(&[])
 }
 
 /// Bounded recursion: deep nesting grows the stack instead of overflowing it.

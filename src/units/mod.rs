@@ -123,11 +123,12 @@ pub fn run_units(module: &ModModule, text: &str, imports: Option<ImportSearch>) 
     run_units_in(module, text, imports, false).0
 }
 
-/// The operators the file's units apply directly at its call sites, by the line and column of
-/// the callee's name: what the analysis resolves calls to (compared with operator counting
-/// by `tests/resolution_agreement.rs`).
-pub fn operators_applied(module: &ModModule, text: &str) -> AppliedOperators {
-    run_units_in(module, text, None, true).1.unwrap_or_default()
+/// [`run_units`], with the operators the units apply directly at the file's call sites: what
+/// the analysis resolves calls to (precise counting adds those it does not resolve itself;
+/// `tests/resolution_agreement.rs` compares the two).
+pub fn run_units_noting_operators(module: &ModModule, text: &str) -> (Vec<Unit>, AppliedOperators) {
+    let (units, applied) = run_units_in(module, text, None, true);
+    (units, applied.unwrap_or_default())
 }
 
 fn run_units_in(
