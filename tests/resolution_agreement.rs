@@ -74,7 +74,7 @@ fn compare(root: &Path) -> Agreement {
                 let (_, applied) = run_units_noting_operators(module, &src.text);
                 applied
                     .into_iter()
-                    .map(|a| (lines.line_col(&src.text, a.at), a.operator))
+                    .map(|a| (lines.line_col(&src.text, a.at), a.operator.to_string()))
                     .collect::<Vec<_>>()
             },
         );

@@ -499,19 +499,22 @@ impl<'a> Interp<'a> {
         // Reported under torch's canonical name, as operator counting names it
         // (`F.conv2d`'s rule is `torch.nn.functional.conv2d`; the operator is `torch.conv2d`).
         // The rule itself reads its own name.
-        let operator = crate::resolve::torch_name(name).map_or(name, |(canonical, _)| canonical);
-        if let Some(at) = self.callee_at.take().filter(|_| self.anchor.is_none()) {
+        let torch = crate::resolve::torch_name(name);
+        let operator = torch.map_or(name, |(canonical, _)| canonical);
+        // Only torch's own operators are counted; the first rule applied for a call is the
+        // call's operator.
+        if let (Some((canonical, api)), Some(at)) = (torch, self.callee_at.take()) {
             use crate::operators::CallKind;
-            let kind = match (crate::resolve::torch_name(name), &module) {
+            let kind = match (api, &module) {
                 (_, Some(_)) => CallKind::Apply,
-                (Some((_, ApiKind::Module)), None) => CallKind::Construct,
+                (ApiKind::Module, None) => CallKind::Construct,
                 _ if name.starts_with("torch.Tensor.") => CallKind::Method,
                 _ => CallKind::Call,
             };
-            if let Some(applied) = &mut self.applied {
+            if let (None, Some(applied)) = (self.anchor, &mut self.applied) {
                 applied.insert(super::interp::Applied {
                     at,
-                    operator: operator.to_string(),
+                    operator: canonical,
                     kind,
                 });
             }
@@ -705,6 +708,8 @@ impl<'a> Interp<'a> {
         kwargs: Vec<(String, V<'a>)>,
         span: TextRange,
     ) -> V<'a> {
+        // What the body applies has call sites of its own.
+        self.callee_at = None;
         // A closure's captured frame is for this call only.
         let captured = self.captured.take();
         if self.run.depth >= MAX_DEPTH || def.is_async {

@@ -78,7 +78,7 @@ pub struct Applied {
     /// Where the callee is named (an attribute's name, else the callee's start).
     pub at: ruff_text_size::TextSize,
     /// The canonical torch name.
-    pub operator: String,
+    pub operator: &'static str,
     pub kind: crate::operators::CallKind,
 }
 

@@ -58,9 +58,6 @@ pub fn add_analysed(
     let counted: std::collections::HashSet<(u32, u32)> =
         out.calls.iter().map(|c| (c.line, c.column)).collect();
     for a in applied {
-        if crate::resolve::torch_name(&a.operator).is_none() {
-            continue;
-        }
         let (line, column) = lines.line_col(text, a.at);
         if counted.contains(&(line, column)) {
             continue;
@@ -69,7 +66,7 @@ pub fn add_analysed(
         out.calls.push(CallSite {
             line,
             column,
-            operator: a.operator.clone(),
+            operator: a.operator.to_string(),
             call_kind: a.kind,
             resolution: Resolution::Analysis,
             enclosing_class,
