@@ -4,12 +4,8 @@
 //! call site, the `op_calls` table of a real scan names that operator there. Checked on the
 //! sample corpus always, and on `corpus/real` with `SHAPEHOUND_REAL=1` (fetched by
 //! `python3 scripts/fetch-corpus.py`; about 40 s in release mode).
-//!
-//! The known exceptions are listed with their reason in
-//! `tests/data/resolution_conflicts.tsv`: a callee bound differently on the branches of an
-//! `if` (`klass = nn.Conv1d` / `if freq: klass = nn.Conv2d`), which counting reads in
-//! statement order while the analysis follows the path the unit's defaults take. Any
-//! other conflict fails.
+//! Where counting alone would name another operator (a callee rebound under an `if`, which
+//! counting reads in statement order), the analysis' operator replaces it.
 
 mod common;
 
@@ -101,9 +97,6 @@ fn compare(root: &Path) -> Agreement {
     out
 }
 
-/// Known conflicts: `path:line:column`, the analysis' operator, counting's, and why.
-const KNOWN: &str = "tests/data/resolution_conflicts.tsv";
-
 fn assert_agree(root: &Path) {
     let a = compare(root);
     eprintln!(
@@ -124,18 +117,11 @@ fn assert_agree(root: &Path) {
         "nothing compared under {}",
         root.display()
     );
-    let known = std::fs::read_to_string(common::repo_root().join(KNOWN)).unwrap_or_default();
-    let known: BTreeSet<String> = known
-        .lines()
-        .filter(|l| !l.starts_with('#'))
-        .map(|l| l.split('\t').take(3).collect::<Vec<_>>().join("\t"))
-        .collect();
-    let new: Vec<&String> = a.conflicts.iter().filter(|c| !known.contains(*c)).collect();
     assert!(
-        new.is_empty(),
-        "counting names another operator at {} call sites (path:line:column, analysis, counting):\n{}",
-        new.len(),
-        new.iter().map(|c| c.as_str()).collect::<Vec<_>>().join("\n")
+        a.conflicts.is_empty(),
+        "op_calls names another operator at {} call sites (path:line:column, analysis, op_calls):\n{}",
+        a.conflicts.len(),
+        a.conflicts.join("\n")
     );
 }
 

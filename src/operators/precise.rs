@@ -45,33 +45,62 @@ pub fn find_calls(module: &ModModule, text: &str) -> FileOperators {
     out
 }
 
-/// Adds the call sites only the shape analysis resolves (`applied`, from
-/// `units::run_units_noting_operators`) as rows of their own resolution, `analysis`: a call
-/// site counting already names keeps its row, so both stages agree wherever both resolve.
+/// Completes counting with what the shape analysis applies at the file's call sites
+/// (`applied`, from `units::run_units_noting_operators`), so that both stages name the same
+/// operator wherever the analysis resolves a call: a site counting resolves alike keeps its
+/// row; a site only the analysis resolves gets rows of resolution `analysis`; a site where
+/// counting names another operator takes the analysis' (a callee rebound under an `if`,
+/// which counting reads in statement order while the analysis follows the path the code's
+/// defaults take). Where the analysis' runs apply several operators at one site (either
+/// side of a branch), each is a row.
 pub fn add_analysed(
     out: &mut FileOperators,
     module: &ModModule,
     text: &str,
     applied: &AppliedOperators,
 ) {
+    use std::collections::BTreeMap;
     let lines = LineIndex::new(text);
-    let counted: std::collections::HashSet<(u32, u32)> =
-        out.calls.iter().map(|c| (c.line, c.column)).collect();
+    let mut by_site: BTreeMap<(u32, u32), Vec<&crate::eval::interp::Applied>> = BTreeMap::new();
     for a in applied {
-        let (line, column) = lines.line_col(text, a.at);
-        if counted.contains(&(line, column)) {
-            continue;
+        by_site
+            .entry(lines.line_col(text, a.at))
+            .or_default()
+            .push(a);
+    }
+    for ((line, column), found) in by_site {
+        let counted: Vec<usize> = (0..out.calls.len())
+            .filter(|&i| (out.calls[i].line, out.calls[i].column) == (line, column))
+            .collect();
+        let agrees = |op: &str| found.iter().any(|a| a.operator == op);
+        if !counted.iter().any(|&i| agrees(&out.calls[i].operator)) {
+            // Counting's other operators at this site give way.
+            for &i in counted.iter().rev() {
+                out.calls.remove(i);
+            }
         }
-        let (enclosing_class, enclosing_function) = enclosing(&module.body, a.at);
-        out.calls.push(CallSite {
-            line,
-            column,
-            operator: a.operator.to_string(),
-            call_kind: a.kind,
-            resolution: Resolution::Analysis,
-            enclosing_class,
-            enclosing_function,
-        });
+        let named: Vec<String> = out
+            .calls
+            .iter()
+            .filter(|c| (c.line, c.column) == (line, column))
+            .map(|c| c.operator.clone())
+            .collect();
+        let (enclosing_class, enclosing_function) = enclosing(&module.body, found[0].at);
+        // Every operator the analysis applies here (runs may take either side of a branch).
+        for a in found
+            .iter()
+            .filter(|a| !named.iter().any(|n| n == a.operator))
+        {
+            out.calls.push(CallSite {
+                line,
+                column,
+                operator: a.operator.to_string(),
+                call_kind: a.kind,
+                resolution: Resolution::Analysis,
+                enclosing_class: enclosing_class.clone(),
+                enclosing_function: enclosing_function.clone(),
+            });
+        }
     }
     out.calls.sort();
 }
