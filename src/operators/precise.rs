@@ -68,30 +68,27 @@ pub fn add_analysed(
             .or_default()
             .push(a);
     }
+    // Counting's rows by site, looked up once per site the analysis resolves.
+    let mut counted: BTreeMap<(u32, u32), Vec<CallSite>> = BTreeMap::new();
+    for c in std::mem::take(&mut out.calls) {
+        counted.entry((c.line, c.column)).or_default().push(c);
+    }
     for ((line, column), found) in by_site {
-        let counted: Vec<usize> = (0..out.calls.len())
-            .filter(|&i| (out.calls[i].line, out.calls[i].column) == (line, column))
-            .collect();
-        let agrees = |op: &str| found.iter().any(|a| a.operator == op);
-        if !counted.iter().any(|&i| agrees(&out.calls[i].operator)) {
-            // Counting's other operators at this site give way.
-            for &i in counted.iter().rev() {
-                out.calls.remove(i);
-            }
-        }
-        let named: Vec<String> = out
-            .calls
+        let rows = counted.entry((line, column)).or_default();
+        if !rows
             .iter()
-            .filter(|c| (c.line, c.column) == (line, column))
-            .map(|c| c.operator.clone())
-            .collect();
+            .any(|c| found.iter().any(|a| a.operator == c.operator))
+        {
+            // Counting's other operators at this site give way.
+            rows.clear();
+        }
         let (enclosing_class, enclosing_function) = enclosing(&module.body, found[0].at);
         // Every operator the analysis applies here (runs may take either side of a branch).
-        for a in found
-            .iter()
-            .filter(|a| !named.iter().any(|n| n == a.operator))
-        {
-            out.calls.push(CallSite {
+        for a in found {
+            if rows.iter().any(|c| c.operator == a.operator) {
+                continue;
+            }
+            rows.push(CallSite {
                 line,
                 column,
                 operator: a.operator.to_string(),
@@ -102,6 +99,7 @@ pub fn add_analysed(
             });
         }
     }
+    out.calls = counted.into_values().flatten().collect();
     out.calls.sort();
 }
 
