@@ -5,6 +5,8 @@
 use std::sync::Arc;
 use std::time::Instant;
 
+use ruff_python_ast::ModModule;
+
 use crate::corpus::source::{decode, NotebookMode, SourceFailure, SourceText};
 use crate::corpus::{FileKind, FileStatus};
 use crate::frontend::parse_python;
@@ -12,7 +14,6 @@ use crate::guard::{catch_panic, inject_panic};
 use crate::operators::teosc::TeoscOpList;
 use crate::operators::{precise, teosc, CallSite};
 use crate::units::{run_units_noting_operators, Unit};
-use ruff_python_ast::ModModule;
 
 /// How operators are counted.
 #[derive(Clone, Debug)]

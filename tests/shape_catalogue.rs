@@ -180,6 +180,10 @@ fn catalogue_agrees_with_recorded_pytorch() {
     );
     let agreement = 1.0 - disagreements.len() as f64 / total as f64;
     common::assert_readme_states(&[
+        format!(
+            "{} operator rules",
+            shapehound::catalogue::catalogue().len()
+        ),
         format!("checked against {} cases", common::thousands(total)),
         format!(
             "of which\n  {} agree",

@@ -1,11 +1,10 @@
 //! Helpers shared by the rule families: dims as text, broadcasting with recorded
 //! requirements, "expands to" checks, dtype checks and module values.
 
-use super::invalid_as;
-use crate::shapes::kind::Declared;
-use crate::shapes::kind::FindingKind;
+use crate::shapes::kind::{Declared, FindingKind};
 use std::collections::BTreeMap;
 
+use super::invalid_as;
 use super::{invalid, unsupported, Ctx, RuleError};
 use crate::shapes::dim::DimExpr;
 use crate::shapes::requirement::Pred;

@@ -3,9 +3,9 @@
 
 use super::common::*;
 use super::{invalid, tensor_out, unsupported, Ctx, Rule, RuleError, RuleResult};
-use crate::shapes::kind::FindingKind;
 use std::collections::BTreeMap;
 
+use crate::shapes::kind::FindingKind;
 use crate::shapes::shape::{broadcast, Dim, Shape};
 use crate::shapes::value::Value;
 

@@ -3,8 +3,7 @@
 
 use super::invalid_as;
 use super::{invalid, Ctx, Rule, RuleError, RuleResult};
-use crate::shapes::kind::Declared;
-use crate::shapes::kind::FindingKind;
+use crate::shapes::kind::{Declared, FindingKind};
 use crate::shapes::requirement::Pred;
 use crate::shapes::shape::{broadcast, Dim, Shape};
 use crate::shapes::value::{DType, Value};

@@ -12,8 +12,7 @@ use super::common::{
 use super::invalid_as;
 use super::{invalid, tensor_out, unsupported, Ctx, Rule, RuleError, RuleResult};
 use crate::shapes::dim::DimExpr;
-use crate::shapes::kind::Declared;
-use crate::shapes::kind::FindingKind;
+use crate::shapes::kind::{Declared, FindingKind};
 use crate::shapes::requirement::Pred;
 use crate::shapes::shape::Dim;
 use crate::shapes::value::{DType, Value};

@@ -298,21 +298,6 @@ mod tests {
         }
     }
 
-    /// README states the catalogue's size.
-    #[test]
-    fn readme_states_the_number_of_rules() {
-        let readme = std::fs::read_to_string(
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"),
-        )
-        .expect("README.md");
-        let readme = readme.split_whitespace().collect::<Vec<_>>().join(" ");
-        let stated = format!("{} operator rules", catalogue().len());
-        assert!(
-            readme.contains(&stated),
-            "README.md should say \"{stated}\""
-        );
-    }
-
     #[test]
     fn a_name_registered_twice_is_rejected() {
         static ONE: &[Rule] = &[Rule::function("torch.t", |_| unsupported("x"))];

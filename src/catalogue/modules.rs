@@ -2,13 +2,13 @@
 //! (Identity, Dropout family, activations), Softmax-like layers with a `dim`, Flatten and
 //! Unflatten, GLU, PReLU, and `Sequential`, which applies its children in order.
 
-use crate::shapes::kind::FindingKind;
 use std::collections::BTreeMap;
 
 use super::{
     apply, invalid, lookup, tensor_out, unsupported, Ctx, Rule, RuleError, RuleKind, RuleResult,
 };
 use crate::shapes::dim::DimExpr;
+use crate::shapes::kind::FindingKind;
 use crate::shapes::requirement::Pred;
 use crate::shapes::shape::Dim;
 use crate::shapes::value::{ModuleValue, Value};

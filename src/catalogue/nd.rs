@@ -6,8 +6,7 @@
 use super::invalid_as;
 use super::{int_of, invalid, unsupported, Ctx, RuleError};
 use crate::shapes::dim::DimExpr;
-use crate::shapes::kind::Declared;
-use crate::shapes::kind::FindingKind;
+use crate::shapes::kind::{Declared, FindingKind};
 use crate::shapes::shape::Dim;
 use crate::shapes::value::Value;
 

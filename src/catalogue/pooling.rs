@@ -8,8 +8,7 @@ use super::nd::{
 };
 use super::{int_of, invalid, tensor_out, Ctx, Rule, RuleError, RuleResult};
 use crate::shapes::dim::DimExpr;
-use crate::shapes::kind::Declared;
-use crate::shapes::kind::FindingKind;
+use crate::shapes::kind::{Declared, FindingKind};
 use crate::shapes::requirement::Pred;
 use crate::shapes::shape::{Dim, Shape};
 use crate::shapes::value::{DType, Value};

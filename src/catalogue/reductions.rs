@@ -8,8 +8,7 @@
 
 use super::{invalid, tensor_out, unsupported, Ctx, Rule, RuleError, RuleResult};
 use crate::shapes::dim::DimExpr;
-use crate::shapes::kind::Declared;
-use crate::shapes::kind::FindingKind;
+use crate::shapes::kind::{Declared, FindingKind};
 use crate::shapes::requirement::Pred;
 use crate::shapes::shape::{broadcast, Dim, Shape};
 use crate::shapes::value::{DType, Value};

@@ -2,13 +2,13 @@
 //! dim), starred targets, attributes, and subscripts (lists and dicts are values here, so
 //! `xs[i] = v` rebinds `xs`).
 
-use crate::shapes::kind::FindingKind;
 use ruff_python_ast::Expr;
 use ruff_text_size::TextRange;
 
 use super::interp::Interp;
 use super::methods::{set_key, with_child};
 use super::value::V;
+use crate::shapes::kind::FindingKind;
 use crate::shapes::shape::{Dim, Shape};
 use crate::shapes::value::TensorValue;
 use crate::shapes::{Pred, Value};

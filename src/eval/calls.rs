@@ -1,7 +1,6 @@
 //! Calls: torch functions and modules through the operator catalogue, user functions and
 //! classes (run in their calling context, bounded depth), module containers, builtins.
 
-use crate::shapes::kind::Declared;
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -16,6 +15,7 @@ pub use super::sequences::{element_of, iterate};
 use super::value::{ContainerKind, Object, TorchModule, TORCH_BASE_ATTR, V};
 use crate::catalogue::{apply_noting_reads, lookup, Failure, RuleError, RuleKind};
 use crate::operators::api::ApiKind;
+use crate::shapes::kind::Declared;
 use crate::shapes::{DimExpr, Value};
 
 /// `SHAPEHOUND_DEBUG=1` prints what the catalogue could not answer (read once: it is asked

@@ -1,10 +1,10 @@
 //! What running one unit records: the symbols it introduced, the facts it may assume, and the
 //! obligations every operation it applied imposes (each with the source span that names it).
 
-use crate::shapes::kind::FindingKind;
 use ruff_text_size::TextRange;
 
 use crate::frontend::LineIndex;
+use crate::shapes::kind::FindingKind;
 use crate::shapes::{DimExpr, Pred};
 
 /// A source position: 1-based line and column, start and end. Obligations carry positions,

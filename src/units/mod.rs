@@ -42,8 +42,6 @@ pub mod variants;
 
 use std::collections::{BTreeSet, HashMap};
 
-use crate::eval::interp::AppliedOperators;
-
 use ruff_python_ast::{ModModule, Stmt, StmtClassDef, StmtFunctionDef};
 use ruff_text_size::TextRange;
 
@@ -52,7 +50,7 @@ use self::docstring::{body_docstring, described_shape, docstring};
 use self::params::{classify, classify_with, Default, Kinds, ParamKind};
 use self::variants::{bind_inputs, documented_variant, run_all_variants, Choice};
 use crate::eval::imports::ImportSearch;
-use crate::eval::interp::Interp;
+use crate::eval::interp::{AppliedOperators, Interp};
 use crate::eval::project::{ModuleArena, Project};
 use crate::eval::trace::{Span, Trace};
 use crate::eval::value::V;
