@@ -47,7 +47,7 @@ TIMEOUT_S = 60
 CATEGORIES = [
     "conv_channels", "flatten_linear", "linear_features", "reshape_numel", "cat_stack", "matmul",
     "broadcast", "embedding", "rnn_input", "attention_heads", "permute_arity", "squeeze_unsqueeze",
-    "kernel_too_large", "pooling_zero", "loss_target",
+    "kernel_too_large", "pooling_zero", "loss_target", "other",
 ]
 WHERES = ["init", "forward", "call_site", "function"]
 SHAPE_ERRORS = {"RuntimeError", "ValueError", "IndexError", "TypeError", "AssertionError"}
@@ -125,14 +125,28 @@ def has_entry_call(source):
     return False
 
 
+def load_manifest(path):
+    """A manifest's `[[case]]` tables by `name`: the metadata of cases whose folders hold only code (posted
+    third-party code kept in a git-ignored folder, described by a committed manifest)."""
+    with open(path, "rb") as f:
+        doc = tomllib.load(f)
+    return {c["name"]: c for c in doc.get("case", []) if isinstance(c, dict) and "name" in c}
+
+
+MANIFEST = {}
+
+
 def load_case(case_dir):
     problems = []
     meta = {}
-    try:
-        with open(case_dir / "case.toml", "rb") as f:
-            meta = tomllib.load(f)
-    except (OSError, tomllib.TOMLDecodeError) as e:
-        return meta, [f"case.toml unreadable: {e}"]
+    if case_dir.name in MANIFEST:
+        meta = MANIFEST[case_dir.name]
+    else:
+        try:
+            with open(case_dir / "case.toml", "rb") as f:
+                meta = tomllib.load(f)
+        except (OSError, tomllib.TOMLDecodeError) as e:
+            return meta, [f"case.toml unreadable: {e}"]
     if meta.get("category") not in CATEGORIES:
         problems.append(f"unknown category {meta.get('category')!r}")
     if meta.get("where") not in WHERES:
@@ -146,6 +160,9 @@ def load_case(case_dir):
         problems.append("runs must be a non-empty list of strings")
     if not isinstance(meta.get("blind", False), bool):
         problems.append("blind must be true or false")
+    source = meta.get("source")
+    if source is not None and not (isinstance(source, str) and source.startswith("http")):
+        problems.append("source must be the URL the bug comes from")
     return meta, problems
 
 
@@ -155,6 +172,7 @@ def check_case(case_dir):
     bug_path, fixed_path = case_dir / "bug.py", case_dir / "fixed.py"
     entry = {"name": name, "category": meta.get("category"), "where": meta.get("where"),
              "symbolic": meta.get("symbolic"), "blind": meta.get("blind", False),
+             "source": meta.get("source"),
              "description": meta.get("description"), "bug_line": None,
              "fix_lines": [], "frames": [], "error_type": None, "message": None, "fixed_ok": False,
              "confirmed": False}
@@ -235,7 +253,12 @@ def main():
     ap.add_argument("-j", "--jobs", type=int, default=2, help="cases checked in parallel (default 2)")
     ap.add_argument("--cases", default=str(CASES_DIR), metavar="DIR",
                     help="folder of case folders (default %(default)s), e.g. a held-out set kept elsewhere")
+    ap.add_argument("--manifest", action="append", metavar="TOML",
+                    help="take case metadata from this manifest's [[case]] tables (by folder name) instead of "
+                         "each folder's case.toml (repeatable)")
     args = ap.parse_args()
+    for path in args.manifest or []:
+        MANIFEST.update(load_manifest(path))
 
     cases_dir = Path(args.cases)
     case_dirs = sorted(p for p in cases_dir.iterdir() if p.is_dir()) if cases_dir.is_dir() else []
