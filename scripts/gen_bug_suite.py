@@ -260,7 +260,7 @@ def main():
     for path in args.manifest or []:
         MANIFEST.update(load_manifest(path))
 
-    cases_dir = Path(args.cases)
+    cases_dir = Path(args.cases).resolve()
     case_dirs = sorted(p for p in cases_dir.iterdir() if p.is_dir()) if cases_dir.is_dir() else []
     if args.only:
         wanted = set(args.only)

@@ -39,6 +39,44 @@ pub const RULES: &[Rule] = &[
     Rule::function("torch.Tensor.new_ones", new_sized),
     Rule::function("torch.Tensor.new_empty", new_sized),
     Rule::function("torch.Tensor.new_full", new_full),
+    Rule::function("torch.Tensor", legacy_constructor),
+    Rule::function("torch.FloatTensor", legacy_constructor),
+    Rule::function("torch.DoubleTensor", legacy_constructor),
+    Rule::function("torch.HalfTensor", legacy_constructor),
+    Rule::function("torch.BFloat16Tensor", legacy_constructor),
+    Rule::function("torch.LongTensor", legacy_constructor),
+    Rule::function("torch.IntTensor", legacy_constructor),
+    Rule::function("torch.ShortTensor", legacy_constructor),
+    Rule::function("torch.CharTensor", legacy_constructor),
+    Rule::function("torch.ByteTensor", legacy_constructor),
+    Rule::function("torch.BoolTensor", legacy_constructor),
+    Rule::function("torch.cuda.FloatTensor", legacy_constructor),
+    Rule::function("torch.cuda.DoubleTensor", legacy_constructor),
+    Rule::function("torch.cuda.LongTensor", legacy_constructor),
+    Rule::function("torch.cuda.IntTensor", legacy_constructor),
+    Rule::function("torch.cuda.ByteTensor", legacy_constructor),
+    Rule::function("torch.cuda.BoolTensor", legacy_constructor),
+];
+
+/// The legacy tensor constructors and the dtype each builds.
+pub const LEGACY_CONSTRUCTORS: &[(&str, DType)] = &[
+    ("torch.Tensor", DType::Float),
+    ("torch.FloatTensor", DType::Float),
+    ("torch.DoubleTensor", DType::Float),
+    ("torch.HalfTensor", DType::Float),
+    ("torch.BFloat16Tensor", DType::Float),
+    ("torch.LongTensor", DType::Int),
+    ("torch.IntTensor", DType::Int),
+    ("torch.ShortTensor", DType::Int),
+    ("torch.CharTensor", DType::Int),
+    ("torch.ByteTensor", DType::Int),
+    ("torch.BoolTensor", DType::Bool),
+    ("torch.cuda.FloatTensor", DType::Float),
+    ("torch.cuda.DoubleTensor", DType::Float),
+    ("torch.cuda.LongTensor", DType::Int),
+    ("torch.cuda.IntTensor", DType::Int),
+    ("torch.cuda.ByteTensor", DType::Int),
+    ("torch.cuda.BoolTensor", DType::Bool),
 ];
 
 /// The `dtype=` keyword of a creation function: `default` when absent or `None`.
@@ -448,6 +486,39 @@ fn as_tensor(ctx: &mut Ctx) -> RuleResult {
     tensor_literal(ctx)
 }
 
+/// `torch.Tensor(...)` and the typed legacy constructors (`torch.FloatTensor`,
+/// `torch.LongTensor`, ...), each in its class's dtype. PyTorch reads the arguments as sizes
+/// when they are ints (`torch.Tensor(2, 3)`: uninitialised, `[2, 3]`) or one `torch.Size`,
+/// and as data otherwise (`torch.Tensor([[1, 2], [3, 4]])`: `[2, 2]`; a tensor or an array:
+/// its shape); no argument gives an empty `[0]` tensor.
+fn legacy_constructor(ctx: &mut Ctx) -> RuleResult {
+    let dtype = LEGACY_CONSTRUCTORS
+        .iter()
+        .find(|(name, _)| *name == ctx.op)
+        .map(|(_, d)| *d);
+    let sizes = |ctx: &mut Ctx| -> RuleResult {
+        let dims = ctx.int_list(0, "size")?;
+        check_sizes(ctx, &dims)?;
+        Ok(tensor_out(dims, dtype))
+    };
+    match ctx.args.as_slice() {
+        [] => Ok(tensor_out(vec![Dim::Known(DimExpr::from(0))], dtype)),
+        [Value::Tensor(t)] => Ok(Value::tensor(t.shape.clone(), dtype)),
+        [Value::List(_) | Value::Tuple(_)] => {
+            let data = ctx.args[0].clone();
+            let (dims, _) = literal_shape(&ctx.op, &data)?;
+            Ok(tensor_out(dims, dtype))
+        }
+        [Value::Size(dims)] => Ok(tensor_out(dims.clone(), dtype)),
+        args if args.iter().all(|a| matches!(a, Value::Int(_))) => {
+            let dims: Vec<Value> = args.to_vec();
+            ctx.args = vec![Value::Tuple(dims)];
+            sizes(ctx)
+        }
+        _ => unsupported(format!("{}: arguments not understood", ctx.op)),
+    }
+}
+
 /// `torch.scalar_tensor(s, dtype=float32)`: a 0-d tensor of the number `s`.
 fn scalar_tensor(ctx: &mut Ctx) -> RuleResult {
     match ctx.arg(0, "s") {
@@ -651,5 +722,28 @@ mod tests {
         assert_eq!(dtype(kw(Value::None)), Some(DType::Int));
         assert_eq!(dtype(kw(Value::DType(DType::Float))), Some(DType::Float));
         assert_eq!(dtype(kw(Value::Unknown)), None);
+    }
+}
+
+#[cfg(test)]
+mod legacy_tests {
+    use crate::shapes::value::{DType, Value};
+    use crate::testing::{call, ints};
+
+    /// `torch.Tensor(2, 3)` is sized, `torch.Tensor([[1, 2], [3, 4]])` is data,
+    /// `torch.LongTensor(...)` is integer, `torch.Tensor()` is `[0]` (recorded under torch).
+    #[test]
+    fn legacy_constructors_read_sizes_or_data() {
+        let shape = |v: Value| v.as_tensor().and_then(|t| t.shape.concrete());
+        let sized = call("torch.Tensor", ints(&[2, 3]), vec![]).unwrap();
+        assert_eq!(shape(sized), Some(vec![2, 3]));
+        let rows = Value::List(vec![Value::List(ints(&[1, 2])), Value::List(ints(&[3, 4]))]);
+        let data = call("torch.LongTensor", vec![rows], vec![]).unwrap();
+        assert_eq!(data.as_tensor().and_then(|t| t.dtype), Some(DType::Int));
+        assert_eq!(shape(data), Some(vec![2, 2]));
+        assert_eq!(
+            shape(call("torch.Tensor", vec![], vec![]).unwrap()),
+            Some(vec![0])
+        );
     }
 }

@@ -122,6 +122,7 @@ pub const RULES: &[Rule] = &[
     Rule::function("torch.masked_fill", masked_fill),
     Rule::function("torch.Tensor.masked_fill", masked_fill),
     Rule::function("torch.Tensor.masked_fill_", masked_fill_inplace),
+    Rule::function("torch.complex", complex),
 ];
 
 /// The shape of an operand: a tensor's, or `[]` for a Python number (numbers broadcast as 0-d).
@@ -363,6 +364,29 @@ fn binary_true_div(ctx: &mut Ctx) -> RuleResult {
         shape,
         if rounded { dtype } else { Some(DType::Float) },
     ))
+}
+
+/// `torch.complex(real, imag)`: both tensors, broadcast together ("The size of tensor a (3)
+/// must match the size of tensor b (5)"), of a floating dtype ("Expected both inputs to be
+/// Half, Float or Double tensors"; complex operands are let through: `.real` of a complex
+/// tensor is not told apart here); the result is complex.
+fn complex(ctx: &mut Ctx) -> RuleResult {
+    let real = ctx.tensor(0, "real")?;
+    let imag = ctx.tensor(1, "imag")?;
+    if [real.dtype, imag.dtype]
+        .iter()
+        .any(|d| d.is_some_and(|d| !d.is_floating()))
+    {
+        return invalid(format!(
+            "{}: Expected both inputs to be Half, Float or Double tensors",
+            ctx.op
+        ));
+    }
+    // `broadcast_operands` reads `input` and `other`.
+    ctx.args = vec![Value::Tensor(real), Value::Tensor(imag)];
+    ctx.kwargs.clear();
+    let (shape, _) = broadcast_operands(ctx)?;
+    Ok(Value::tensor(shape, Some(DType::Complex)))
 }
 
 /// `a == b`, `a < b`, ...: broadcasting; the result is a bool tensor.

@@ -141,20 +141,99 @@ fn neutralise_ipython(cell: &str) -> String {
         let blank_all = FOREIGN_CELL_MAGICS.contains(&name);
         let mut out = String::from("\n");
         lines.next();
-        for line in lines {
-            if !blank_all {
-                out.push_str(&neutralise_line(line));
+        if blank_all {
+            for _ in lines {
+                out.push('\n');
             }
-            out.push('\n');
+        } else {
+            neutralise_lines(lines, &mut out);
         }
         return out;
     }
     let mut out = String::new();
-    for line in cell.lines() {
-        out.push_str(&neutralise_line(line));
+    neutralise_lines(cell.lines(), &mut out);
+    out
+}
+
+/// IPython recognises an escaped command (`%magic`, `!shell`, `obj?`) only where a logical
+/// line starts: a line that continues a statement (inside brackets, a triple-quoted
+/// string, or after a backslash, like `% (a, b)` continuing a string format) is Python.
+fn neutralise_lines<'c>(lines: impl Iterator<Item = &'c str>, out: &mut String) {
+    let mut open = Continuation::default();
+    for line in lines {
+        if open.continues() {
+            open.feed(line);
+            out.push_str(line);
+        } else {
+            let neutral = neutralise_line(line);
+            // A neutralised command is not Python: its brackets and quotes open nothing.
+            if neutral.trim_start() != "pass" || line.trim_start() == "pass" {
+                open.feed(&neutral);
+            }
+            out.push_str(&neutral);
+        }
         out.push('\n');
     }
-    out
+}
+
+/// Whether the next physical line continues the current logical line, from the lines fed
+/// so far: open brackets, an unterminated triple-quoted string, a trailing backslash.
+#[derive(Default)]
+struct Continuation {
+    depth: usize,
+    /// The quote of a triple-quoted string still open.
+    triple: Option<char>,
+    backslash: bool,
+}
+
+impl Continuation {
+    fn continues(&self) -> bool {
+        self.depth > 0 || self.triple.is_some() || self.backslash
+    }
+
+    fn feed(&mut self, line: &str) {
+        self.backslash = false;
+        let chars: Vec<char> = line.chars().collect();
+        // The quote of a single-quoted string open on this line.
+        let mut single: Option<char> = None;
+        let mut i = 0;
+        while i < chars.len() {
+            let c = chars[i];
+            let tripled = |q: char| chars.get(i + 1) == Some(&q) && chars.get(i + 2) == Some(&q);
+            match (self.triple, single) {
+                (Some(_), _) | (_, Some(_)) if c == '\\' => {
+                    i += 2;
+                    continue;
+                }
+                (Some(q), _) => {
+                    if c == q && tripled(q) {
+                        self.triple = None;
+                        i += 3;
+                        continue;
+                    }
+                }
+                (None, Some(q)) => {
+                    if c == q {
+                        single = None;
+                    }
+                }
+                (None, None) => match c {
+                    '#' => break,
+                    '\'' | '"' if tripled(c) => {
+                        self.triple = Some(c);
+                        i += 3;
+                        continue;
+                    }
+                    '\'' | '"' => single = Some(c),
+                    '(' | '[' | '{' => self.depth += 1,
+                    ')' | ']' | '}' => self.depth = self.depth.saturating_sub(1),
+                    '\\' if i + 1 == chars.len() => self.backslash = true,
+                    _ => {}
+                },
+            }
+            i += 1;
+        }
+    }
 }
 
 /// Line magics that run a Python statement: `%time y = f(x)` keeps `y = f(x)`.
@@ -223,6 +302,29 @@ mod tests {
         assert_eq!(out.line_map.locate(12), None);
         let parsed = ruff_python_parser::parse_module(&out.code);
         assert!(parsed.is_ok(), "{:?}", parsed.err());
+    }
+
+    /// A line that continues a statement is Python, whatever it starts with: `% (...)`
+    /// continuing a string format, `!= 0` inside brackets, `?` inside a triple-quoted string,
+    /// a line after a backslash. A magic at the start of a logical line is still one.
+    #[test]
+    fn continuation_lines_are_not_magics() {
+        let cell = [
+            "print('%d of %d'",
+            "      % (a, b))",
+            "ok = (x",
+            "!= 0)",
+            "s = '''",
+            "what?",
+            "'''",
+            "y = 1 + \\",
+            "  % 2",
+            "%matplotlib inline",
+        ]
+        .join("\n");
+        let mut want: Vec<&str> = cell.lines().collect();
+        want[9] = "pass";
+        assert_eq!(neutralise_ipython(&cell), want.join("\n") + "\n");
     }
 
     #[test]

@@ -115,18 +115,6 @@ pub const MATH_FUNCS: &[&str] = &[
     "math.isqrt",
 ];
 
-/// `numpy.<attr>`: the numpy functions that build arrays the way a torch function builds
-/// tensors, as that torch function (an array is a tensor to the analysis: its shape, and
-/// `.tolist()`). Model code computes per-block rates and widths with them
-/// (`np.linspace(0, drop_path_rate, depth).tolist()`). Everything else of numpy is unknown:
-/// its functions also take Python numbers and lists, which the torch rules reject.
-pub fn numpy_attr<'a>(attr: &str) -> V<'a> {
-    match attr {
-        "linspace" | "arange" => V::Torch(format!("torch.{attr}").into()),
-        _ => V::Unknown,
-    }
-}
-
 /// `math.<attr>`: a modelled function, a constant, or unknown.
 pub fn math_attr<'a>(attr: &str) -> V<'a> {
     match attr {
@@ -244,6 +232,9 @@ impl<'a> Interp<'a> {
     ) -> V<'a> {
         if name.starts_with("math.") {
             return call_math(name, &args);
+        }
+        if name.starts_with("numpy.") {
+            return self.call_numpy(name, args, kwargs, span);
         }
         if let Some(v) = self.call_library(name, &args, &kwargs, span) {
             return v;
@@ -364,6 +355,14 @@ impl<'a> Interp<'a> {
         let first = args.first().cloned().unwrap_or(V::Unknown);
         match name {
             "len" => match &first {
+                V::Array(t) => match t
+                    .shape
+                    .dims()
+                    .and_then(|d| d.first().and_then(|d| d.expr().cloned()))
+                {
+                    Some(n) => V::Data(Value::Int(n)),
+                    None => V::Data(Value::IntUnknown),
+                },
                 V::Data(Value::Tensor(_)) => {
                     self.apply_function("builtins.len", args, kwargs, span, &[])
                 }

@@ -135,6 +135,19 @@ impl<'a> Interp<'a> {
         }
         let func = self.eval(&c.func);
         let (args, kwargs) = self.eval_args(c);
+        // `x.squeeze_(1)` changes `x`'s shape in place: `x` is rebound to what
+        // `x.squeeze(1)` gives.
+        if let (Expr::Attribute(a), V::Bound(recv, method)) = (&*c.func, &func) {
+            let out_of_place = method
+                .strip_suffix('_')
+                .filter(|m| RESHAPING_IN_PLACE.contains(m));
+            if let (Some(m), true) = (out_of_place, recv.is_tensor()) {
+                let bound = V::Bound(recv.clone(), m.into());
+                let out = self.call(bound, args, kwargs, c.range());
+                self.assign(&a.value, out.clone());
+                return out;
+            }
+        }
         if self.applied.is_some() {
             self.callee_at = Some(match &*c.func {
                 Expr::Attribute(a) => a.attr.range.start(),
@@ -148,12 +161,17 @@ impl<'a> Interp<'a> {
 
     pub(super) fn eval_args(&mut self, c: &'a ExprCall) -> (Vec<V<'a>>, Vec<(String, V<'a>)>) {
         let mut args = Vec::new();
+        let mut unknown_length = false;
         for e in c.arguments.args.iter() {
             if let Expr::Starred(s) = e {
                 let v = self.eval(&s.value);
                 match iterate(&v) {
                     Some(items) => args.extend(items),
-                    None => args.push(V::Unknown),
+                    // Of unknown length: which parameters it fills is unknown.
+                    None => {
+                        args.push(V::Unknown);
+                        unknown_length = true;
+                    }
                 }
             } else {
                 args.push(self.eval(e));
@@ -172,6 +190,10 @@ impl<'a> Interp<'a> {
                     }
                 }
             }
+        }
+        if unknown_length && !kwargs.iter().any(|(k, _)| k == "**") {
+            // Spread like an unknown mapping: no argument binds for certain.
+            kwargs.push(("**".to_string(), V::Unknown));
         }
         (args, kwargs)
     }
@@ -276,6 +298,8 @@ impl<'a> Interp<'a> {
                 Some(V::Func(def)) => self.call_user(def, Some(recv.clone()), args, kwargs, span),
                 _ => V::Unknown,
             },
+            V::Array(t) => self.numpy_method((**t).clone(), method, args, kwargs, span),
+            V::Data(Value::Tensor(t)) if method == "numpy" => super::numpy::array(t.clone()),
             V::Data(Value::Tensor(t)) if matches!(method, "item" | "tolist") => {
                 // Ints drawn from a range (`torch.randint(0, 88, (4,)).tolist()`): each a
                 // draw of its own.
@@ -342,6 +366,12 @@ impl<'a> Interp<'a> {
             return V::Unknown;
         };
         let canonical = canonical.to_string();
+        // Converters read an array as the tensor of its shape.
+        let args = if is_converter(&canonical) {
+            Self::arrays_as_tensors(args)
+        } else {
+            args
+        };
         match canonical.as_str() {
             "torch.nn.utils.rnn.pack_padded_sequence" => {
                 return self.pack_padded(&args, &kwargs, span)
@@ -392,6 +422,20 @@ impl<'a> Interp<'a> {
             | "torch._dynamo.is_compiling" => return V::Data(Value::Bool(Some(false))),
             "torch.nn.Parameter" | "torch.nn.parameter.Parameter" => {
                 return args.into_iter().next().unwrap_or(V::Unknown)
+            }
+            // The pre-0.4 autograd wrapper: since torch 0.4 it returns its tensor argument.
+            "torch.autograd.Variable" => {
+                return match args.into_iter().next() {
+                    Some(t) if t.is_tensor() => t,
+                    _ => V::Unknown,
+                }
+            }
+            // An array shares its memory with the tensor: the tensor has its shape.
+            "torch.from_numpy" => {
+                return match args.first() {
+                    Some(V::Array(t)) => V::data(Value::Tensor((**t).clone())),
+                    _ => V::Unknown,
+                }
             }
             "torch.Size" => {
                 let dims = args.first().and_then(iterate).and_then(|items| {
@@ -726,6 +770,16 @@ impl<'a> Interp<'a> {
         } else {
             this.clone()
         };
+        // A call Python rejects raises a `TypeError` before the body runs; decorators may
+        // change the signature.
+        let plain = def.decorator_list.iter().all(|d| {
+            matches!(&d.expression, Expr::Name(n) if matches!(n.id.as_str(), "staticmethod" | "classmethod"))
+        });
+        let positional = args.len() + usize::from(bound.is_some());
+        if plain && Self::rejects_arguments(&def.parameters, positional, &kwargs) {
+            self.violate(|| format!("the call of `{}` does not match its signature", def.name.id));
+            return V::Unknown;
+        }
         let module = self.module_of(def);
         let switch = self.enter_module(module, span);
         let mut frame = self.bind_params(def, bound, args, kwargs);
@@ -820,6 +874,8 @@ fn is_type_error(msg: &str) -> bool {
         "arguments must be numbers",
         "missing argument",
         "missing 1 required",
+        // A required argument not given (`t.transpose()`: numpy's, not torch's).
+        ": missing ",
         "takes ",
         "invalid combination of arguments",
         "invalid data type",
@@ -879,3 +935,27 @@ pub fn has_decorator(def: &StmtFunctionDef, name: &str) -> bool {
         .iter()
         .any(|d| matches!(&d.expression, Expr::Name(n) if n.id.as_str() == name))
 }
+
+/// torch functions and legacy constructors that build a tensor from data: an array, a
+/// nested list or another tensor.
+fn is_converter(canonical: &str) -> bool {
+    matches!(
+        canonical,
+        "torch.tensor" | "torch.as_tensor" | "torch.asarray"
+    ) || crate::catalogue::creation::LEGACY_CONSTRUCTORS
+        .iter()
+        .any(|(name, _)| *name == canonical)
+}
+
+/// Tensor methods whose in-place form (`squeeze_`, ...) changes the receiver's shape.
+const RESHAPING_IN_PLACE: &[&str] = &[
+    "squeeze",
+    "unsqueeze",
+    "t",
+    "transpose",
+    "swapaxes",
+    "swapdims",
+    "resize",
+    "resize_as",
+    "as_strided",
+];

@@ -387,6 +387,9 @@ impl<'a> Interp<'a> {
             (V::Data(Value::Str(_)), _, _) => return V::Data(Value::Str(None)),
             _ => {}
         }
+        if matches!(l, V::Array(_)) || matches!(r, V::Array(_)) {
+            return self.numpy_binop(operator_name(op, false), l, r, span);
+        }
         let tensorish = |v: &V<'a>| {
             matches!(v, V::Data(Value::Tensor(_) | Value::Size(_))) || matches!(v, V::Tuple(_))
         };
@@ -523,7 +526,12 @@ impl<'a> Interp<'a> {
             }
             V::Either(e) => self.on_each_side(e, |me, side| me.attribute(side, attr, span)),
             V::Builtin("math") => super::builtins::math_attr(attr),
-            V::Builtin("numpy") => super::builtins::numpy_attr(attr),
+            V::Builtin("numpy") => super::numpy::numpy_attr(attr),
+            V::Builtin("numpy.random") => super::numpy::numpy_random_attr(attr),
+            V::Array(t) => {
+                let t = (**t).clone();
+                self.numpy_attribute(&t, attr)
+            }
             V::Builtin("string") => {
                 super::strings::string_module_constant(attr).unwrap_or(V::Unknown)
             }
@@ -640,6 +648,7 @@ impl<'a> Interp<'a> {
             (V::Data(Value::Tensor(_) | Value::Size(_)), _) => {
                 self.apply_function("operator.getitem", vec![obj, idx], vec![], span, &[])
             }
+            (V::Array(_), _) => self.numpy_subscript(obj, idx, span),
             (V::Data(Value::Str(Some(text))), _) => super::strings::str_subscript(text, &idx),
             (V::Tuple(items) | V::List(items), V::Data(Value::Int(i))) => i
                 .as_const()

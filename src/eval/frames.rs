@@ -63,6 +63,49 @@ impl<'a> Interp<'a> {
         frame
     }
 
+    /// Whether Python rejects binding these arguments to `p` with a `TypeError` at the call:
+    /// too many positional arguments, an unexpected or repeated keyword, a required
+    /// parameter not given. Never when a mapping or a sequence of unknown length was spread
+    /// in (`**` among the keywords).
+    pub(super) fn rejects_arguments(
+        p: &Parameters,
+        positional: usize,
+        kwargs: &[(String, V<'a>)],
+    ) -> bool {
+        if kwargs.iter().any(|(k, _)| k == "**") {
+            return false;
+        }
+        let by_position: Vec<&ParameterWithDefault> =
+            p.posonlyargs.iter().chain(p.args.iter()).collect();
+        if positional > by_position.len() && p.vararg.is_none() {
+            return true;
+        }
+        let named = |name: &str| kwargs.iter().any(|(k, _)| k == name);
+        for (i, param) in by_position.iter().enumerate() {
+            let name = param.parameter.name.id.as_str();
+            let given = i < positional;
+            let posonly = i < p.posonlyargs.len();
+            if given && named(name) && !posonly {
+                return true;
+            }
+            if !given && param.default.is_none() && (posonly || !named(name)) {
+                return true;
+            }
+        }
+        for param in p.kwonlyargs.iter() {
+            if param.default.is_none() && !named(param.parameter.name.id.as_str()) {
+                return true;
+            }
+        }
+        let accepts = |k: &str| {
+            p.args
+                .iter()
+                .chain(p.kwonlyargs.iter())
+                .any(|a| a.parameter.name.id.as_str() == k)
+        };
+        p.kwarg.is_none() && kwargs.iter().any(|(k, _)| !accepts(k))
+    }
+
     /// A parameter not passed positionally: its keyword argument (taken out of `kwargs`),
     /// else unknown when an unknown mapping was spread in, else its default.
     fn keyword_or_default(

@@ -777,8 +777,10 @@ pub fn torch_module<'a>(path: &str) -> V<'a> {
         op
     } else if path == "numpy" {
         V::Builtin("numpy")
+    } else if let Some(attr) = path.strip_prefix("numpy.random.") {
+        super::numpy::numpy_random_attr(attr)
     } else if let Some(attr) = path.strip_prefix("numpy.") {
-        super::builtins::numpy_attr(attr)
+        super::numpy::numpy_attr(attr)
     } else {
         super::builtins::stdlib_path(path).map_or(V::Unknown, V::Builtin)
     }

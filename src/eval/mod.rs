@@ -94,6 +94,7 @@ pub mod libraries;
 pub mod loops;
 pub mod methods;
 pub mod numbers;
+pub mod numpy;
 pub mod packed;
 pub mod project;
 pub mod sequences;

@@ -86,6 +86,8 @@ pub enum V<'a> {
     /// A Python float whose value is unknown but drawn from a range (`random.random()`,
     /// `torch.rand(1).item()`): comparisons the range decides are known.
     Drawn(crate::shapes::bounds::Bounds),
+    /// A numpy array of this shape (see `numpy.rs`): never a torch tensor.
+    Array(Box<crate::shapes::value::TensorValue>),
     Unknown,
 }
 
@@ -231,6 +233,7 @@ impl<'a> V<'a> {
             V::Packed(_) => "packed".into(),
             V::Lazy(l) => format!("lazy {}.{}", l.0, l.1),
             V::Drawn(b) => format!("float in {b:?}"),
+            V::Array(t) => format!("array {}", t.shape),
             V::Unknown => "unknown".into(),
         }
     }

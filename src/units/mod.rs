@@ -157,6 +157,7 @@ fn run_units_in(
         }],
     }];
     let globals = interp.globals.clone();
+    let guess_tensors = may_hold_torch_tensors(module);
     let mut candidates = Vec::new();
     for stmt in &module.body {
         match stmt {
@@ -164,7 +165,7 @@ fn run_units_in(
                 units.extend(run_class(&mut interp, &globals, class));
             }
             Stmt::FunctionDef(def) => {
-                units.extend(run_function(&mut interp, &globals, def));
+                units.extend(run_function(&mut interp, &globals, def, guess_tensors));
                 if may_build(def) {
                     candidates.push(def);
                 }
@@ -278,12 +279,13 @@ fn run_class<'a>(
                 .collect()
         })
         .unwrap_or_default();
-    let init_kwargs = init.is_some_and(|i| i.parameters.kwarg.is_some());
+    // Whatever a caller might pass through `*args` or `**kwargs` is unknown.
+    let init_kwargs =
+        init.is_some_and(|i| i.parameters.kwarg.is_some() || i.parameters.vararg.is_some());
     let unit = class.name.id.as_str();
     reset(interp, globals);
     let (mut ctor, _) = bind_inputs(interp, &ctor_choices);
     if init_kwargs {
-        // Whatever a caller might pass through `**kwargs` is unknown.
         ctor.push(("**".to_string(), V::Unknown));
     }
     let obj = interp.instantiate(class, Vec::new(), ctor, class.range);
@@ -353,19 +355,28 @@ fn run_variants<'a>(
     })
 }
 
-/// A top-level function with at least one tensor parameter (or none at all, for a test
-/// function): run once per variant of its inputs.
+/// A top-level function with at least one tensor parameter, or with no parameter at all
+/// (a test, a `main`, a demo that builds its own tensors: what it does is what any call
+/// does): run once per variant of its inputs.
 fn run_function<'a>(
     interp: &mut Interp<'a>,
     globals: &HashMap<String, V<'a>>,
     def: &'a StmtFunctionDef,
+    guess_tensors: bool,
 ) -> Option<Unit> {
-    let kinds = classify_with(def, false, false, &helper_defs(globals));
+    let mut kinds = classify_with(def, false, false, &helper_defs(globals));
+    if !guess_tensors {
+        for (_, kind, _) in kinds.iter_mut() {
+            if kind.is_tensor() {
+                *kind = ParamKind::Unknown;
+            }
+        }
+    }
     let tensors = kinds
         .iter()
         .any(|(_, k, d)| *d == Default::Absent && k.is_tensor());
-    let test = def.parameters.is_empty() && def.name.id.starts_with("test");
-    if !(tensors || test) {
+    let bare = def.parameters.is_empty() && !def.is_async;
+    if !(tensors || bare) {
         return None;
     }
     let kinds = with_free_int_sizes(def, kinds);
@@ -385,6 +396,73 @@ fn run_function<'a>(
         def.name.range,
         runs,
     )
+}
+
+/// Whether a parameter that is used like a tensor may be taken for a torch tensor: not in
+/// a file that imports another array library (numpy, TensorFlow, JAX, ...) and nothing of
+/// torch's ecosystem, where `x.reshape(...)` or `x.T` is that library's array. A file that
+/// imports no array library at all (a helper module of a torch package) keeps the guess.
+fn may_hold_torch_tensors(module: &ModModule) -> bool {
+    let mut roots = Vec::new();
+    collect_import_roots(&module.body, &mut roots);
+    let torch = |r: &str| {
+        r.starts_with("torch")
+            || matches!(
+                r,
+                "timm"
+                    | "transformers"
+                    | "diffusers"
+                    | "lightning"
+                    | "pytorch_lightning"
+                    | "accelerate"
+            )
+    };
+    let other = |r: &str| {
+        matches!(
+            r,
+            "numpy"
+                | "tensorflow"
+                | "keras"
+                | "jax"
+                | "flax"
+                | "mxnet"
+                | "paddle"
+                | "cupy"
+                | "sklearn"
+                | "scipy"
+                | "pandas"
+        )
+    };
+    roots.iter().any(|r| torch(r)) || !roots.iter().any(|r| other(r))
+}
+
+/// The root modules of every import in `body`, nested blocks included.
+fn collect_import_roots(body: &[Stmt], roots: &mut Vec<String>) {
+    use ruff_python_ast::statement_visitor::{walk_stmt, StatementVisitor};
+    struct Imports<'r>(&'r mut Vec<String>);
+    impl<'s> StatementVisitor<'s> for Imports<'_> {
+        fn visit_stmt(&mut self, stmt: &'s Stmt) {
+            match stmt {
+                Stmt::Import(i) => {
+                    for alias in &i.names {
+                        let root = alias.name.id.split('.').next().unwrap_or_default();
+                        self.0.push(root.to_string());
+                    }
+                }
+                Stmt::ImportFrom(i) if i.level == 0 => {
+                    if let Some(m) = &i.module {
+                        self.0
+                            .push(m.id.split('.').next().unwrap_or_default().to_string());
+                    }
+                }
+                _ => walk_stmt(self, stmt),
+            }
+        }
+    }
+    let mut v = Imports(roots);
+    for stmt in body {
+        v.visit_stmt(stmt);
+    }
 }
 
 /// A function's callers pass what they like: a size parameter whose default is an int
@@ -633,5 +711,113 @@ def pool(x):
     return y.permute(PERM)
 "#;
         assert_twins(src, "PERM", "0, 2, 1, 3", "0, 2, 1", 7);
+    }
+}
+
+#[cfg(test)]
+mod soundness_tests {
+    use crate::testing::{assert_twins, findings};
+
+    /// A function without parameters does what any call of it does: it is analysed.
+    #[test]
+    fn parameterless_functions_are_analysed() {
+        let src = r#"
+import torch
+import torch.nn as nn
+
+def demo():
+    fc = nn.Linear(10, 5)
+    return fc(torch.randn(4, WIDTH))
+"#;
+        assert_twins(src, "WIDTH", "12", "10", 7);
+    }
+
+    /// In a file that uses numpy and not torch, `x.reshape(...)` is numpy's: no parameter is
+    /// taken for a torch tensor.
+    #[test]
+    fn no_tensor_guesses_in_files_of_another_array_library() {
+        let src = r#"
+import numpy as np
+
+def affine_forward(x, w, b):
+    out = x.reshape(x.shape[0], -1).dot(w) + b
+    return out.transpose()
+"#;
+        assert!(findings(src).is_empty());
+    }
+
+    /// A constructor's `*dims` are whatever callers pass: unknown, not empty.
+    #[test]
+    fn unknown_star_args_stay_unknown() {
+        let src = r#"
+import torch.nn as nn
+
+class Transpose(nn.Module):
+    def __init__(self, *dims, contiguous=False):
+        super().__init__()
+        self.dims = dims
+
+    def forward(self, x):
+        return x.transpose(*self.dims)
+"#;
+        assert!(findings(src).is_empty());
+    }
+
+    /// A call that Python rejects (too many arguments) raises before the body runs: nothing
+    /// in the body is reported for it.
+    #[test]
+    fn calls_that_do_not_match_the_signature_run_nothing() {
+        let src = r#"
+import torch
+import torch.nn as nn
+
+class M(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(10, 5)
+
+    def forward(self, x, flag=False):
+        return self.fc(x)
+
+m = M()
+m(torch.randn(2, 10), torch.randn(3), flag=True)
+m(torch.randn(2, 7), torch.randn(3), torch.randn(4))
+"#;
+        assert!(findings(src).is_empty());
+    }
+
+    /// `x.squeeze_(1)` changes `x`: later uses see the squeezed shape.
+    #[test]
+    fn reshaping_in_place_rebinds_the_receiver() {
+        let src = r#"
+import torch
+
+idx = torch.zeros(6, 1, dtype=torch.long)
+idx.squeeze_(1)
+t = torch.zeros(8)
+t.index_fill_(0, idx, 2.0)
+t.view(SIZE)
+"#;
+        assert_twins(src, "SIZE", "3", "8", 8);
+    }
+
+    /// A docstring shape is not taken when the body reads dims past its rank.
+    #[test]
+    fn docstring_shapes_yield_to_the_dims_the_body_reads() {
+        let src = r#"
+import torch
+import torch.nn as nn
+
+class Masker(nn.Module):
+    def forward(self, x, mask):
+        """
+        Shapes:
+            - x: [B, T, C]
+            - mask: [B]
+        """
+        m = mask.view((mask.shape[0], 1, mask.shape[1]))
+        return x * m.transpose(1, 2)
+"#;
+        assert!(findings(src).is_empty());
     }
 }

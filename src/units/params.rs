@@ -63,6 +63,8 @@ struct Evidence {
     rank: Option<usize>,
     /// Indexed by a plain int or name (`hs[0]`): a list of tensors as often as a tensor.
     indexed: bool,
+    /// The least rank the body's constant dim reads need (`x.shape[1]`, `x.size(-3)`).
+    reads_rank: usize,
 }
 
 /// Finds the functions of the file a body calls by name, so that their parameters' kinds
@@ -188,6 +190,18 @@ impl Uses<'_, '_, '_> {
     }
 }
 
+/// The rank a constant dim index needs: `1` needs 2 dims, `-3` needs 3.
+fn constant_dim_rank(e: &Expr) -> Option<usize> {
+    match e {
+        Expr::NumberLiteral(n) => n.value.as_int()?.as_u64().map(|k| k as usize + 1),
+        Expr::UnaryOp(u) if u.op == ruff_python_ast::UnaryOp::USub => match &*u.operand {
+            Expr::NumberLiteral(n) => n.value.as_int()?.as_u64().map(|k| k as usize),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 /// The expression is the plain name `id` (`self`, `torch`).
 pub fn is_name(e: &Expr, id: &str) -> bool {
     matches!(e, Expr::Name(n) if n.id.as_str() == id)
@@ -263,6 +277,13 @@ impl<'e> Uses<'_, '_, '_> {
 
     /// A call: reshape sizes, the arguments of helpers, of `self(...)`, of builtins, of class constructions and of torch functions.
     fn visit_call(&mut self, c: &'e ruff_python_ast::ExprCall) {
+        if let (Expr::Attribute(a), [dim]) = (&*c.func, &c.arguments.args[..]) {
+            if a.attr.id.as_str() == "size" {
+                if let Some(need) = constant_dim_rank(dim) {
+                    self.mark(&a.value, |ev| ev.reads_rank = ev.reads_rank.max(need));
+                }
+            }
+        }
         let callee = callee_path(&c.func);
         // `x.view(b, h // ws, ws, c)`: the sizes of a reshape are ints. A single
         // argument that is not a display may be a whole shape tuple: left alone.
@@ -327,6 +348,12 @@ impl<'e> Uses<'_, '_, '_> {
                     }
                 }
             }
+            // numpy takes arrays: an argument is not (known to be) a torch tensor.
+            Some(path) if path.starts_with("np.") || path.starts_with("numpy.") => {
+                for a in c.arguments.args.iter() {
+                    self.mark(a, |ev| ev.not_tensor = true);
+                }
+            }
             // Creation functions take sizes, not tensors.
             Some(path) if is_torch_like(path) && takes_data(path) => {
                 // `torch.tensor(matrix)`: matrix may be a list; `torch.cat(xs)`: a
@@ -339,8 +366,17 @@ impl<'e> Uses<'_, '_, '_> {
                 }
             }
             Some(path) if is_torch_like(path) && is_creation(path) => {
+                // `torch.rand(kernel_size)`: one argument of a shape-taking function may be a
+                // whole shape (a tuple), not a size.
+                let leaf = path.rsplit('.').next().unwrap_or(path);
+                let whole_shape = c.arguments.args.len() == 1
+                    && matches!(leaf, "zeros" | "ones" | "empty" | "rand" | "randn" | "full");
                 for a in c.arguments.args.iter() {
-                    self.mark(a, |ev| ev.size = true);
+                    if whole_shape {
+                        self.mark(a, |ev| ev.not_tensor = true);
+                    } else {
+                        self.mark(a, |ev| ev.size = true);
+                    }
                 }
             }
             Some(path) if is_torch_like(path) => {
@@ -372,6 +408,13 @@ impl<'e> Uses<'_, '_, '_> {
 
     /// `x[...]`: a string key marks a mapping, one index a sequence or a tensor, several axes a tensor.
     fn visit_subscript(&mut self, s: &'e ruff_python_ast::ExprSubscript) {
+        if let Expr::Attribute(a) = &*s.value {
+            if a.attr.id.as_str() == "shape" {
+                if let Some(need) = constant_dim_rank(&s.slice) {
+                    self.mark(&a.value, |ev| ev.reads_rank = ev.reads_rank.max(need));
+                }
+            }
+        }
         match &*s.slice {
             Expr::StringLiteral(_) => self.mark(&s.value, |ev| ev.not_tensor = true),
             // `hs[0]`, `hs[-1]`, `inp[i]`: a sequence as often as a tensor.
@@ -667,7 +710,10 @@ fn classify_at<'a>(
             let documented = declared.get(&name).and_then(|dims| {
                 let fixed = dims.iter().all(|d| *d != AnnotatedDim::Variadic);
                 let conflicts = ev.is_some_and(|e| {
-                    e.not_tensor || e.indexed || (fixed && e.rank.is_some_and(|r| r != dims.len()))
+                    e.not_tensor
+                        || e.indexed
+                        || (fixed && e.rank.is_some_and(|r| r != dims.len()))
+                        || (fixed && e.reads_rank > dims.len())
                 });
                 (!conflicts).then(|| ParamKind::Shaped(dims.clone()))
             });
