@@ -236,6 +236,18 @@ impl<'a> Interp<'a> {
         if name.starts_with("numpy.") {
             return self.call_numpy(name, args, kwargs, span);
         }
+        // A loader's batches: `iter` is the loader, `next` a batch, `enumerate` numbered ones.
+        if let Some(V::Batches(item)) = args.first() {
+            match name {
+                "iter" => return args[0].clone(),
+                "next" => return (**item).clone(),
+                "enumerate" => {
+                    let numbered = V::Tuple(vec![V::Data(Value::IntUnknown), (**item).clone()]);
+                    return V::Batches(Box::new(numbered));
+                }
+                _ => {}
+            }
+        }
         if let Some(v) = self.call_library(name, &args, &kwargs, span) {
             return v;
         }

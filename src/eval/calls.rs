@@ -5,7 +5,7 @@ use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use ruff_python_ast::{Expr, ExprCall, StmtClassDef, StmtFunctionDef};
+use ruff_python_ast::{Expr, ExprCall, Stmt, StmtClassDef, StmtFunctionDef};
 use ruff_text_size::{Ranged, TextRange};
 
 use super::interp::{Interp, MAX_DEPTH};
@@ -154,8 +154,22 @@ impl<'a> Interp<'a> {
                 other => other.range().start(),
             });
         }
+        let mutated = match &func {
+            V::Func(def) => mutated_params(def),
+            _ => Vec::new(),
+        };
         let out = self.call(func, args, kwargs, c.range());
         self.callee_at = None;
+        // Lists and dicts are values here, but Python passes them by reference: one the
+        // callee mutates (`all_seqs.append(seq)` in a helper) is unknown after the call.
+        for (i, arg) in c.arguments.args.iter().enumerate() {
+            if mutated.contains(&i)
+                && matches!(arg, Expr::Name(_))
+                && matches!(self.eval(arg), V::List(_) | V::Dict(_) | V::Set(_))
+            {
+                self.assign(arg, V::Unknown);
+            }
+        }
         out
     }
 
@@ -430,6 +444,8 @@ impl<'a> Interp<'a> {
                     _ => V::Unknown,
                 }
             }
+            "torch.utils.data.TensorDataset" => return self.tensor_dataset(args),
+            "torch.utils.data.DataLoader" => return self.data_loader(&args, &kwargs, span),
             // An array shares its memory with the tensor: the tensor has its shape.
             "torch.from_numpy" => {
                 return match args.first() {
@@ -876,6 +892,7 @@ fn is_type_error(msg: &str) -> bool {
         "missing 1 required",
         // A required argument not given (`t.transpose()`: numpy's, not torch's).
         ": missing ",
+        "no tensor operand",
         "takes ",
         "invalid combination of arguments",
         "invalid data type",
@@ -959,3 +976,76 @@ const RESHAPING_IN_PLACE: &[&str] = &[
     "resize_as",
     "as_strided",
 ];
+
+/// The positions of the parameters `def` mutates in place (`p.append(x)`, `p[k] = v`,
+/// `p += [...]`, ...), which its caller sees through the object it passed.
+fn mutated_params(def: &StmtFunctionDef) -> Vec<usize> {
+    use ruff_python_ast::visitor::{walk_expr, walk_stmt, Visitor};
+    struct Mutations<'n> {
+        names: &'n [&'n str],
+        found: Vec<usize>,
+    }
+    impl Mutations<'_> {
+        fn note(&mut self, e: &Expr) {
+            if let Expr::Name(n) = e {
+                if let Some(i) = self.names.iter().position(|p| *p == n.id.as_str()) {
+                    self.found.push(i);
+                }
+            }
+        }
+    }
+    impl<'b> Visitor<'b> for Mutations<'_> {
+        fn visit_expr(&mut self, e: &'b Expr) {
+            if let Expr::Call(c) = e {
+                if let Expr::Attribute(a) = &*c.func {
+                    if matches!(
+                        a.attr.id.as_str(),
+                        "append"
+                            | "extend"
+                            | "insert"
+                            | "pop"
+                            | "remove"
+                            | "clear"
+                            | "update"
+                            | "setdefault"
+                            | "add"
+                            | "sort"
+                            | "reverse"
+                    ) {
+                        self.note(&a.value);
+                    }
+                }
+            }
+            walk_expr(self, e);
+        }
+        fn visit_stmt(&mut self, s: &'b Stmt) {
+            match s {
+                Stmt::Assign(a) => {
+                    for t in &a.targets {
+                        if let Expr::Subscript(sub) = t {
+                            self.note(&sub.value);
+                        }
+                    }
+                }
+                Stmt::AugAssign(a) => self.note(&a.target),
+                _ => {}
+            }
+            walk_stmt(self, s);
+        }
+    }
+    let p = &def.parameters;
+    let names: Vec<&str> = p
+        .posonlyargs
+        .iter()
+        .chain(p.args.iter())
+        .map(|a| a.parameter.name.id.as_str())
+        .collect();
+    let mut v = Mutations {
+        names: &names,
+        found: Vec::new(),
+    };
+    for stmt in &def.body {
+        v.visit_stmt(stmt);
+    }
+    v.found
+}

@@ -29,7 +29,10 @@ impl<'a> Interp<'a> {
             return self.exec_block(orelse);
         }
         let element = super::calls::element_of(&iter);
-        self.exec_unknown_loop(Some((target, element)), body, orelse, None)
+        // A loader over a dataset (whose rows are input dims, at least 1) gives a batch.
+        let runs =
+            matches!(iter, V::Batches(_)).then(|| Pred::Le(DimExpr::zero(), DimExpr::zero()));
+        self.exec_unknown_loop(Some((target, element)), body, orelse, runs)
     }
 
     /// The rows of an integer tensor drawn from a range (`for i in torch.randint(n - k,

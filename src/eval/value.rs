@@ -86,6 +86,10 @@ pub enum V<'a> {
     /// A Python float whose value is unknown but drawn from a range (`random.random()`,
     /// `torch.rand(1).item()`): comparisons the range decides are known.
     Drawn(crate::shapes::bounds::Bounds),
+    /// A `TensorDataset`'s tensors (see `data.rs`).
+    Dataset(Rc<Vec<V<'a>>>),
+    /// An iterable every element of which is this value (a `DataLoader`'s batches).
+    Batches(Box<V<'a>>),
     /// A numpy array of this shape (see `numpy.rs`): never a torch tensor.
     Array(Box<crate::shapes::value::TensorValue>),
     Unknown,
@@ -234,6 +238,8 @@ impl<'a> V<'a> {
             V::Lazy(l) => format!("lazy {}.{}", l.0, l.1),
             V::Drawn(b) => format!("float in {b:?}"),
             V::Array(t) => format!("array {}", t.shape),
+            V::Dataset(ts) => format!("dataset of {}", ts.len()),
+            V::Batches(item) => format!("batches of {}", item.brief()),
             V::Unknown => "unknown".into(),
         }
     }
