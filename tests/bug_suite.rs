@@ -130,7 +130,10 @@ fn bugs_are_found_at_their_line_and_fixed_twins_are_clean() {
         ),
         format!("for {} of the first {}", first.found, first.total),
         format!("{} of the {} written blind", blind.found, blind.total),
-        format!("{} of the {} reproductions of real bugs", real.found, real.total),
+        format!(
+            "{} of the {} reproductions of real bugs",
+            real.found, real.total
+        ),
     ]);
     if std::env::var_os("SHAPEHOUND_REPORT").is_some() {
         for m in &missed {

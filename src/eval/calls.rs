@@ -69,6 +69,22 @@ impl<'a> Interp<'a> {
                     _ => {}
                 }
             }
+            // `dims.reverse()`, `dims.sort()` reorder the list in place.
+            if matches!(method, "reverse" | "sort")
+                && matches!(&*a.value, Expr::Name(_) | Expr::Attribute(_))
+            {
+                if let V::List(items) = self.eval(&a.value) {
+                    let reordered = if method == "reverse" && c.arguments.is_empty() {
+                        V::List(items.into_iter().rev().collect())
+                    } else if method == "sort" && c.arguments.is_empty() {
+                        super::methods::sorted_of(&items).unwrap_or(V::Unknown)
+                    } else {
+                        V::Unknown
+                    };
+                    self.assign(&a.value, reordered);
+                    return V::none();
+                }
+            }
             if matches!(
                 method,
                 "append"

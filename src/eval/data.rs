@@ -125,3 +125,25 @@ data.permute(1, 0)
         assert!(findings(src).is_empty());
     }
 }
+
+#[cfg(test)]
+mod list_tests {
+    use crate::testing::assert_twins;
+
+    /// `dims.reverse()` reorders the list in place: a decoder built from the reversed
+    /// widths fits the encoder's last width.
+    #[test]
+    fn lists_reversed_in_place_are_reordered() {
+        let src = r#"
+import torch
+import torch.nn as nn
+
+dims = [8, 16, 32]
+enc = nn.Sequential(*[nn.Linear(a, b) for a, b in zip([4] + dims[:-1], dims)])
+dims.reverse()
+dec = nn.Linear(dims[INDEX], 4)
+y = dec(enc(torch.randn(2, 4)))
+"#;
+        assert_twins(src, "INDEX", "2", "0", 9);
+    }
+}
