@@ -170,19 +170,27 @@ impl<'a> Interp<'a> {
                 other => other.range().start(),
             });
         }
+        // Lists and dicts are values here, but Python passes them by reference: one the
+        // callee mutates (`all_seqs.append(seq)` in a helper) is unknown after the call.
+        let passed: Vec<(usize, &'a Expr)> = c
+            .arguments
+            .args
+            .iter()
+            .enumerate()
+            .take_while(|(_, e)| !matches!(e, Expr::Starred(_)))
+            .filter(|(i, e)| {
+                matches!(e, Expr::Name(_))
+                    && matches!(args.get(*i), Some(V::List(_) | V::Dict(_) | V::Set(_)))
+            })
+            .collect();
         let mutated = match &func {
-            V::Func(def) => mutated_params(def),
+            V::Func(def) if !passed.is_empty() => mutated_params(def),
             _ => Vec::new(),
         };
         let out = self.call(func, args, kwargs, c.range());
         self.callee_at = None;
-        // Lists and dicts are values here, but Python passes them by reference: one the
-        // callee mutates (`all_seqs.append(seq)` in a helper) is unknown after the call.
-        for (i, arg) in c.arguments.args.iter().enumerate() {
-            if mutated.contains(&i)
-                && matches!(arg, Expr::Name(_))
-                && matches!(self.eval(arg), V::List(_) | V::Dict(_) | V::Set(_))
-            {
+        for (i, arg) in passed {
+            if mutated.contains(&i) {
                 self.assign(arg, V::Unknown);
             }
         }
@@ -967,6 +975,20 @@ pub fn has_decorator(def: &StmtFunctionDef, name: &str) -> bool {
     def.decorator_list
         .iter()
         .any(|d| matches!(&d.expression, Expr::Name(n) if n.id.as_str() == name))
+}
+
+/// The argument in place `i` or named `name`.
+pub(super) fn argument<'v, 'a>(
+    args: &'v [V<'a>],
+    kwargs: &'v [(String, V<'a>)],
+    i: usize,
+    name: &str,
+) -> Option<&'v V<'a>> {
+    kwargs
+        .iter()
+        .find(|(k, _)| k == name)
+        .map(|(_, v)| v)
+        .or_else(|| args.get(i))
 }
 
 /// torch functions and legacy constructors that build a tensor from data: an array, a

@@ -32,13 +32,7 @@ impl<'a> Interp<'a> {
         kwargs: &[(String, V<'a>)],
         span: TextRange,
     ) -> V<'a> {
-        let named = |name: &str, i: usize| {
-            kwargs
-                .iter()
-                .find(|(k, _)| k == name)
-                .map(|(_, v)| v.clone())
-                .or_else(|| args.get(i).cloned())
-        };
+        let named = |name: &str, i: usize| super::calls::argument(args, kwargs, i, name).cloned();
         let Some(V::Dataset(tensors)) = named("dataset", 0) else {
             return V::Unknown;
         };

@@ -13,6 +13,7 @@ use crate::catalogue::{apply_noting_reads, lookup, RuleError, RuleKind};
 use crate::shapes::shape::{Dim, Shape};
 use crate::shapes::value::{TensorValue, Value};
 
+use super::calls::argument as arg;
 use super::interp::Interp;
 use super::value::V;
 
@@ -24,12 +25,17 @@ pub fn numpy_attr<'a>(attr: &str) -> V<'a> {
         "e" => V::Data(Value::Float(Some(std::f64::consts::E))),
         "inf" => V::Data(Value::Float(Some(f64::INFINITY))),
         "newaxis" => V::Data(Value::None),
-        _ => NUMPY_FUNCS
-            .iter()
-            .copied()
-            .find(|f| f.strip_prefix("numpy.") == Some(attr))
-            .map_or(V::Unknown, V::Builtin),
+        _ => member("numpy.", attr),
     }
+}
+
+/// The modelled function (or namespace) `namespace` + `attr`, else unknown.
+fn member<'a>(namespace: &str, attr: &str) -> V<'a> {
+    NUMPY_FUNCS
+        .iter()
+        .copied()
+        .find(|f| f.strip_prefix(namespace) == Some(attr))
+        .map_or(V::Unknown, V::Builtin)
 }
 
 /// The numpy functions modelled, by full name; `numpy.random` is a namespace.
@@ -66,11 +72,7 @@ const NUMPY_FUNCS: &[&str] = &[
 
 /// `numpy.random.<attr>`.
 pub fn numpy_random_attr<'a>(attr: &str) -> V<'a> {
-    NUMPY_FUNCS
-        .iter()
-        .copied()
-        .find(|f| f.strip_prefix("numpy.random.") == Some(attr))
-        .map_or(V::Unknown, V::Builtin)
+    member("numpy.random.", attr)
 }
 
 /// An array with the shape and dtype of a tensor value.
@@ -80,20 +82,6 @@ pub fn array<'a>(t: TensorValue) -> V<'a> {
         dtype: None,
         ..t
     }))
-}
-
-/// The argument in place `i` or named `name`.
-fn arg<'v, 'a>(
-    args: &'v [V<'a>],
-    kwargs: &'v [(String, V<'a>)],
-    i: usize,
-    name: &str,
-) -> Option<&'v V<'a>> {
-    kwargs
-        .iter()
-        .find(|(k, _)| k == name)
-        .map(|(_, v)| v)
-        .or_else(|| args.get(i))
 }
 
 /// Arrays (also inside lists and tuples) as the tensors of their shapes, for torch's rules.
@@ -310,11 +298,6 @@ impl<'a> Interp<'a> {
         span: TextRange,
     ) -> V<'a> {
         let this = V::Array(Box::new(a.clone()));
-        let with_this = |rest: &[V<'a>]| {
-            let mut all = vec![this.clone()];
-            all.extend(rest.iter().cloned());
-            all
-        };
         match method {
             "reshape" => self.numpy_apply(
                 "torch.reshape",
@@ -332,7 +315,10 @@ impl<'a> Interp<'a> {
                 };
                 self.numpy_transpose(this, axes, span)
             }
-            "swapaxes" => self.numpy_apply("torch.transpose", &with_this(&args), vec![], span),
+            "swapaxes" => {
+                let all: Vec<V<'a>> = std::iter::once(this).chain(args).collect();
+                self.numpy_apply("torch.transpose", &all, vec![], span)
+            }
             "astype" | "copy" => array(a),
             "tolist" => super::sequences::tensor_to_python(&a, true),
             "sum" | "mean" | "max" | "min" | "prod" | "argmax" | "argmin" => {

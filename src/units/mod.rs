@@ -436,27 +436,27 @@ fn may_hold_torch_tensors(module: &ModModule) -> bool {
     roots.iter().any(|r| torch(r)) || !roots.iter().any(|r| other(r))
 }
 
-/// The root modules of every import in `body`, nested blocks included.
+/// The root modules of every import in `body`, nested blocks included, as
+/// [`crate::resolve::import_bindings`] reads them (star imports included).
 fn collect_import_roots(body: &[Stmt], roots: &mut Vec<String>) {
+    use crate::resolve::{import_bindings, Imported};
     use ruff_python_ast::statement_visitor::{walk_stmt, StatementVisitor};
     struct Imports<'r>(&'r mut Vec<String>);
     impl<'s> StatementVisitor<'s> for Imports<'_> {
         fn visit_stmt(&mut self, stmt: &'s Stmt) {
-            match stmt {
-                Stmt::Import(i) => {
-                    for alias in &i.names {
-                        let root = alias.name.id.split('.').next().unwrap_or_default();
-                        self.0.push(root.to_string());
+            for b in import_bindings(stmt) {
+                let module = match b.imported {
+                    Imported::Module(path) => path,
+                    Imported::Member {
+                        level: 0, module, ..
                     }
-                }
-                Stmt::ImportFrom(i) if i.level == 0 => {
-                    if let Some(m) = &i.module {
-                        self.0
-                            .push(m.id.split('.').next().unwrap_or_default().to_string());
-                    }
-                }
-                _ => walk_stmt(self, stmt),
+                    | Imported::Star { level: 0, module } => module,
+                    _ => continue,
+                };
+                self.0
+                    .push(module.split('.').next().unwrap_or(module).to_string());
             }
+            walk_stmt(self, stmt);
         }
     }
     let mut v = Imports(roots);
