@@ -397,6 +397,22 @@ impl<'a> Interp<'a> {
                 .is_some()
                 .then_some((path, ApiKind::Function))
         });
+        // Tracing and export run the model on their example inputs.
+        if let "torch.jit.trace" | "torch.jit._get_trace_graph" | "torch.onnx.export" = path {
+            let model = args.first().cloned().unwrap_or(V::Unknown);
+            let example = ["example_inputs", "args"]
+                .iter()
+                .find_map(|k| kwargs.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone()))
+                .or_else(|| args.get(1).cloned())
+                .unwrap_or(V::Unknown);
+            self.run_on_example(model.clone(), vec![example], span);
+            // A traced model computes what the model does.
+            return if path == "torch.jit.trace" {
+                model
+            } else {
+                V::Unknown
+            };
+        }
         let Some((canonical, kind)) = api else {
             if debug_misses() {
                 eprintln!("no torch api {path}");

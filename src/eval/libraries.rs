@@ -45,6 +45,13 @@ const TIMM_CFG_SIZES: [&str; 2] = ["num_classes", "in_chans"];
 /// torchvision's `WeightsEnum` (`torchvision/models/_api.py`), the base of every
 /// `*_Weights` enum. Its class method `verify(obj)` returns `None` for `None` (and a weights
 /// member otherwise); builders start with `weights = ResNet18_Weights.verify(weights)`.
+/// Model summaries, which run the model on inputs they build: torchsummary's
+/// `summary(model, input_size)` on `torch.rand(2, *input_size)` (a batch of two, per input
+/// size when given several), torchinfo's `summary(model, input_size=...)` on a tensor of
+/// that whole size, or on `input_data`.
+const TORCHSUMMARY: &str = "torchsummary.summary";
+const TORCHINFO: &str = "torchinfo.summary";
+
 const TORCHVISION_WEIGHTS: &str = "torchvision.WeightsEnum";
 const TORCHVISION_VERIFY: &str = "torchvision.WeightsEnum.verify";
 
@@ -65,6 +72,8 @@ pub fn library_import<'a>(module: &str, level: u32, name: &str) -> Option<V<'a>>
         {
             Some(V::Builtin(TORCHVISION_WEIGHTS))
         }
+        "summary" if level == 0 && module == "torchsummary" => Some(V::Builtin(TORCHSUMMARY)),
+        "summary" if level == 0 && module == "torchinfo" => Some(V::Builtin(TORCHINFO)),
         _ => None,
     }
 }
@@ -90,6 +99,30 @@ impl<'a> Interp<'a> {
     ) -> Option<V<'a>> {
         match name {
             TIMM_BUILD => Some(self.timm_build(args, kwargs, span)),
+            TORCHSUMMARY | TORCHINFO => {
+                let model = args.first().cloned().unwrap_or(V::Unknown);
+                let size = super::calls::argument(args, kwargs, 1, "input_size").cloned();
+                let data = kwargs
+                    .iter()
+                    .find(|(k, _)| k == "input_data")
+                    .map(|(_, v)| v.clone());
+                let inputs = match (name, size, data) {
+                    (TORCHINFO, _, Some(data)) => vec![data],
+                    (TORCHINFO, Some(size), None) => vec![self.random_input(&[], &size)],
+                    (TORCHSUMMARY, Some(size), None) => match size.elements() {
+                        // Several input sizes: a list of tuples.
+                        Some(items)
+                            if items.iter().all(|i| matches!(i, V::Tuple(_) | V::List(_))) =>
+                        {
+                            items.iter().map(|s| self.random_input(&[2], s)).collect()
+                        }
+                        _ => vec![self.random_input(&[2], &size)],
+                    },
+                    _ => return Some(V::Unknown),
+                };
+                self.run_on_example(model, inputs, span);
+                Some(V::none())
+            }
             TORCHVISION_VERIFY => Some(match args.first() {
                 Some(none @ V::Data(crate::shapes::Value::None)) => none.clone(),
                 _ => V::Unknown,
@@ -234,5 +267,81 @@ def small(*, weights: Optional[Small_Weights] = None, progress: bool = True, **k
         assert_eq!(found[0].unit, "small");
         assert_eq!(found[0].span.line, 20);
         assert!(findings(&TORCHVISION.replace("BN", "width")).is_empty());
+    }
+}
+
+impl<'a> Interp<'a> {
+    /// A float tensor of shape `lead` + `size` (`size` a tuple or list of ints), as
+    /// `torch.rand` builds it.
+    fn random_input(&mut self, lead: &[i64], size: &V<'a>) -> V<'a> {
+        let mut dims: Vec<V<'a>> = lead
+            .iter()
+            .map(|&d| V::Data(crate::shapes::Value::int(d)))
+            .collect();
+        match size.elements() {
+            Some(items) => dims.extend(items),
+            None => return V::Unknown,
+        }
+        self.apply_function("torch.rand", dims, Vec::new(), TextRange::default(), &[])
+    }
+
+    /// Runs a model on example inputs, as tracing (`torch.jit.trace(model, x)`), export
+    /// (`torch.onnx.export(model, (x, y), ...)`) and summaries do: a tuple of inputs is
+    /// spread over `forward`'s parameters.
+    pub(super) fn run_on_example(&mut self, model: V<'a>, inputs: Vec<V<'a>>, span: TextRange) {
+        let inputs = match inputs.as_slice() {
+            [V::Tuple(items)] => items.clone(),
+            _ => inputs,
+        };
+        if inputs.iter().any(V::is_unknown) {
+            return;
+        }
+        self.call(model, inputs, Vec::new(), span);
+    }
+}
+
+#[cfg(test)]
+mod example_tests {
+    use crate::testing::assert_twins;
+
+    /// A model only ever run by `torch.jit.trace` on an example input is run on it.
+    #[test]
+    fn tracing_runs_the_model_on_its_example() {
+        let src = r#"
+import torch
+import torch.nn as nn
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(10, 5)
+
+    def forward(self, x):
+        return self.fc(x)
+
+traced = torch.jit.trace(Net(), torch.randn(4, WIDTH))
+"#;
+        assert_twins(src, "WIDTH", "12", "10", 11);
+    }
+
+    /// torchsummary runs the model on a batch of two of the given size.
+    #[test]
+    fn torchsummary_runs_the_model_on_a_batch_of_two() {
+        let src = r#"
+import torch.nn as nn
+from torchsummary import summary
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 8, 3)
+        self.fc = nn.Linear(8 * 30 * 30, 10)
+
+    def forward(self, x):
+        return self.fc(self.conv(x).flatten(1))
+
+summary(Net(), (3, SIDE, SIDE))
+"#;
+        assert_twins(src, "SIDE", "28", "32", 12);
     }
 }
