@@ -95,8 +95,8 @@ pub const RULES: &[Rule] = &[
     Rule::function("torch.Tensor.contiguous", contiguous),
     Rule::function("torch.Tensor.detach", unary),
     Rule::function("torch.Tensor.clone", unary),
-    Rule::function("torch.Tensor.cpu", unary),
-    Rule::function("torch.Tensor.cuda", unary),
+    Rule::function("torch.Tensor.cpu", device_copy),
+    Rule::function("torch.Tensor.cuda", device_copy),
     Rule::function("torch.dropout", unary),
     Rule::function("torch.nn.functional.relu", unary),
     Rule::function("torch.nn.functional.gelu", unary),
@@ -556,7 +556,14 @@ pub(super) fn bitwise(ctx: &mut Ctx) -> RuleResult {
     Ok(Value::tensor(shape, dtype))
 }
 
-/// `~x`: integer and bool tensors only.
+/// `x.cuda(0)`, `x.cuda(device, non_blocking=True)`, `x.cpu()`: the same tensor on another
+/// device (the device and flags are any arguments torch takes; none changes the shape).
+fn device_copy(ctx: &mut Ctx) -> RuleResult {
+    Ok(Value::Tensor(ctx.tensor(0, "input")?))
+}
+
+/// `~x`: integer and bool tensors only; the values change (`~zeros(n).bool()` is all
+/// true), so known content is forgotten.
 fn invert(ctx: &mut Ctx) -> RuleResult {
     let t = ctx.tensor(0, "input")?;
     if t.dtype.is_some_and(|d| d.is_floating()) {
@@ -565,7 +572,7 @@ fn invert(ctx: &mut Ctx) -> RuleResult {
             ctx.op
         ));
     }
-    Ok(Value::Tensor(t))
+    Ok(Value::Tensor(t).without_content())
 }
 
 fn convert(ctx: &mut Ctx, dtype: DType) -> RuleResult {

@@ -711,7 +711,8 @@ impl<'a> Interp<'a> {
 
     /// A value whose dims stay small: an expression past [`MAX_EXPR_SIZE`] nodes (repeated
     /// broadcasting of symbolic dims in a loop nests `max`/`min` without end) becomes a fresh
-    /// symbol, which only loses precision.
+    /// symbol, which only loses precision. A tensor's dim stays non-negative; an int (a
+    /// difference of sizes, `offset = a.size(2) - b.size(2)`) may be negative.
     pub fn bounded(&mut self, v: Value) -> Value {
         let cap = |e: &DimExpr, this: &mut Self| -> DimExpr {
             if e.size() > MAX_EXPR_SIZE {
@@ -739,7 +740,7 @@ impl<'a> Interp<'a> {
                 }
                 Value::Tensor(t)
             }
-            Value::Int(e) if e.size() > MAX_EXPR_SIZE => Value::Int(cap(&e, self)),
+            Value::Int(e) if e.size() > MAX_EXPR_SIZE => Value::Int(self.fresh_sym("int")),
             Value::Tuple(items) => {
                 Value::Tuple(items.into_iter().map(|x| self.bounded(x)).collect())
             }
@@ -1102,4 +1103,52 @@ fn mutated_params(def: &StmtFunctionDef) -> Vec<usize> {
         v.visit_stmt(stmt);
     }
     v.found
+}
+
+#[cfg(test)]
+mod tests {
+    /// A deep valid-convolution U-Net crops its skips by a negative `offset // 2` whose
+    /// expression outgrows `MAX_EXPR_SIZE`: the int put in its place must not be taken for a
+    /// size (non-negative), or the crop reads as a pad and the concatenation as impossible
+    /// (torch runs it for inputs 46, 54, 62, ... square).
+    #[test]
+    fn capped_int_may_be_negative() {
+        let src = r#"
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Up(nn.Module):
+    def __init__(self, cin, cout):
+        super().__init__()
+        self.up = nn.Upsample(scale_factor=2)
+        self.conv = nn.Conv2d(cin + cout, cout, 3)
+
+    def forward(self, skip, low):
+        low = self.up(low)
+        diff = low.size(2) - skip.size(2)
+        skip = F.pad(skip, [diff // 2, diff // 2, diff // 2, diff // 2])
+        return self.conv(torch.cat([skip, low], 1))
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.downs = nn.ModuleList([nn.Conv2d(c, 2 * c, 3) for c in (4, 8, 16, 32)])
+        self.ups = nn.ModuleList([Up(2 * c, c) for c in (32, 16, 8)])
+
+    def forward(self, x):
+        skips = []
+        for down in self.downs:
+            x = down(x)
+            skips.append(x)
+            x = F.max_pool2d(x, 2)
+        x = skips.pop()
+        for up in self.ups:
+            x = up(skips.pop(), x)
+        return x
+"#;
+        assert!(crate::testing::findings(src).is_empty());
+    }
 }

@@ -250,10 +250,14 @@ impl<'a> Interp<'a> {
             return out.len() <= super::interp::MAX_UNROLL * 4;
         };
         let iter = self.eval(&g.iter);
-        let Some(items) = super::calls::iterate(&iter) else {
+        // Longer than an unrolled loop: unknown, never cut short (a list of 64 of 100 rows
+        // would be a wrong shape, not a vaguer one).
+        let Some(items) =
+            super::calls::iterate(&iter).filter(|i| i.len() <= super::interp::MAX_UNROLL)
+        else {
             return false;
         };
-        let items = self.draw_rows(items.into_iter().take(super::interp::MAX_UNROLL).collect());
+        let items = self.draw_rows(items);
         for item in items {
             self.assign(&g.target, item);
             let mut keep = true;
@@ -849,4 +853,49 @@ fn distinct(items: Vec<V<'_>>) -> V<'_> {
         }
     }
     V::List(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::testing::{assert_twins, findings};
+
+    /// A comprehension longer than an unrolled loop is an unknown list, never its first 64
+    /// items: 100 windows stacked are 100 rows.
+    #[test]
+    fn long_comprehensions_are_not_cut_short() {
+        let src = r#"
+import torch
+data = torch.randn(600, 1)
+windows = torch.stack([data[i:i + 7] for i in range(100)])
+windows + torch.randn(100, 7, 1)
+"#;
+        assert!(findings(src).is_empty());
+    }
+
+    /// `~mask` flips every value: a mask of zeros inverted selects every row, and the
+    /// selection's count is then known again only through the shape.
+    #[test]
+    fn inverted_masks_forget_their_content() {
+        let src = r#"
+import torch
+hidden = torch.zeros(2, 8).bool()
+tokens = torch.randn(2, 8, 12)
+seen = tokens[~hidden].reshape(2, -1, 12)
+seen.reshape(2, 8, 3, 4)
+"#;
+        assert!(findings(src).is_empty());
+    }
+
+    /// `x.cuda(0)` moves a tensor; the device argument is no type error, and the run goes on
+    /// to the real mismatch.
+    #[test]
+    fn device_moves_take_a_device() {
+        let src = r#"
+import torch
+import torch.nn as nn
+x = torch.randn(4, 10).cuda(0)
+nn.Linear(IN, 2)(x.cpu())
+"#;
+        assert_twins(src, "IN", "12", "10", 5);
+    }
 }
