@@ -152,19 +152,27 @@ impl<'a> Interp<'a> {
         })
     }
 
+    /// A `typing.NamedTuple` subclass counts: its constructor is generated from the annotated
+    /// fields the same way.
     pub(super) fn is_dataclass(&self, class: &'a StmtClassDef) -> bool {
         self.ancestry(class).iter().any(|c| {
-            c.decorator_list.iter().any(|d| {
-                let e = match &d.expression {
-                    Expr::Call(call) => &*call.func,
-                    other => other,
-                };
-                match e {
-                    Expr::Name(n) => n.id.as_str() == "dataclass",
-                    Expr::Attribute(a) => a.attr.id.as_str() == "dataclass",
-                    _ => false,
-                }
-            })
+            let named_tuple = c.bases().iter().any(|b| match b {
+                Expr::Name(n) => n.id.as_str() == "NamedTuple",
+                Expr::Attribute(a) => a.attr.id.as_str() == "NamedTuple",
+                _ => false,
+            });
+            named_tuple
+                || c.decorator_list.iter().any(|d| {
+                    let e = match &d.expression {
+                        Expr::Call(call) => &*call.func,
+                        other => other,
+                    };
+                    match e {
+                        Expr::Name(n) => n.id.as_str() == "dataclass",
+                        Expr::Attribute(a) => a.attr.id.as_str() == "dataclass",
+                        _ => false,
+                    }
+                })
         })
     }
 

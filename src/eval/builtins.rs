@@ -61,6 +61,10 @@ pub const STDLIB_PATHS: &[&str] = &[
     "functools.partial",
     "types",
     "types.FunctionType",
+    "types.SimpleNamespace",
+    "argparse",
+    "argparse.ArgumentParser",
+    "argparse.Namespace",
     "itertools",
     "itertools.repeat",
     "collections",
@@ -250,6 +254,13 @@ impl<'a> Interp<'a> {
         }
         if let Some(v) = self.call_library(name, &args, &kwargs, span) {
             return v;
+        }
+        match name {
+            "argparse.ArgumentParser" => return self.argument_parser(span),
+            "argparse.Namespace" | "types.SimpleNamespace" => {
+                return self.simple_namespace(kwargs, span)
+            }
+            _ => {}
         }
         let call: Builtin<'a> = match name {
             "dataclasses.asdict"

@@ -307,6 +307,9 @@ impl<'a> Interp<'a> {
         span: TextRange,
     ) -> V<'a> {
         match &recv {
+            V::Object(o) if super::config::is_parser(o.borrow().class) => {
+                self.parser_method(o, method, args, kwargs, span)
+            }
             V::Object(o) => {
                 let class = o.borrow().class;
                 match self.class_member(class, method) {

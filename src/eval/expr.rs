@@ -548,6 +548,12 @@ impl<'a> Interp<'a> {
                     return v.clone();
                 }
                 let class = o.borrow().class;
+                if super::config::is_parser(class) {
+                    return match super::config::PARSER_METHODS.contains(&attr) {
+                        true => V::Bound(Box::new(obj.clone()), attr.into()),
+                        false => V::Unknown,
+                    };
+                }
                 match self.class_member(class, attr) {
                     Some(V::Func(def)) if super::calls::has_decorator(def, "property") => {
                         self.read_property(def, obj.clone(), span)

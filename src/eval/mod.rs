@@ -85,6 +85,7 @@ pub mod assign;
 pub mod bases;
 pub mod builtins;
 pub mod calls;
+pub mod config;
 pub mod data;
 pub mod env;
 pub mod expr;
