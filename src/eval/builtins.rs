@@ -241,13 +241,13 @@ impl<'a> Interp<'a> {
             return self.call_numpy(name, args, kwargs, span);
         }
         // A loader's batches: `iter` is the loader, `next` a batch, `enumerate` numbered ones.
-        if let Some(V::Batches(item)) = args.first() {
+        if let Some(V::Batches(b)) = args.first() {
             match name {
                 "iter" => return args[0].clone(),
-                "next" => return (**item).clone(),
+                // The first batch: a full one when any is.
+                "next" => return b.item.clone(),
                 "enumerate" => {
-                    let numbered = V::Tuple(vec![V::Data(Value::IntUnknown), (**item).clone()]);
-                    return V::Batches(Box::new(numbered));
+                    return b.map(|item| V::Tuple(vec![V::Data(Value::IntUnknown), item]));
                 }
                 _ => {}
             }

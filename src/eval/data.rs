@@ -1,6 +1,10 @@
-//! `torch.utils.data`: a `TensorDataset` of tensors and the batches a `DataLoader` draws
-//! from it. Every batch has the dataset's shapes with the first dim replaced by one batch
-//! size: at most `batch_size` (the last batch may be smaller), at most the dataset's length.
+//! `torch.utils.data`: a `TensorDataset` of tensors, a dataset class of the file (its
+//! `__getitem__` run on an index below its `__len__`), and the batches a `DataLoader` draws
+//! from either: the default collation of one sample, with a leading batch dim. When the
+//! dataset's length and the batch size are known, the batches are full ones and, when rows
+//! are left over (and `drop_last` is not set), a last smaller batch that the loop also runs;
+//! otherwise one symbolic batch size stands for every batch (at most `batch_size`, at most
+//! the length).
 
 use std::rc::Rc;
 
@@ -8,11 +12,11 @@ use ruff_text_size::TextRange;
 
 use crate::shapes::shape::{Dim, Shape};
 use crate::shapes::value::Value;
-use crate::shapes::{DimExpr, Pred};
+use crate::shapes::{DType, DimExpr, Pred};
 
 use super::expr::int_of;
 use super::interp::Interp;
-use super::value::V;
+use super::value::{Batches, V};
 
 impl<'a> Interp<'a> {
     /// `TensorDataset(*tensors)`: its tensors, when all are.
@@ -24,8 +28,8 @@ impl<'a> Interp<'a> {
         }
     }
 
-    /// `DataLoader(dataset, batch_size=1, ...)` over a `TensorDataset`: its batches, a list
-    /// per batch as the default collation gives.
+    /// `DataLoader(dataset, batch_size=1, ...)` over a `TensorDataset` or a dataset class
+    /// of the file: its batches, each the default collation of `batch` samples.
     pub(super) fn data_loader(
         &mut self,
         args: &[V<'a>],
@@ -33,20 +37,52 @@ impl<'a> Interp<'a> {
         span: TextRange,
     ) -> V<'a> {
         let named = |name: &str, i: usize| super::calls::argument(args, kwargs, i, name).cloned();
-        let Some(V::Dataset(tensors)) = named("dataset", 0) else {
-            return V::Unknown;
-        };
         if kwargs
             .iter()
             .any(|(k, _)| matches!(k.as_str(), "collate_fn" | "batch_sampler" | "**"))
         {
             return V::Unknown;
         }
+        let Some((length, sample)) =
+            named("dataset", 0).and_then(|d| self.dataset_sample(&d, span))
+        else {
+            return V::Unknown;
+        };
         let batch_size = match named("batch_size", 1) {
             None => Some(DimExpr::from(1)),
             Some(V::Data(Value::None)) => return V::Unknown,
             Some(v) => int_of(&v),
         };
+        // A sampler draws its own number of rows.
+        let length = length.filter(|_| named("sampler", 2).is_none());
+        if length.as_ref().and_then(DimExpr::as_const) == Some(0) {
+            return V::Unknown;
+        }
+        let drop_last = match named("drop_last", 8) {
+            None => Some(false),
+            Some(v) => v.truth(),
+        };
+        let known = |e: &Option<DimExpr>| e.as_ref().and_then(DimExpr::as_const);
+        if let (Some(n), Some(b), Some(drop_last)) = (known(&length), known(&batch_size), drop_last)
+        {
+            // Every size is known: full batches, then what is left over.
+            if b <= 0 {
+                return V::Unknown;
+            }
+            let full = match (n >= b, drop_last) {
+                (true, _) => b,
+                (false, false) => n,
+                (false, true) => return V::Unknown,
+            };
+            let rest = n % b;
+            let last = (n > b && rest != 0 && !drop_last)
+                .then(|| collate(&sample, &DimExpr::from(rest)))
+                .flatten();
+            return match collate(&sample, &DimExpr::from(full)) {
+                Some(item) => Batches::of(item, last),
+                None => V::Unknown,
+            };
+        }
         let batch = self.fresh_sym("batch");
         let at = Some(self.position(span));
         self.run
@@ -55,29 +91,115 @@ impl<'a> Interp<'a> {
         if let Some(b) = batch_size {
             self.run.trace.fact(Pred::Le(batch.clone(), b), at);
         }
-        let mut items = Vec::new();
-        for t in tensors.iter() {
-            let V::Data(Value::Tensor(t)) = t else {
-                return V::Unknown;
-            };
-            let Some([first, rest @ ..]) = t.shape.dims() else {
-                return V::Unknown;
-            };
-            match first.expr() {
-                // An empty dataset gives no batch.
-                Some(n) if n.as_const() == Some(0) => return V::Unknown,
-                Some(n) => self.run.trace.fact(Pred::Le(batch.clone(), n.clone()), at),
-                None => {}
-            }
-            let mut dims = vec![Dim::Known(batch.clone())];
-            dims.extend(rest.iter().cloned());
-            let mut row = t.clone();
-            row.shape = Shape::Ranked(dims);
-            row.elements = None;
-            items.push(V::Data(Value::Tensor(row)));
+        if let Some(n) = length {
+            self.run.trace.fact(Pred::Le(batch.clone(), n), at);
         }
-        V::Batches(Box::new(V::List(items)))
+        collate(&sample, &batch).map_or(V::Unknown, |item| Batches::of(item, None))
     }
+
+    /// A dataset's length, when known, and one sample: a `TensorDataset`'s rows, or what a
+    /// dataset class's `__getitem__` returns for an index below its `__len__`.
+    fn dataset_sample(
+        &mut self,
+        dataset: &V<'a>,
+        span: TextRange,
+    ) -> Option<(Option<DimExpr>, V<'a>)> {
+        match dataset {
+            V::Dataset(tensors) => {
+                let mut length = None;
+                let mut rows = Vec::new();
+                for t in tensors.iter() {
+                    let V::Data(Value::Tensor(t)) = t else {
+                        return None;
+                    };
+                    let [first, rest @ ..] = t.shape.dims()? else {
+                        return None;
+                    };
+                    length = length.or_else(|| first.expr().cloned());
+                    let mut row = t.clone();
+                    row.shape = Shape::Ranked(rest.to_vec());
+                    row.elements = None;
+                    row.uniform = None;
+                    rows.push(V::Data(Value::Tensor(row)));
+                }
+                Some((length, V::Tuple(rows)))
+            }
+            V::Object(o) => {
+                let class = o.borrow().class;
+                let Some(V::Func(getitem)) = self.class_member(class, "__getitem__") else {
+                    return None;
+                };
+                let length = match self.class_member(class, "__len__") {
+                    Some(V::Func(len)) => {
+                        let n = self.call_user(
+                            len,
+                            Some(dataset.clone()),
+                            Vec::new(),
+                            Vec::new(),
+                            span,
+                        );
+                        int_of(&n).filter(|n| n.as_const().is_none_or(|c| c >= 0))
+                    }
+                    _ => None,
+                };
+                if self.run.dead {
+                    return None;
+                }
+                // Any index the loader asks for: below the length when it is known.
+                let index = self.fresh_sym("index");
+                let at = Some(self.position(span));
+                self.run
+                    .trace
+                    .fact(Pred::Le(DimExpr::zero(), index.clone()), at);
+                if let Some(n) = &length {
+                    self.run.trace.fact(Pred::Lt(index.clone(), n.clone()), at);
+                }
+                let idx = V::Data(Value::Int(index));
+                let sample =
+                    self.call_user(getitem, Some(dataset.clone()), vec![idx], Vec::new(), span);
+                if self.run.dead || sample.is_unknown() {
+                    return None;
+                }
+                Some((length, sample))
+            }
+            _ => None,
+        }
+    }
+}
+
+/// `default_collate` of `size` samples like `sample`: a tensor or numpy array gains a
+/// leading batch dim, a Python int/float/bool becomes a 1-D tensor (int64, float64, bool),
+/// a tuple or list a list of collated fields, a dict a dict. `None` for anything else.
+fn collate<'a>(sample: &V<'a>, size: &DimExpr) -> Option<V<'a>> {
+    let stacked = |t: &crate::shapes::value::TensorValue| {
+        let dims = t.shape.dims()?;
+        let mut out = vec![Dim::Known(size.clone())];
+        out.extend(dims.iter().cloned());
+        Some(Value::tensor(Shape::Ranked(out), t.dtype))
+    };
+    let vector = |dtype| Value::tensor(Shape::Ranked(vec![Dim::Known(size.clone())]), Some(dtype));
+    Some(V::Data(match sample {
+        V::Data(Value::Tensor(t)) => stacked(t)?,
+        V::Array(t) => stacked(t)?,
+        V::Data(Value::Int(_) | Value::IntUnknown) => vector(DType::Int),
+        V::Data(Value::Float(_)) => vector(DType::Float),
+        V::Data(Value::Bool(_)) => vector(DType::Bool),
+        V::Tuple(items) | V::List(items) => {
+            return items
+                .iter()
+                .map(|x| collate(x, size))
+                .collect::<Option<Vec<_>>>()
+                .map(V::List)
+        }
+        V::Dict(items) => {
+            return items
+                .iter()
+                .map(|(k, x)| collate(x, size).map(|c| (k.clone(), c)))
+                .collect::<Option<Vec<_>>>()
+                .map(V::Dict)
+        }
+        _ => return None,
+    }))
 }
 
 #[cfg(test)]
@@ -100,6 +222,40 @@ for xb, yb in loader:
     loss = nn.functional.cross_entropy(net(xb), yb)
 "#;
         assert_twins(src, "FEATURES", "10", "12", 10);
+    }
+
+    /// A dataset class's samples are collated; with the length and batch size known, the
+    /// last batch is the rows left over, and a view that assumes a full batch fails on it.
+    #[test]
+    fn the_last_batch_holds_the_rows_left_over() {
+        let src = r#"
+import torch
+import torch.nn as nn
+from torch.utils.data import Dataset, DataLoader
+
+class Cells(Dataset):
+    def __init__(self, n):
+        self.x = torch.randn(n, 16, 30)
+        self.y = torch.randint(0, 5, (n,))
+
+    def __len__(self):
+        return len(self.x)
+
+    def __getitem__(self, i):
+        return self.x[i], self.y[i]
+
+loader = DataLoader(Cells(ROWS), batch_size=8)
+head = nn.Linear(16 * 30, 5)
+for xb, yb in loader:
+    loss = nn.functional.cross_entropy(head(xb.view(8, -1)), yb)
+"#;
+        assert_twins(src, "ROWS", "29", "32", 20);
+        // A loop that may stop early never sees the last batch.
+        let early = src.replace(
+            "    loss = nn",
+            "    if yb.sum() > 3:\n        break\n    loss = nn",
+        );
+        assert!(findings(&early.replace("ROWS", "29")).is_empty());
     }
 
     /// A list a helper fills in place is not the empty list it was before the call.

@@ -200,6 +200,21 @@ impl<'a> Interp<'a> {
             (V::Data(Value::Int(_)), V::Data(Value::Int(_))) => {
                 V::Data(Value::Int(self.fresh_sym("joined")))
             }
+            // Arrays and batches join as the tensors they hold do.
+            (V::Array(x), V::Array(y)) => {
+                match self.join_under(
+                    V::Data(Value::Tensor(*x)),
+                    V::Data(Value::Tensor(*y)),
+                    guard,
+                ) {
+                    V::Data(Value::Tensor(t)) => V::Array(Box::new(t)),
+                    _ => V::Unknown,
+                }
+            }
+            (V::Batches(x), V::Batches(y)) if x.last.is_none() && y.last.is_none() => {
+                let item = self.join_under(x.item.clone(), y.item.clone(), guard);
+                super::value::Batches::of(item, None)
+            }
             (V::Tuple(x), V::Tuple(y)) if x.len() == y.len() => V::Tuple(
                 x.into_iter()
                     .zip(y)

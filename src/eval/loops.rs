@@ -28,11 +28,42 @@ impl<'a> Interp<'a> {
             }
             return self.exec_block(orelse);
         }
+        if let V::Batches(b) = &iter {
+            if let Some(last) = b.last.clone() {
+                return self.exec_loader_loop(target, b.item.clone(), last, body, orelse);
+            }
+        }
         let element = super::calls::element_of(&iter);
         // A loader over a dataset (whose rows are input dims, at least 1) gives a batch.
         let runs =
             matches!(iter, V::Batches(_)).then(|| Pred::Le(DimExpr::zero(), DimExpr::zero()));
         self.exec_unknown_loop(Some((target, element)), body, orelse, runs)
+    }
+
+    /// A loader whose last batch is smaller: the full batches (at least one) as a loop, then
+    /// one pass with the last batch, as Python runs them. A body that can leave the loop
+    /// early (`break`, `return`, `raise`) may never see the last batch: it is not run.
+    fn exec_loader_loop(
+        &mut self,
+        target: &'a Expr,
+        full: V<'a>,
+        last: V<'a>,
+        body: &'a [Stmt],
+        orelse: &'a [Stmt],
+    ) -> Flow {
+        let runs = Some(Pred::Le(DimExpr::zero(), DimExpr::zero()));
+        if let Flow::Stop = self.exec_unknown_loop(Some((target, full)), body, &[], runs) {
+            return Flow::Stop;
+        }
+        if self.run.dead || body.iter().any(may_leave) {
+            return Flow::Normal;
+        }
+        self.assign(target, last);
+        match self.exec_block(body) {
+            Flow::Normal => self.exec_block(orelse),
+            Flow::Exit => Flow::Normal,
+            Flow::Stop => Flow::Stop,
+        }
     }
 
     /// The rows of an integer tensor drawn from a range (`for i in torch.randint(n - k,
@@ -138,6 +169,37 @@ impl<'a> Interp<'a> {
         }
         self.exec_block(orelse)
     }
+}
+
+/// Whether a statement of a loop body can end the loop early: a `break` of this loop, a
+/// `return` or a `raise` anywhere in it.
+fn may_leave(stmt: &Stmt) -> bool {
+    use ruff_python_ast::visitor::{walk_stmt, Visitor};
+    struct Leaves {
+        found: bool,
+        loops: usize,
+    }
+    impl<'b> Visitor<'b> for Leaves {
+        fn visit_stmt(&mut self, stmt: &'b Stmt) {
+            match stmt {
+                Stmt::Return(_) | Stmt::Raise(_) => self.found = true,
+                Stmt::Break(_) if self.loops == 0 => self.found = true,
+                Stmt::FunctionDef(_) | Stmt::ClassDef(_) => {}
+                Stmt::For(_) | Stmt::While(_) => {
+                    self.loops += 1;
+                    walk_stmt(self, stmt);
+                    self.loops -= 1;
+                }
+                _ => walk_stmt(self, stmt),
+            }
+        }
+    }
+    let mut v = Leaves {
+        found: false,
+        loops: 0,
+    };
+    v.visit_stmt(stmt);
+    v.found
 }
 
 #[cfg(test)]

@@ -88,8 +88,8 @@ pub enum V<'a> {
     Drawn(crate::shapes::bounds::Bounds),
     /// A `TensorDataset`'s tensors (see `data.rs`).
     Dataset(Rc<Vec<V<'a>>>),
-    /// An iterable every element of which is this value (a `DataLoader`'s batches).
-    Batches(Box<V<'a>>),
+    /// A `DataLoader`'s batches (see `data.rs`).
+    Batches(Rc<Batches<'a>>),
     /// A numpy array of this shape (see `numpy.rs`): never a torch tensor.
     Array(Box<crate::shapes::value::TensorValue>),
     Unknown,
@@ -112,6 +112,25 @@ pub fn any_known(answers: impl IntoIterator<Item = Option<bool>>) -> Option<bool
 /// Named items (dict entries, container children) alike, in the same order.
 fn same_items<'a>(a: &[(String, V<'a>)], b: &[(String, V<'a>)]) -> bool {
     a.len() == b.len() && a.iter().zip(b).all(|((k, x), (l, y))| k == l && x.same(y))
+}
+
+/// What iterating a `DataLoader` gives: every batch is `item`, but for `last`, when the
+/// final batch is known to be smaller (a dataset of 29 rows in batches of 8 ends with 5).
+#[derive(Debug)]
+pub struct Batches<'a> {
+    pub item: V<'a>,
+    pub last: Option<V<'a>>,
+}
+
+impl<'a> Batches<'a> {
+    pub fn of(item: V<'a>, last: Option<V<'a>>) -> V<'a> {
+        V::Batches(Rc::new(Batches { item, last }))
+    }
+
+    /// The same batches, each as `f` makes it (`enumerate(loader)` numbers them).
+    pub fn map(&self, mut f: impl FnMut(V<'a>) -> V<'a>) -> V<'a> {
+        Batches::of(f(self.item.clone()), self.last.clone().map(f))
+    }
 }
 
 /// `then` where `guard` holds, `other` elsewhere.
@@ -239,7 +258,7 @@ impl<'a> V<'a> {
             V::Drawn(b) => format!("float in {b:?}"),
             V::Array(t) => format!("array {}", t.shape),
             V::Dataset(ts) => format!("dataset of {}", ts.len()),
-            V::Batches(item) => format!("batches of {}", item.brief()),
+            V::Batches(b) => format!("batches of {}", b.item.brief()),
             V::Unknown => "unknown".into(),
         }
     }
@@ -404,6 +423,23 @@ impl<'a> V<'a> {
                 Rc::ptr_eq(a, b)
                     || (a.guard == b.guard && a.then.same(&b.then) && a.other.same(&b.other))
             }
+            (V::Array(a), V::Array(b)) => a == b,
+            (V::Packed(a), V::Packed(b)) => a.same(b),
+            (V::Batches(a), V::Batches(b)) => {
+                Rc::ptr_eq(a, b)
+                    || (a.item.same(&b.item)
+                        && match (&a.last, &b.last) {
+                            (Some(x), Some(y)) => x.same(y),
+                            (None, None) => true,
+                            _ => false,
+                        })
+            }
+            (V::Dataset(a), V::Dataset(b)) => {
+                Rc::ptr_eq(a, b)
+                    || (a.len() == b.len() && a.iter().zip(b.iter()).all(|(x, y)| x.same(y)))
+            }
+            (V::Set(a), V::Set(b)) => a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.same(y)),
+            (V::Drawn(a), V::Drawn(b)) => a == b,
             (V::Unknown, V::Unknown) => true,
             _ => false,
         }
