@@ -99,6 +99,12 @@ impl<'a> Interp<'a> {
                     (V::List(_) | V::Dict(_) | V::Tuple(_), _) => {
                         self.assign(&s.value, V::Unknown);
                     }
+                    // `a[i, :] = v` writes into the array: its shape stays, its content is
+                    // no longer what was known.
+                    (V::Array(t), _) => {
+                        let written = V::Array(Box::new((**t).clone().without_content()));
+                        self.assign(&s.value, written);
+                    }
                     _ => self.set_item(obj, idx, v, s.range),
                 }
             }

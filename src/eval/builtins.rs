@@ -146,7 +146,7 @@ pub fn torch_constant<'a>(path: &str) -> Option<V<'a>> {
 }
 
 /// A `math` function applied to numbers: ints stay exact where Python's result is an int.
-fn call_math<'a>(name: &str, args: &[V<'a>]) -> V<'a> {
+pub(super) fn call_math<'a>(name: &str, args: &[V<'a>]) -> V<'a> {
     let ints: Option<Vec<DimExpr>> = args.iter().map(int_of).collect();
     let floats: Option<Vec<f64>> = args
         .iter()
@@ -239,6 +239,9 @@ impl<'a> Interp<'a> {
         }
         if name.starts_with("numpy.") {
             return self.call_numpy(name, args, kwargs, span);
+        }
+        if super::images::is_image_function(name) {
+            return self.call_image(name, args, kwargs, span);
         }
         // A loader's batches: `iter` is the loader, `next` a batch, `enumerate` numbered ones.
         if let Some(V::Batches(b)) = args.first() {

@@ -180,18 +180,42 @@ impl<'a> Interp<'a> {
             .take_while(|(_, e)| !matches!(e, Expr::Starred(_)))
             .filter(|(i, e)| {
                 matches!(e, Expr::Name(_))
-                    && matches!(args.get(*i), Some(V::List(_) | V::Dict(_) | V::Set(_)))
+                    && matches!(
+                        args.get(*i),
+                        Some(V::List(_) | V::Dict(_) | V::Set(_) | V::Array(_))
+                    )
             })
             .collect();
         let mutated = match &func {
             V::Func(def) if !passed.is_empty() => mutated_params(def),
+            // numpy shuffles in place (`np.random.shuffle(a)`, `rng.shuffle(a)`); an unknown
+            // callee may write into an array.
+            V::Builtin("numpy.random.shuffle") => vec![0],
+            V::Unknown => passed
+                .iter()
+                .filter(|(i, _)| matches!(args[*i], V::Array(_)))
+                .map(|(i, _)| *i)
+                .collect(),
             _ => Vec::new(),
         };
+        // What a mutated array becomes: its shape stays, its content is forgotten.
+        let arrays: Vec<Option<V<'a>>> = passed
+            .iter()
+            .map(|(i, _)| match &args[*i] {
+                V::Array(t) if mutated.contains(i) => {
+                    Some(V::Array(Box::new((**t).clone().without_content())))
+                }
+                _ => None,
+            })
+            .collect();
         let out = self.call(func, args, kwargs, c.range());
         self.callee_at = None;
-        for (i, arg) in passed {
-            if mutated.contains(&i) {
-                self.assign(arg, V::Unknown);
+        for ((i, arg), array) in passed.into_iter().zip(arrays) {
+            match array {
+                Some(after) => self.assign(arg, after),
+                // A list or dict a function of the file mutates is unknown.
+                None if mutated.contains(&i) => self.assign(arg, V::Unknown),
+                None => {}
             }
         }
         out
@@ -291,6 +315,10 @@ impl<'a> Interp<'a> {
                 x
             }
             V::Bound(recv, method) => self.call_method(*recv, &method, args, kwargs, span),
+            V::Transform(t) if args.len() == 1 && kwargs.is_empty() => {
+                let x = args.into_iter().next().unwrap_or(V::Unknown);
+                self.apply_transform(&t, x, span)
+            }
             V::Either(e) => self.on_each_side(&e, |me, layer| {
                 me.call(layer, args.clone(), kwargs.clone(), span)
             }),
@@ -340,6 +368,7 @@ impl<'a> Interp<'a> {
                 _ => V::Unknown,
             },
             V::Array(t) => self.numpy_method((**t).clone(), method, args, kwargs, span),
+            V::Image(img) => self.image_method(img, method, &args, &kwargs),
             V::Data(Value::Tensor(t)) if method == "numpy" => super::numpy::array(t.clone()),
             V::Data(Value::Tensor(t)) if matches!(method, "item" | "tolist") => {
                 // Ints drawn from a range (`torch.randint(0, 88, (4,)).tolist()`): each a

@@ -197,6 +197,18 @@ impl<'a> Interp<'a> {
                     _ => V::Data(Value::tensor(Shape::unknown(), None)),
                 }
             }
+            // Images: what both branches agree on stays known.
+            (V::Image(x), V::Image(y)) => {
+                let agree = |p: Option<crate::shapes::DimExpr>,
+                             q: &Option<crate::shapes::DimExpr>| {
+                    p.filter(|p| Some(p) == q.as_ref())
+                };
+                V::Image(Box::new(super::images::Image {
+                    width: agree(x.width, &y.width),
+                    height: agree(x.height, &y.height),
+                    mode: x.mode.filter(|m| Some(m) == y.mode.as_ref()),
+                }))
+            }
             (V::Data(Value::Int(_)), V::Data(Value::Int(_))) => {
                 V::Data(Value::Int(self.fresh_sym("joined")))
             }

@@ -496,15 +496,18 @@ impl<'a> Interp<'a> {
                         None => V::Cond(p),
                     };
                 }
+                let name = match op {
+                    CmpOp::Eq => "operator.eq",
+                    CmpOp::NotEq => "operator.ne",
+                    CmpOp::Lt => "operator.lt",
+                    CmpOp::LtE => "operator.le",
+                    CmpOp::Gt => "operator.gt",
+                    _ => "operator.ge",
+                };
+                if matches!(l, V::Array(_)) || matches!(r, V::Array(_)) {
+                    return self.numpy_compare(name, l, r, span);
+                }
                 if l.is_tensor() || r.is_tensor() {
-                    let name = match op {
-                        CmpOp::Eq => "operator.eq",
-                        CmpOp::NotEq => "operator.ne",
-                        CmpOp::Lt => "operator.lt",
-                        CmpOp::LtE => "operator.le",
-                        CmpOp::Gt => "operator.gt",
-                        _ => "operator.ge",
-                    };
                     return self.apply_function(name, vec![l, r], vec![], span, &[]);
                 }
                 match (py_eq(&l, &r), op) {
@@ -532,6 +535,11 @@ impl<'a> Interp<'a> {
             V::Builtin("math") => super::builtins::math_attr(attr),
             V::Builtin("numpy") => super::numpy::numpy_attr(attr),
             V::Builtin("numpy.random") => super::numpy::numpy_random_attr(attr),
+            V::Builtin(g) if super::numpy::is_generator(g) => super::numpy::generator_attr(g, attr),
+            V::Image(img) => super::images::image_attribute(img, attr),
+            V::Builtin(ns) if super::images::namespace_attr(ns, attr).is_some() => {
+                super::images::namespace_attr(ns, attr).unwrap_or(V::Unknown)
+            }
             V::Array(t) => {
                 let t = (**t).clone();
                 self.numpy_attribute(&t, attr)

@@ -775,6 +775,8 @@ pub fn torch_module<'a>(path: &str) -> V<'a> {
         v
     } else if let Some(op) = super::libraries::torchvision_op(path) {
         op
+    } else if let Some(v) = super::images::image_path(path) {
+        v
     } else if path == "numpy" {
         V::Builtin("numpy")
     } else if let Some(attr) = path.strip_prefix("numpy.random.") {

@@ -90,6 +90,7 @@ pub mod data;
 pub mod env;
 pub mod expr;
 pub mod frames;
+pub mod images;
 pub mod imports;
 pub mod interp;
 pub mod libraries;

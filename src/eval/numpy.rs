@@ -11,7 +11,7 @@ use ruff_text_size::TextRange;
 
 use crate::catalogue::{apply_noting_reads, lookup, RuleError, RuleKind};
 use crate::shapes::shape::{Dim, Shape};
-use crate::shapes::value::{TensorValue, Value};
+use crate::shapes::value::{DType, TensorValue, Value};
 
 use super::calls::argument as arg;
 use super::interp::Interp;
@@ -27,6 +27,30 @@ pub fn numpy_attr<'a>(attr: &str) -> V<'a> {
         "newaxis" => V::Data(Value::None),
         _ => member("numpy.", attr),
     }
+}
+
+/// A `numpy.random.RandomState(seed)` object: the legacy generator, whose methods are the
+/// `numpy.random` module's functions.
+const RANDOM_STATE: &str = "numpy.random.RandomState()";
+/// A `numpy.random.default_rng(seed)` object (a `Generator`): `random`, `integers` (as
+/// `randint`), `normal`, `uniform`, `standard_normal`, `choice`, `permutation` and `shuffle`,
+/// with the module functions' signatures; it has no `rand`, `randn` or `randint`.
+const GENERATOR: &str = "numpy.random.Generator()";
+
+/// Whether `name` is a random generator object ([`RANDOM_STATE`], [`GENERATOR`]).
+pub fn is_generator(name: &str) -> bool {
+    name == RANDOM_STATE || name == GENERATOR
+}
+
+/// `rng.<attr>` of a random generator object: the module function it behaves as.
+pub fn generator_attr<'a>(generator: &str, attr: &str) -> V<'a> {
+    let function = match (generator, attr) {
+        (GENERATOR, "integers") => "randint",
+        (GENERATOR, "rand" | "randn" | "randint" | "random_sample" | "seed") => return V::Unknown,
+        (_, "RandomState" | "default_rng" | "seed") => return V::Unknown,
+        (_, other) => other,
+    };
+    numpy_random_attr(function)
 }
 
 /// The modelled function (or namespace) `namespace` + `attr`, else unknown.
@@ -60,6 +84,15 @@ const NUMPY_FUNCS: &[&str] = &[
     "numpy.reshape",
     "numpy.transpose",
     "numpy.squeeze",
+    "numpy.prod",
+    "numpy.sqrt",
+    "numpy.exp",
+    "numpy.log",
+    "numpy.random.RandomState",
+    "numpy.random.default_rng",
+    "numpy.random.choice",
+    "numpy.random.permutation",
+    "numpy.random.shuffle",
     "numpy.random.rand",
     "numpy.random.randn",
     "numpy.random.random",
@@ -173,12 +206,48 @@ impl<'a> Interp<'a> {
             },
             "array" | "asarray" => match first {
                 V::Array(_) => first,
+                V::Image(img) => super::images::image_array(&img),
                 V::Data(Value::Tensor(t)) => array(t),
+                // numpy stacks a sequence of arrays (all of one shape, else it raises).
+                V::List(items) | V::Tuple(items)
+                    if !items.is_empty() && items.iter().all(|i| matches!(i, V::Array(_))) =>
+                {
+                    let dim = V::Data(Value::int(0));
+                    self.numpy_apply("torch.stack", &[V::List(items), dim], vec![], span)
+                }
+                V::List(ref items) | V::Tuple(ref items) if items.iter().any(holds_array) => {
+                    V::Unknown
+                }
                 V::List(_) | V::Tuple(_) => {
                     self.numpy_apply("torch.tensor", &[first], vec![], span)
                 }
                 _ => V::Unknown,
             },
+            "prod" if args.len() == 1 && kwargs.is_empty() => prod(&first),
+            // On numbers, what `math` computes (numpy gives nan or inf where `math` raises:
+            // unknown here); on an array, an array of its shape.
+            "sqrt" | "exp" | "log" if args.len() == 1 => match first {
+                V::Array(t) => array(t.without_content()),
+                V::Data(Value::Int(_) | Value::IntUnknown | Value::Float(_) | Value::Bool(_)) => {
+                    match super::builtins::call_math(&format!("math.{f}"), &args) {
+                        V::Data(Value::Float(x)) => V::Data(Value::Float(x)),
+                        _ => V::Data(Value::Float(None)),
+                    }
+                }
+                _ => V::Unknown,
+            },
+            "random.RandomState" => V::Builtin(RANDOM_STATE),
+            "random.default_rng" => V::Builtin(GENERATOR),
+            "random.choice" => self.numpy_choice(&first, arg(&args, &kwargs, 1, "size"), span),
+            "random.permutation" => match first {
+                V::Array(t) => array(t.without_content()),
+                V::Data(Value::Int(_)) => {
+                    self.numpy_apply("torch.empty", &[V::Tuple(vec![first])], vec![], span)
+                }
+                _ => V::Unknown,
+            },
+            // In place: the caller forgets the array's content (`Interp::eval_call`).
+            "random.shuffle" => V::none(),
             "arange" | "linspace" | "eye" => {
                 self.numpy_apply(&format!("torch.{f}"), &args, vec![], span)
             }
@@ -199,7 +268,9 @@ impl<'a> Interp<'a> {
                 None => V::Unknown,
             },
             "reshape" => match arg(&args, &kwargs, 1, "newshape").cloned() {
-                Some(shape) => self.numpy_apply("torch.reshape", &[first, shape], vec![], span),
+                Some(shape) => {
+                    self.numpy_apply("torch.reshape", &[first, shape_arg(&[shape])], vec![], span)
+                }
                 None => V::Unknown,
             },
             "transpose" => {
@@ -224,6 +295,22 @@ impl<'a> Interp<'a> {
                 self.numpy_sized(arg(&args, &kwargs, 2, "size").cloned(), span)
             }
             _ => V::Unknown,
+        }
+    }
+
+    /// `choice(a, size)` of an int or a 1-D array: an array of shape `size` (a choice along
+    /// the first axis of a higher-rank array is a `Generator`'s only: unknown).
+    fn numpy_choice(&mut self, a: &V<'a>, size: Option<&V<'a>>, span: TextRange) -> V<'a> {
+        let one_dim = match a {
+            V::Array(t) => t.shape.dims().is_some_and(|d| d.len() == 1),
+            V::Data(Value::Int(_)) => true,
+            V::List(items) | V::Tuple(items) => !items.iter().any(holds_array),
+            _ => false,
+        };
+        if one_dim {
+            self.numpy_sized(size.cloned(), span)
+        } else {
+            V::Unknown
         }
     }
 
@@ -352,6 +439,29 @@ impl<'a> Interp<'a> {
         self.numpy_apply(op, &[l, r], vec![], span)
     }
 
+    /// A comparison where an operand is an array and the other an array or a number: a bool
+    /// array of the broadcast shape. Anything else compared with an array is unknown.
+    pub(super) fn numpy_compare(&mut self, op: &str, l: V<'a>, r: V<'a>, span: TextRange) -> V<'a> {
+        let comparable = |v: &V<'a>| {
+            matches!(
+                v,
+                V::Array(_)
+                    | V::Drawn(_)
+                    | V::Data(Value::Int(_) | Value::IntUnknown | Value::Float(_) | Value::Bool(_))
+            )
+        };
+        if !(comparable(&l) && comparable(&r)) {
+            return V::Unknown;
+        }
+        match self.numpy_binop(op, l, r, span) {
+            V::Array(t) => V::Array(Box::new(TensorValue {
+                dtype: Some(DType::Bool),
+                ..*t
+            })),
+            other => other,
+        }
+    }
+
     /// `a[index]` of an array.
     pub(super) fn numpy_subscript(&mut self, a: V<'a>, idx: V<'a>, span: TextRange) -> V<'a> {
         if matches!(idx, V::Array(_)) {
@@ -382,11 +492,31 @@ fn holds_array(v: &V<'_>) -> bool {
     }
 }
 
-/// The shape argument of `reshape`: one tuple or list, or the sizes themselves.
+/// The shape argument of `reshape`: one tuple or list, or the sizes themselves (numpy takes
+/// one int, `a.reshape(-1)`, as the shape of one dim).
 fn shape_arg<'a>(args: &[V<'a>]) -> V<'a> {
     match args {
-        [one] => one.clone(),
+        [one @ (V::Tuple(_) | V::List(_) | V::Data(Value::Size(_)))] => one.clone(),
         many => V::Tuple(many.to_vec()),
+    }
+}
+
+/// `np.prod(seq)` of ints: their product, an int (`np.prod(shape)`); `np.prod(())` is the
+/// float 1.0. Anything else is unknown.
+fn prod<'a>(seq: &V<'a>) -> V<'a> {
+    let Some(items) = seq.elements() else {
+        return V::Unknown;
+    };
+    if items.is_empty() {
+        return V::Data(Value::Float(Some(1.0)));
+    }
+    match items
+        .iter()
+        .map(super::expr::int_of)
+        .collect::<Option<Vec<_>>>()
+    {
+        Some(ints) => V::Data(Value::Int(crate::shapes::DimExpr::product(ints.iter()))),
+        None => V::Unknown,
     }
 }
 
@@ -438,5 +568,95 @@ batch = torch.FloatTensor([np.zeros(5), np.ones(5)])
 batch.view(7)
 "#;
         assert!(findings(src).is_empty());
+    }
+
+    /// `np.array` of a list of arrays stacks them (`[n, *a.shape]`), and `reshape` takes one
+    /// int or `-1` (`a.reshape(-1)`, `a.reshape(-1, 2)`, `np.reshape(a, -1)`): the run goes on
+    /// to the layers. Under numpy: `(3, 3, 4)`, `(18, 2)`, `(12,)`.
+    #[test]
+    fn stacked_and_flattened_arrays_reach_torch() {
+        let src = r#"
+import numpy as np
+import torch
+import torch.nn as nn
+
+a = np.zeros((3, 4), dtype=np.float32)
+stacked = np.array([a, a, a])
+flat = stacked.reshape(-1, 2)
+rows = np.reshape(a, -1)
+nn.Linear(4, 2)(torch.from_numpy(stacked))
+nn.Linear(2, 2)(torch.from_numpy(flat))
+nn.Linear(ROWS, 2)(torch.from_numpy(rows))
+"#;
+        assert_twins(src, "ROWS", "4", "12", 12);
+    }
+
+    /// `np.prod` of a shape is the int product (`x.view(-1, np.prod(shape))`), and
+    /// `np.sqrt` of a number is its float root.
+    #[test]
+    fn prod_of_a_shape_and_sqrt_of_a_number_are_known() {
+        let src = r#"
+import numpy as np
+import torch
+import torch.nn as nn
+
+shape = np.zeros((5, 3, 4)).shape[1:]
+x = torch.randn(6, 12).view(-1, np.prod(shape))
+side = int(np.sqrt(16))
+sq = torch.randn(2, 16).view(2, side, side)
+nn.Linear(12, 2)(x)
+nn.Linear(FEAT, 2)(sq)
+"#;
+        assert_twins(src, "FEAT", "16", "4", 11);
+    }
+
+    /// A comparison with an array is a bool array of its shape; `RandomState` and
+    /// `default_rng` objects draw arrays as the `np.random` functions do (a `Generator`'s
+    /// `integers` is `randint`).
+    #[test]
+    fn comparisons_and_generator_objects_give_arrays() {
+        let src = r#"
+import numpy as np
+import torch
+import torch.nn as nn
+
+mask = np.random.rand(5, 3) < 0.5
+rs = np.random.RandomState(0)
+rng = np.random.default_rng(0)
+g = np.concatenate([rs.randn(5, 2), rng.normal(0, 1, (5, 1)), rng.integers(0, 3, size=(5, 2))], axis=1)
+nn.Linear(3, 2)(torch.from_numpy(mask).float())
+nn.Linear(FEAT, 2)(torch.from_numpy(g).float())
+"#;
+        assert_twins(src, "FEAT", "4", "5", 11);
+    }
+
+    /// A `Generator` has no `randn`: what it would give is unknown, never an array.
+    #[test]
+    fn generator_objects_have_only_their_own_methods() {
+        let src = r#"
+import numpy as np
+import torch
+
+rng = np.random.default_rng(0)
+torch.from_numpy(rng.randn(5, 2)).view(7)
+"#;
+        assert!(findings(src).is_empty());
+    }
+
+    /// Writing into an array (`a[1] = 1`, `np.random.shuffle(a)`) forgets what was known
+    /// of its content: the zeros it was made of are no longer its values.
+    #[test]
+    fn writes_into_arrays_forget_their_content() {
+        let src = r#"
+import numpy as np
+import torch
+
+a = np.zeros(4)
+WRITE
+n = torch.from_numpy(a).long().tolist()[1]
+torch.randn(2, 3).view(n, 6)
+"#;
+        assert_twins(src, "WRITE", "pass", "a[1] = 1", 8);
+        assert!(findings(&src.replace("WRITE", "np.random.shuffle(a)")).is_empty());
     }
 }

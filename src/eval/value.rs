@@ -92,6 +92,10 @@ pub enum V<'a> {
     Batches(Rc<Batches<'a>>),
     /// A numpy array of this shape (see `numpy.rs`): never a torch tensor.
     Array(Box<crate::shapes::value::TensorValue>),
+    /// A PIL image (see `images.rs`).
+    Image(Box<super::images::Image>),
+    /// A torchvision transform object (see `images.rs`).
+    Transform(Rc<super::images::Transform<'a>>),
     Unknown,
 }
 
@@ -257,6 +261,8 @@ impl<'a> V<'a> {
             V::Lazy(l) => format!("lazy {}.{}", l.0, l.1),
             V::Drawn(b) => format!("float in {b:?}"),
             V::Array(t) => format!("array {}", t.shape),
+            V::Image(i) => format!("image {:?}x{:?} {:?}", i.width, i.height, i.mode),
+            V::Transform(t) => format!("transform {}", t.class),
             V::Dataset(ts) => format!("dataset of {}", ts.len()),
             V::Batches(b) => format!("batches of {}", b.item.brief()),
             V::Unknown => "unknown".into(),
@@ -383,7 +389,7 @@ impl<'a> V<'a> {
             V::Dict(items) => Some(!items.is_empty()),
             V::Func(_) | V::Class(_) | V::Object(_) | V::Module(_) | V::Torch(_) => Some(true),
             V::Closure(..) | V::Lambda(..) | V::Partial(_) => Some(true),
-            V::Builtin(_) | V::Bound(..) => Some(true),
+            V::Builtin(_) | V::Bound(..) | V::Image(_) | V::Transform(_) => Some(true),
             V::Container(_, items, _) => Some(!items.is_empty()),
             V::Cond(p) => p.decide(),
             V::Drawn(b) => b.truth(),
@@ -419,6 +425,8 @@ impl<'a> V<'a> {
             (V::Dict(a), V::Dict(b)) => same_items(a, b),
             (V::Bound(r, m), V::Bound(s, n)) => m == n && r.same(s),
             (V::Lazy(a), V::Lazy(b)) => a == b,
+            (V::Image(a), V::Image(b)) => a == b,
+            (V::Transform(a), V::Transform(b)) => Rc::ptr_eq(a, b),
             (V::Either(a), V::Either(b)) => {
                 Rc::ptr_eq(a, b)
                     || (a.guard == b.guard && a.then.same(&b.then) && a.other.same(&b.other))

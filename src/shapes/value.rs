@@ -58,6 +58,29 @@ pub struct TensorValue {
 }
 
 impl TensorValue {
+    /// A tensor of this shape and dtype, nothing known of its values.
+    pub fn of(shape: Shape, dtype: Option<DType>) -> TensorValue {
+        TensorValue {
+            shape,
+            dtype,
+            uniform: None,
+            top: None,
+            elements: None,
+            bounds: None,
+        }
+    }
+
+    /// The same shape and dtype with every known fact about the values forgotten.
+    pub fn without_content(self) -> TensorValue {
+        TensorValue {
+            uniform: None,
+            top: None,
+            elements: None,
+            bounds: None,
+            ..self
+        }
+    }
+
     /// The same tensor converted to `dtype` (`None`: unknown): the shape stays, a uniform
     /// value survives the conversion (to bool it becomes `value != 0`).
     pub fn converted(self, dtype: Option<DType>) -> TensorValue {
@@ -173,14 +196,7 @@ impl Value {
     }
 
     pub fn tensor(shape: Shape, dtype: Option<DType>) -> Value {
-        Value::Tensor(TensorValue {
-            shape,
-            dtype,
-            uniform: None,
-            top: None,
-            elements: None,
-            bounds: None,
-        })
+        Value::Tensor(TensorValue::of(shape, dtype))
     }
 
     pub fn float_tensor(dims: &[i64]) -> Value {
@@ -195,13 +211,7 @@ impl Value {
     /// changes the values but not the shape).
     pub fn without_content(self) -> Value {
         match self {
-            Value::Tensor(t) => Value::Tensor(TensorValue {
-                uniform: None,
-                top: None,
-                elements: None,
-                bounds: None,
-                ..t
-            }),
+            Value::Tensor(t) => Value::Tensor(t.without_content()),
             other => other,
         }
     }
