@@ -109,8 +109,16 @@ fn per_channel(dims: &[Dim]) -> Dim {
 }
 
 /// Training-mode batch statistics need more than one value per channel ("Expected more than
-/// 1 value per channel when training"; an empty batch is allowed).
+/// 1 value per channel when training"; an empty batch is allowed). A layer is in training
+/// mode unless the interpreter says its mode is not known (`model.eval()` ran).
 fn require_not_one(ctx: &mut Ctx, size: &Dim, what: &str, dims: &[Dim]) -> Result<(), RuleError> {
+    let training = match ctx.param("training") {
+        None => true,
+        Some(v) => matches!(v, Value::Bool(Some(true))),
+    };
+    if !training {
+        return Ok(());
+    }
     if let Some(e) = size.expr() {
         ctx.require_with(Pred::Ne(e.clone(), DimExpr::one()), |cx| {
             format!(

@@ -334,6 +334,9 @@ impl<'a> Interp<'a> {
         kwargs: Vec<(String, V<'a>)>,
         span: TextRange,
     ) -> V<'a> {
+        if matches!(method, "eval" | "train") && recv.is_layer() {
+            self.run.mode_changed = true;
+        }
         match &recv {
             V::Object(o) if super::config::is_parser(o.borrow().class) => {
                 self.parser_method(o, method, args, kwargs, span)
@@ -603,16 +606,12 @@ impl<'a> Interp<'a> {
         };
         let short = class.rsplit('.').next().unwrap_or(&class).to_string();
         let related = vec![(m.span, format!("`{short}` constructed here"))];
-        self.run_rule(
-            forward,
-            &class,
-            &args,
-            &kwargs,
-            span,
-            &related,
-            Some(m.value.clone()),
-        )
-        .map_or(V::Unknown, V::data)
+        let mut value = m.value.clone();
+        if self.run.mode_changed {
+            value.params.insert("training".into(), Value::Bool(None));
+        }
+        self.run_rule(forward, &class, &args, &kwargs, span, &related, Some(value))
+            .map_or(V::Unknown, V::data)
     }
 
     /// Runs one rule: its requirements become obligations at `span`; a definite error is a
@@ -1182,5 +1181,29 @@ class Net(nn.Module):
         return x
 "#;
         assert!(crate::testing::findings(src).is_empty());
+    }
+
+    /// Batch norm needs more than one value per channel only in training: after
+    /// `model.eval()` a single sample goes through.
+    #[test]
+    fn eval_mode_lifts_training_only_checks() {
+        let src = r#"
+import torch
+import torch.nn as nn
+
+class Head(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(32, 16)
+        self.bn = nn.BatchNorm1d(16)
+
+    def forward(self, x):
+        return self.bn(self.fc(x))
+
+model = Head()
+MODE
+model(torch.randn(1, 32))
+"#;
+        crate::testing::assert_twins(src, "MODE", "pass", "model.eval()", 12);
     }
 }

@@ -578,7 +578,7 @@ impl<'a> Interp<'a> {
                     None => match obj.torch_base() {
                         Some(base) => self.attribute(base, attr, span),
                         None if attr == "training" && self.is_module_class(class) => {
-                            V::Data(Value::Bool(Some(true)))
+                            V::Data(Value::Bool((!self.run.mode_changed).then_some(true)))
                         }
                         None => V::Unknown,
                     },
@@ -630,7 +630,9 @@ impl<'a> Interp<'a> {
                 {
                     Some(v) => V::data(v),
                     // Modules are built in training mode (the policy of the norm rules).
-                    None if attr == "training" => V::Data(Value::Bool(Some(true))),
+                    None if attr == "training" => {
+                        V::Data(Value::Bool((!self.run.mode_changed).then_some(true)))
+                    }
                     None => V::Bound(Box::new(obj.clone()), attr.into()),
                 }
             }

@@ -103,6 +103,9 @@ pub struct RunState<'a> {
     pub call_sites: Vec<TextRange>,
     /// Set by a definite failure on an unguarded path: the rest of the unit never runs.
     pub dead: bool,
+    /// Set once a layer's `eval()` or `train(...)` ran: from then on whether layers are in
+    /// training mode is not known (checks that hold only in training are not made).
+    pub mode_changed: bool,
 }
 
 /// Planned answers to the questions rules cannot settle from the dims (`squeeze` of a dim
