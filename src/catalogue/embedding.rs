@@ -1,7 +1,7 @@
 //! Operator rules: embeddings (`Embedding`, `EmbeddingBag`), `one_hot`, `normalize` and
 //! the similarity/distance functions. (See `catalogue/mod.rs` for the conventions.)
 
-use super::common::require_values_within;
+use super::common::{param_size, require_values_within, size_value};
 use super::nd::module_value;
 use super::norms::{bool_param, int_param};
 use super::{invalid, tensor_out, unsupported, Ctx, Rule, RuleError, RuleResult};
@@ -41,14 +41,19 @@ pub const RULES: &[Rule] = &[
 fn embedding_init(ctx: &mut Ctx) -> RuleResult {
     let op = ctx.op.clone();
     let bag = op.ends_with("Bag");
-    let num = ctx
-        .opt_int(0, "num_embeddings")?
-        .ok_or_else(|| RuleError::invalid(format!("{op}: missing argument 'num_embeddings'")))?;
+    // A vocabulary size the analysis does not know (`len(vocab)` of data read at run time)
+    // still builds the layer: its lookups keep their width, unchecked against the table.
+    let num = match ctx.arg(0, "num_embeddings") {
+        Some(v) if v.is_unknown_int() => None,
+        _ => Some(ctx.opt_int(0, "num_embeddings")?.ok_or_else(|| {
+            RuleError::invalid(format!("{op}: missing argument 'num_embeddings'"))
+        })?),
+    };
     let dim = ctx
         .opt_int(1, "embedding_dim")?
         .ok_or_else(|| RuleError::invalid(format!("{op}: missing argument 'embedding_dim'")))?;
     let pad_pos = if bag { 9 } else { 2 };
-    if let Some(p) = ctx.opt_int(pad_pos, "padding_idx")? {
+    if let (Some(p), Some(num)) = (ctx.opt_int(pad_pos, "padding_idx")?, &num) {
         ctx.require_with(
             Pred::And(vec![
                 Pred::Lt(p.clone(), num.clone()),
@@ -66,11 +71,13 @@ fn embedding_init(ctx: &mut Ctx) -> RuleResult {
             if w.len() != 2 {
                 return invalid(msg);
             }
-            ctx.require_eq(&w[0], &Dim::Known(num.clone()), msg.clone())?;
+            if let Some(num) = &num {
+                ctx.require_eq(&w[0], &Dim::Known(num.clone()), msg.clone())?;
+            }
             ctx.require_eq(&w[1], &Dim::Known(dim.clone()), msg)?;
         }
         _ => {
-            for d in [&num, &dim] {
+            for d in num.iter().chain([&dim]) {
                 ctx.require_with(Pred::Le(DimExpr::zero(), d.clone()), |_| {
                     format!("{op}: Trying to create tensor with negative dimension {d}")
                 })?;
@@ -85,7 +92,7 @@ fn embedding_init(ctx: &mut Ctx) -> RuleResult {
     Ok(module_value(
         ctx,
         vec![
-            ("num_embeddings", Value::Int(num)),
+            ("num_embeddings", size_value(num)),
             ("embedding_dim", Value::Int(dim)),
             ("mode", Value::Str(Some(mode))),
             ("include_last_offset", Value::Bool(Some(last))),
@@ -161,7 +168,7 @@ fn embedding_shape(ctx: &mut Ctx, num: &Dim, dim: Dim) -> RuleResult {
 
 /// `emb(indices)`: see [`embedding_shape`].
 fn embedding_forward(ctx: &mut Ctx) -> RuleResult {
-    let num = Dim::Known(int_param(ctx, "num_embeddings")?);
+    let num = param_size(ctx, "num_embeddings");
     let dim = Dim::Known(int_param(ctx, "embedding_dim")?);
     embedding_shape(ctx, &num, dim)
 }
@@ -412,4 +419,25 @@ fn pairwise_distance(ctx: &mut Ctx) -> RuleResult {
         }
     }
     Ok(tensor_out(out, dtype))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::testing::assert_twins;
+
+    /// A vocabulary read at run time leaves the table's size unknown, not the layer: its
+    /// lookups are `[*, embedding_dim]` and the recurrent layer after it is checked.
+    #[test]
+    fn embeddings_of_unknown_vocabulary_keep_their_width() {
+        let src = r#"
+import torch
+import torch.nn as nn
+
+words = open("corpus.txt").read().split()
+emb = nn.Embedding(len(set(words)), 64)
+rnn = nn.GRU(WIDTH, 16, batch_first=True)
+out, h = rnn(emb(torch.tensor([[1, 2, 3]])))
+"#;
+        assert_twins(src, "WIDTH", "32", "64", 8);
+    }
 }
