@@ -107,6 +107,34 @@ fn conv_init(ctx: &mut Ctx) -> RuleResult {
     };
     let cin = channels(ctx, 0, "in_channels")?;
     let cout = channels(ctx, 1, "out_channels")?;
+    // A tuple of another length than the layer's dims (`nn.Conv1d(c, c, (1, 2))`) builds
+    // the layer (its weight takes that many dims); every call then fails.
+    let positions: &[(usize, &str)] = if transposed {
+        &[
+            (2, "kernel_size"),
+            (3, "stride"),
+            (5, "output_padding"),
+            (8, "dilation"),
+        ]
+    } else {
+        &[(2, "kernel_size"), (3, "stride"), (5, "dilation")]
+    };
+    for &(pos, name) in positions {
+        let len = ctx
+            .arg(pos, name)
+            .and_then(|v| v.elements())
+            .map(|e| e.len());
+        if let Some(k) = len.filter(|k| *k != 1 && *k != n) {
+            let msg = format!(
+                "{op}: expected {name} to be a single integer value or a list of {n} values to \
+                 match the convolution dimensions, but got {k} values"
+            );
+            return Ok(module_value(
+                ctx,
+                vec![("malformed", Value::Str(Some(msg)))],
+            ));
+        }
+    }
     let kernel = match ctx.arg(2, "kernel_size") {
         Some(v) => ntuple(&op, "kernel_size", v, n)?,
         None => return invalid(format!("{op}: missing argument 'kernel_size'")),
@@ -193,6 +221,9 @@ fn conv_forward(ctx: &mut Ctx) -> RuleResult {
     let n = spatial_rank(&op);
     let transposed = is_transposed(&op);
     let (x, dtype) = ctx.ranked(0, "input")?;
+    if let Some(Value::Str(Some(msg))) = ctx.param("malformed") {
+        return invalid(msg.clone());
+    }
     let cin = param_size(ctx, "in_channels");
     let cout = param_size(ctx, "out_channels");
     let Some(groups) = ctx.param("groups").and_then(Value::as_int_expr) else {
@@ -704,5 +735,27 @@ class Net(nn.Module):
         return self.head(y.mean(dim=(2, 3)))
 "#;
         crate::testing::assert_twins(src, "INPUT", "torch.cat([x, x], 1)", "x", 14);
+    }
+}
+
+#[cfg(test)]
+mod malformed_tests {
+    use crate::testing::findings;
+
+    /// torch builds `nn.Conv1d(c, c, (1, 2))` (a 4-D weight) and fails at every call: the
+    /// finding is at the call, not where the layer is built.
+    #[test]
+    fn tuples_of_another_length_fail_at_the_call() {
+        let src = r#"
+import torch
+import torch.nn as nn
+
+conv = nn.Conv1d(8, 8, kernel_size=(1, 2))
+print(conv.weight.shape)
+y = conv(torch.randn(2, 8, 5, 10))
+"#;
+        let found = findings(src);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].span.line, 7);
     }
 }
