@@ -324,6 +324,9 @@ impl<'a> Interp<'a> {
                     {
                         self.children(o)
                     }
+                    None if method == "parameters" && self.is_module_class(class) => {
+                        Self::parameters_of_layer()
+                    }
                     None => match recv.torch_base() {
                         Some(base) => self.call_method(base, method, args, kwargs, span),
                         None => V::Unknown,
@@ -334,6 +337,9 @@ impl<'a> Interp<'a> {
             V::Super(..) => self.call_super_method(method, args, kwargs, span),
             V::Class(c) => match self.class_member(c, method) {
                 Some(V::Func(def)) => self.call_user(def, Some(recv.clone()), args, kwargs, span),
+                None if method == "apply" && self.is_autograd_function(c) => {
+                    self.apply_autograd_function(c, args, kwargs, span)
+                }
                 _ => V::Unknown,
             },
             V::Array(t) => self.numpy_method((**t).clone(), method, args, kwargs, span),
@@ -365,11 +371,13 @@ impl<'a> Interp<'a> {
             }
             V::Module(m) => match method {
                 "forward" => self.apply_module(m, args, kwargs, span),
+                "parameters" => Self::parameters_of_layer(),
                 m if MODULE_SELF_METHODS.contains(&m) => recv.clone(),
                 _ => V::Unknown,
             },
             V::Container(_, items, _) => match method {
                 "forward" => self.call(recv.clone(), args, kwargs, span),
+                "parameters" => Self::parameters_of_layer(),
                 _ => mapping_method(items, method, &args),
             },
             V::Data(Value::Str(Some(text))) => str_method(text, method, &args),
@@ -393,9 +401,10 @@ impl<'a> Interp<'a> {
         // static methods of torch classes (`nn.Transformer.generate_square_subsequent_mask`)
         // are outside torch's API table.
         let api = crate::resolve::torch_name(path).or_else(|| {
-            crate::catalogue::lookup(path)
-                .is_some()
-                .then_some((path, ApiKind::Function))
+            crate::catalogue::lookup(path).map(|r| match r.kind {
+                RuleKind::Module { .. } => (path, ApiKind::Module),
+                RuleKind::Function(_) => (path, ApiKind::Function),
+            })
         });
         // Tracing and export run the model on their example inputs.
         if let "torch.jit.trace" | "torch.jit._get_trace_graph" | "torch.onnx.export" = path {
@@ -412,6 +421,10 @@ impl<'a> Interp<'a> {
             } else {
                 V::Unknown
             };
+        }
+        let utility = api.map_or(path, |(canonical, _)| canonical);
+        if let Some(v) = self.torch_utility(utility, &args, &kwargs, span) {
+            return v;
         }
         let Some((canonical, kind)) = api else {
             if debug_misses() {
@@ -526,6 +539,15 @@ impl<'a> Interp<'a> {
             (_, Some(RuleKind::Function(f))) => {
                 let out = self.run_rule(f, &canonical, &args, &kwargs, span, &[], None);
                 out.map_or(V::Unknown, V::data)
+            }
+            (ApiKind::Function, None) if canonical.ends_with('_') => {
+                match self.in_place_function(&canonical, &args, &kwargs, span) {
+                    Some(v) => v,
+                    None => {
+                        self.run.trace.unknown_ops += 1;
+                        V::Unknown
+                    }
+                }
             }
             _ => {
                 if debug_misses() {

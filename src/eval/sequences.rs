@@ -116,7 +116,7 @@ fn nested<'a>(dims: &[usize], values: &[f64], number: &dyn Fn(f64) -> V<'a>) -> 
 pub fn element_of<'a>(v: &V<'a>) -> V<'a> {
     match v {
         V::Data(Value::Tensor(t)) => row_of(t, None).unwrap_or(V::Unknown),
-        V::Batches(item) => (**item).clone(),
+        V::Batches(item) | V::Items(item) => (**item).clone(),
         _ => V::Unknown,
     }
 }

@@ -90,6 +90,9 @@ pub enum V<'a> {
     Dataset(Rc<Vec<V<'a>>>),
     /// An iterable every element of which is this value (a `DataLoader`'s batches).
     Batches(Box<V<'a>>),
+    /// An iterable of unknown length, perhaps empty, every element of which is this value
+    /// (a model's `parameters()`).
+    Items(Box<V<'a>>),
     /// A numpy array of this shape (see `numpy.rs`): never a torch tensor.
     Array(Box<crate::shapes::value::TensorValue>),
     Unknown,
@@ -240,6 +243,7 @@ impl<'a> V<'a> {
             V::Array(t) => format!("array {}", t.shape),
             V::Dataset(ts) => format!("dataset of {}", ts.len()),
             V::Batches(item) => format!("batches of {}", item.brief()),
+            V::Items(item) => format!("items of {}", item.brief()),
             V::Unknown => "unknown".into(),
         }
     }
