@@ -95,13 +95,7 @@ impl<'a> Interp<'a> {
     ) -> Option<V<'a>> {
         self.ancestry(class).into_iter().find_map(|c| {
             let method = super::calls::own_method(c, name).map(V::Func);
-            method.or_else(|| {
-                self.classes
-                    .attrs
-                    .get(&(c as *const _))
-                    .and_then(|m| m.get(name))
-                    .cloned()
-            })
+            method.or_else(|| self.classes.attr(c, name).cloned())
         })
     }
 

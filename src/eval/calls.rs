@@ -869,6 +869,11 @@ impl<'a> Interp<'a> {
         }
         self.run.depth += 1;
         self.run.locals.push(frame);
+        let declared = declared_globals(&def.body);
+        if !declared.is_empty() {
+            let depth = self.run.locals.len();
+            self.run.global_names.push((depth, declared));
+        }
         self.run.returns.push(Vec::new());
         if let (Some(c), Some(t)) = (class, &this) {
             self.run.class_ctx.push((c, t.clone()));
@@ -887,6 +892,14 @@ impl<'a> Interp<'a> {
             self.run.class_ctx.pop();
         }
         let returns = self.run.returns.pop().unwrap_or_default();
+        if self
+            .run
+            .global_names
+            .last()
+            .is_some_and(|(depth, _)| *depth == self.run.locals.len())
+        {
+            self.run.global_names.pop();
+        }
         self.run.locals.pop();
         self.run.depth -= 1;
         self.leave_module(switch);
@@ -1007,6 +1020,43 @@ pub fn own_method<'a>(class: &'a StmtClassDef, name: &str) -> Option<&'a StmtFun
         ruff_python_ast::Stmt::FunctionDef(f) if f.name.id.as_str() == name => Some(f),
         _ => None,
     })
+}
+
+/// The names a function body declares `global` (its own statements, nested blocks
+/// included, nested functions and classes not).
+fn declared_globals(body: &[Stmt]) -> Vec<&str> {
+    let mut names = Vec::new();
+    for stmt in body {
+        match stmt {
+            Stmt::Global(g) => names.extend(g.names.iter().map(|n| n.id.as_str())),
+            Stmt::If(s) => {
+                names.extend(declared_globals(&s.body));
+                for c in &s.elif_else_clauses {
+                    names.extend(declared_globals(&c.body));
+                }
+            }
+            Stmt::For(s) => {
+                names.extend(declared_globals(&s.body));
+                names.extend(declared_globals(&s.orelse));
+            }
+            Stmt::While(s) => {
+                names.extend(declared_globals(&s.body));
+                names.extend(declared_globals(&s.orelse));
+            }
+            Stmt::With(s) => names.extend(declared_globals(&s.body)),
+            Stmt::Try(s) => {
+                names.extend(declared_globals(&s.body));
+                for h in &s.handlers {
+                    let ruff_python_ast::ExceptHandler::ExceptHandler(h) = h;
+                    names.extend(declared_globals(&h.body));
+                }
+                names.extend(declared_globals(&s.orelse));
+                names.extend(declared_globals(&s.finalbody));
+            }
+            _ => {}
+        }
+    }
+    names
 }
 
 /// Whether `def` carries the plain decorator `@name`.

@@ -97,6 +97,9 @@ pub struct RunState<'a> {
     pub(super) steps: usize,
     /// Return values of the functions being run (innermost last).
     pub returns: Vec<Vec<V<'a>>>,
+    /// The names each running function declares `global`, with the depth of its frame in
+    /// `locals` (innermost last): assigning one in that frame writes the module's binding.
+    pub global_names: Vec<(usize, Vec<&'a str>)>,
     /// Classes whose methods are running (for `super()`), with their `self`.
     pub class_ctx: Vec<(&'a StmtClassDef, V<'a>)>,
     /// Call sites of the user functions being run (innermost last).
@@ -122,6 +125,29 @@ pub struct Classes<'a> {
     pub attrs: HashMap<*const StmtClassDef, HashMap<String, V<'a>>>,
     /// The evaluated bases of every class defined so far.
     pub bases: HashMap<*const StmtClassDef, Vec<V<'a>>>,
+    /// Class attributes assigned by code running inside a function (`cls.depth = 4` in a
+    /// method): they hold for the rest of the unit's run, and are forgotten before the next
+    /// (see [`Classes::settle`]).
+    pub assigned: HashMap<*const StmtClassDef, HashMap<String, V<'a>>>,
+}
+
+impl<'a> Classes<'a> {
+    /// After the module's top level: what it assigned (itself or through the functions it
+    /// called) holds in every unit.
+    pub fn settle(&mut self) {
+        for (class, attrs) in self.assigned.drain() {
+            self.attrs.entry(class).or_default().extend(attrs);
+        }
+    }
+
+    /// A class attribute: assigned after the class was defined, else from its body.
+    pub fn attr(&self, class: &'a StmtClassDef, name: &str) -> Option<&V<'a>> {
+        let key = class as *const _;
+        self.assigned
+            .get(&key)
+            .and_then(|attrs| attrs.get(name))
+            .or_else(|| self.attrs.get(&key).and_then(|attrs| attrs.get(name)))
+    }
 }
 
 impl<'a> Interp<'a> {
@@ -160,10 +186,53 @@ impl<'a> Interp<'a> {
     // ---- names -----------------------------------------------------------------------
 
     pub fn bind(&mut self, name: &str, v: V<'a>) {
+        if self.is_declared_global(name) {
+            let old = self.globals.get(name).cloned().unwrap_or(V::Unknown);
+            let v = self.written_outside(old, v);
+            self.globals.insert(name.to_string(), v);
+            return;
+        }
         match self.run.locals.last_mut() {
             Some(frame) => frame.insert(name.to_string(), v),
             None => self.globals.insert(name.to_string(), v),
         };
+    }
+
+    /// Whether the running function declares `global name`.
+    fn is_declared_global(&self, name: &str) -> bool {
+        self.run
+            .global_names
+            .last()
+            .is_some_and(|(depth, names)| *depth == self.run.locals.len() && names.contains(&name))
+    }
+
+    /// What a name or class attribute outside the running frame holds after `v` is written
+    /// to it: branches snapshot only the frame, so a write on a guarded path joins the old
+    /// value (the path may not be taken).
+    pub(super) fn written_outside(&mut self, old: V<'a>, v: V<'a>) -> V<'a> {
+        if self.run.guards.is_empty() {
+            v
+        } else {
+            self.join(old, v)
+        }
+    }
+
+    /// `Class.name = v` after the class was defined (at the top level, or `cls.name = v`
+    /// in a method).
+    pub(super) fn set_class_attr(&mut self, class: &'a StmtClassDef, name: &str, v: V<'a>) {
+        let old = self
+            .classes
+            .attr(class, name)
+            .cloned()
+            .unwrap_or(V::Unknown);
+        let v = self.written_outside(old, v);
+        let key = class as *const _;
+        let layer = if self.run.locals.is_empty() {
+            &mut self.classes.attrs
+        } else {
+            &mut self.classes.assigned
+        };
+        layer.entry(key).or_default().insert(name.to_string(), v);
     }
 
     pub fn lookup(&mut self, name: &str) -> V<'a> {
@@ -783,5 +852,38 @@ pub fn torch_module<'a>(path: &str) -> V<'a> {
         super::numpy::numpy_attr(attr)
     } else {
         super::builtins::stdlib_path(path).map_or(V::Unknown, V::Builtin)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::testing::assert_twins;
+
+    /// `global model` in a function called from the entry point: the module's binding
+    /// changes, and the functions called after it see the layer.
+    #[test]
+    fn a_global_assigned_in_a_function_is_seen_by_others() {
+        let src = r#"
+import torch
+import torch.nn as nn
+
+model = None
+steps = 0
+
+def setup():
+    global model, steps
+    model = nn.Linear(8, 4)
+    for _ in range(2):
+        steps += 1
+
+def train():
+    x = torch.randn(2, WIDTH)
+    return model(x).view(2, 2, steps)
+
+if __name__ == "__main__":
+    setup()
+    train()
+"#;
+        assert_twins(src, "WIDTH", "16", "8", 16);
     }
 }
