@@ -568,12 +568,25 @@ impl<'a> Interp<'a> {
     /// `try`: any statement of the body may raise and be caught.
     fn exec_try(&mut self, t: &'a ruff_python_ast::StmtTry) -> Flow {
         // Any statement of the body may raise and be caught: everything in it is
-        // guarded, as are the handlers (they run only if something raised).
+        // guarded, as are the handlers (they run only if something raised). Handlers that
+        // cannot catch what torch raises for a shape error leave the body unguarded: its
+        // failure propagates.
+        let catches = t.handlers.iter().any(|h| {
+            let ExceptHandler::ExceptHandler(h) = h;
+            self.may_catch_shape_errors(h.type_.as_deref())
+        });
         let g = self.fresh_choice();
-        self.run.guards.push(g);
+        if catches {
+            self.run.guards.push(g);
+        }
         let before = self.snapshot();
         self.exec_block(&t.body);
-        self.run.guards.pop();
+        if !catches && self.run.dead {
+            return Flow::Stop;
+        }
+        if catches {
+            self.run.guards.pop();
+        }
         let after_body = self.snapshot();
         self.restore(before.clone());
         for h in &t.handlers {
@@ -592,6 +605,30 @@ impl<'a> Interp<'a> {
         self.run.dead = false;
         self.exec_block(&t.orelse);
         self.exec_block(&t.finalbody)
+    }
+
+    /// Whether an `except` clause of this type may catch what torch raises for a shape
+    /// error: a `RuntimeError`, `ValueError`, `IndexError` or `TypeError` (or an
+    /// `AssertionError` of an assert). A builtin exception outside those and their bases
+    /// (`KeyboardInterrupt`, `KeyError`, `StopIteration`, `OSError`, ...), a class of the
+    /// program or torch's out-of-memory error cannot; anything else may.
+    fn may_catch_shape_errors(&mut self, type_: Option<&'a Expr>) -> bool {
+        let Some(e) = type_ else { return true };
+        if let Expr::Tuple(t) = e {
+            return t.elts.iter().any(|x| self.may_catch_shape_errors(Some(x)));
+        }
+        if let Expr::Name(n) = e {
+            if CANNOT_CATCH_SHAPE_ERRORS.contains(&n.id.as_str())
+                && matches!(self.lookup(n.id.as_str()), V::Unknown)
+            {
+                return false;
+            }
+        }
+        match self.eval(e) {
+            V::Class(_) => false,
+            V::Torch(path) => !path.ends_with("OutOfMemoryError"),
+            _ => true,
+        }
     }
 
     /// `import a.b [as c]`, `from m import x [as y]`, `from . import x`, `from m import *`
@@ -818,6 +855,43 @@ impl<'a> Interp<'a> {
     }
 }
 
+/// Builtin exceptions that are neither what torch raises for a shape error (`RuntimeError`,
+/// `ValueError`, `IndexError`, `TypeError`, `AssertionError`) nor one of their bases.
+const CANNOT_CATCH_SHAPE_ERRORS: &[&str] = &[
+    "KeyboardInterrupt",
+    "SystemExit",
+    "GeneratorExit",
+    "StopIteration",
+    "StopAsyncIteration",
+    "KeyError",
+    "AttributeError",
+    "NameError",
+    "UnboundLocalError",
+    "ImportError",
+    "ModuleNotFoundError",
+    "OSError",
+    "IOError",
+    "EnvironmentError",
+    "FileNotFoundError",
+    "FileExistsError",
+    "PermissionError",
+    "IsADirectoryError",
+    "NotADirectoryError",
+    "TimeoutError",
+    "ConnectionError",
+    "ZeroDivisionError",
+    "ArithmeticError",
+    "OverflowError",
+    "FloatingPointError",
+    "NotImplementedError",
+    "RecursionError",
+    "MemoryError",
+    "UnicodeDecodeError",
+    "UnicodeEncodeError",
+    "UnicodeError",
+    "EOFError",
+];
+
 /// Whether an expression's text is about shapes.
 fn is_shape_text(text: &str) -> bool {
     ["shape", "size(", "dim(", "ndim", "numel("]
@@ -885,5 +959,38 @@ if __name__ == "__main__":
     train()
 "#;
         assert_twins(src, "WIDTH", "16", "8", 16);
+    }
+
+    /// A handler that cannot catch a shape error (`KeyboardInterrupt`, `KeyError`, a class
+    /// of the program) leaves the body's failure a finding; one that can (`RuntimeError`,
+    /// `Exception`, a bare `except`) does not.
+    #[test]
+    fn handlers_that_cannot_catch_shape_errors_do_not_hide_them() {
+        let src = r#"
+import torch
+import torch.nn as nn
+
+class StopTraining(Exception):
+    pass
+
+def train():
+    model = nn.Linear(8, 4)
+    try:
+        for step in range(3):
+            out = model(torch.randn(2, WIDTH))
+    except (KeyboardInterrupt, StopTraining):
+        print("stopped")
+    except KeyError:
+        pass
+
+train()
+"#;
+        assert_twins(src, "WIDTH", "16", "8", 12);
+        for handler in ["RuntimeError", "Exception", "(KeyError, ValueError)"] {
+            let caught = src
+                .replace("WIDTH", "16")
+                .replace("KeyError:", &format!("{handler}:"));
+            assert!(crate::testing::findings(&caught).is_empty(), "{handler}");
+        }
     }
 }
