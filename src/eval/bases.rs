@@ -118,12 +118,13 @@ impl<'a> Interp<'a> {
                         }
                         return V::none();
                     }
-                    if module && !NN_MODULE_METHODS.contains(&method) {
+                    let self_method = super::calls::MODULE_SELF_METHODS.contains(&method);
+                    if module && !self_method && !NN_MODULE_METHODS.contains(&method) {
                         continue;
                     }
                     return match this.torch_base() {
                         Some(base) => self.call_method(base, method, args, kwargs, span),
-                        None if super::calls::MODULE_SELF_METHODS.contains(&method) => this,
+                        None if self_method => this,
                         None => V::Unknown,
                     };
                 }
@@ -261,13 +262,23 @@ impl<'a> Interp<'a> {
 
     /// A class deriving (directly or through classes of the file) from a torch `nn.Module`.
     pub fn is_module_class(&self, class: &'a StmtClassDef) -> bool {
+        self.derives_from_torch(class, |path| path.starts_with("torch.nn"))
+    }
+
+    /// Whether a class or one of its bases in the file names a torch base whose path
+    /// `accepts`.
+    pub fn derives_from_torch(
+        &self,
+        class: &'a StmtClassDef,
+        accepts: impl Fn(&str) -> bool,
+    ) -> bool {
         self.ancestry(class).into_iter().any(|c| {
             self.classes
                 .bases
                 .get(&(c as *const _))
                 .into_iter()
                 .flatten()
-                .any(|b| matches!(b, V::Torch(path) if path.starts_with("torch.nn")))
+                .any(|b| matches!(b, V::Torch(path) if accepts(path)))
         })
     }
 
@@ -421,8 +432,9 @@ impl PartialEq for MroEntry<'_> {
     }
 }
 
-/// Methods `nn.Module` defines that model code reaches through `super()`: `super().m(...)`
-/// stops there for these, and passes on to the next class for any other name.
+/// Methods `nn.Module` defines that model code reaches through `super()` (besides
+/// [`super::calls::MODULE_SELF_METHODS`]): `super().m(...)` stops there for these, and passes
+/// on to the next class for any other name.
 const NN_MODULE_METHODS: &[&str] = &[
     "forward",
     "parameters",
@@ -445,18 +457,6 @@ const NN_MODULE_METHODS: &[&str] = &[
     "__getattr__",
     "__call__",
     "_apply",
-    "to",
-    "cuda",
-    "cpu",
-    "train",
-    "eval",
-    "float",
-    "double",
-    "half",
-    "bfloat16",
-    "requires_grad_",
-    "apply",
-    "type",
 ];
 
 #[cfg(test)]

@@ -167,14 +167,7 @@ impl<'a> Interp<'a> {
     /// Whether a class derives (directly or through the file's classes) from
     /// `torch.autograd.Function`.
     pub(super) fn is_autograd_function(&self, class: &'a StmtClassDef) -> bool {
-        self.ancestry(class).into_iter().any(|c| {
-            self.classes
-                .bases
-                .get(&(c as *const _))
-                .into_iter()
-                .flatten()
-                .any(|b| matches!(b, V::Torch(p) if AUTOGRAD_FUNCTION.contains(&&**p)))
-        })
+        self.derives_from_torch(class, |path| AUTOGRAD_FUNCTION.contains(&path))
     }
 
     /// `MyFn.apply(*args)` of a `torch.autograd.Function` subclass: its static `forward`
