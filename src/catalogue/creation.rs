@@ -39,6 +39,9 @@ pub const RULES: &[Rule] = &[
     Rule::function("torch.Tensor.new_ones", new_sized),
     Rule::function("torch.Tensor.new_empty", new_sized),
     Rule::function("torch.Tensor.new_full", new_full),
+    Rule::function("torch.Tensor.new", new_legacy),
+    Rule::function("torch.Tensor.resize", resized),
+    Rule::function("torch.Tensor.resize_", resized),
     Rule::function("torch.Tensor", legacy_constructor),
     Rule::function("torch.FloatTensor", legacy_constructor),
     Rule::function("torch.DoubleTensor", legacy_constructor),
@@ -517,6 +520,30 @@ fn legacy_constructor(ctx: &mut Ctx) -> RuleResult {
         }
         _ => unsupported(format!("{}: arguments not understood", ctx.op)),
     }
+}
+
+/// `x.new(*args)`: the legacy constructor with `x`'s dtype — sizes (`x.new(2, 3)`,
+/// `x.new(torch.Size([2, 3]))`), data (`x.new([2, 3])` and `x.new((2, 3))` are 1-D of
+/// two elements), or nothing (`[0]`).
+fn new_legacy(ctx: &mut Ctx) -> RuleResult {
+    let t = ctx.tensor(0, "self")?;
+    let dtype = dtype_kw(ctx, t.dtype);
+    ctx.args.remove(0);
+    ctx.kwargs.retain(|(k, _)| k != "dtype" && k != "device");
+    let out = legacy_constructor(ctx)?;
+    Ok(match out {
+        Value::Tensor(out) => Value::Tensor(out.converted(dtype)),
+        other => other,
+    })
+}
+
+/// `x.resize_(*sizes)` (and the deprecated `x.resize`): `x` takes the new sizes, whatever
+/// its number of elements was; negative sizes raise.
+fn resized(ctx: &mut Ctx) -> RuleResult {
+    let t = ctx.tensor(0, "self")?;
+    let sizes = ctx.int_list(1, "size")?;
+    check_sizes(ctx, &sizes)?;
+    Ok(tensor_out(sizes, t.dtype))
 }
 
 /// `torch.scalar_tensor(s, dtype=float32)`: a 0-d tensor of the number `s`.

@@ -21,6 +21,13 @@ pub const RULES: &[Rule] = &[
     Rule::function("torchvision.ops.box_iou", box_iou),
     Rule::function("torchvision.ops.roi_align", roi_pooling),
     Rule::function("torchvision.ops.roi_pool", roi_pooling).finding(FindingKind::EmptyOutput),
+    Rule::function("torchvision.ops.ps_roi_align", ps_roi_pooling),
+    Rule::function("torchvision.ops.ps_roi_pool", ps_roi_pooling),
+    Rule::module("torchvision.ops.RoIAlign", roi_init, roi_forward),
+    Rule::module("torchvision.ops.RoIPool", roi_init, roi_forward)
+        .finding(FindingKind::EmptyOutput),
+    Rule::module("torchvision.ops.PSRoIAlign", roi_init, roi_forward),
+    Rule::module("torchvision.ops.PSRoIPool", roi_init, roi_forward),
 ];
 
 /// The kernel's checks on `boxes [N, 4]` and `scores [N]` (`nms_kernel.cpp`): "boxes should
@@ -205,6 +212,72 @@ fn regions(ctx: &mut Ctx) -> Result<Dim, super::RuleError> {
 /// spatial_scale=1.0)` → `[K, C, oh, ow]` for K regions (see [`regions`]); `output_size`
 /// is an int or an `(h, w)` pair. The input must be 4-D.
 fn roi_pooling(ctx: &mut Ctx) -> RuleResult {
+    let (k, x, (oh, ow), dt) = roi_regions(ctx)?;
+    Ok(tensor_out(vec![k, x[1].clone(), oh, ow], dt))
+}
+
+/// `torchvision.ops.ps_roi_align(input, boxes, output_size, spatial_scale=1.0,
+/// sampling_ratio=-1)` and `ps_roi_pool(input, boxes, output_size, spatial_scale=1.0)`:
+/// position-sensitive pooling, `[K, C / (oh * ow), oh, ow]`; the channels must divide
+/// ("input channels must be a multiple of pooling height * pooling width").
+fn ps_roi_pooling(ctx: &mut Ctx) -> RuleResult {
+    let (k, x, (oh, ow), dt) = roi_regions(ctx)?;
+    let (Some(c), Some(h), Some(w)) = (x[1].expr(), oh.expr(), ow.expr()) else {
+        return Ok(tensor_out(vec![k, Dim::Dyn, oh, ow], dt));
+    };
+    let bins = h.mul(w);
+    ctx.require(
+        Pred::Eq(c.modulo(&bins), DimExpr::zero()),
+        format!(
+            "{}: input channels must be a multiple of pooling height * pooling width",
+            ctx.op
+        ),
+    )?;
+    let c = c.floordiv(&bins);
+    Ok(tensor_out(vec![k, Dim::Known(c), oh, ow], dt))
+}
+
+/// The modules of torchvision's region pooling (`RoIAlign(output_size, spatial_scale,
+/// sampling_ratio, aligned=False)`, `RoIPool(output_size, spatial_scale)`, and their
+/// position-sensitive `PS` forms): the construction arguments, by position and name.
+fn roi_init(ctx: &mut Ctx) -> RuleResult {
+    let names = ["output_size", "spatial_scale", "sampling_ratio", "aligned"];
+    let mut params = Vec::new();
+    for (i, name) in names.into_iter().enumerate() {
+        if let Some(v) = ctx.arg(i, name) {
+            params.push((name, v.clone()));
+        }
+    }
+    if params.first().map(|(n, _)| *n) != Some("output_size") {
+        return invalid(format!("{}: missing argument `output_size`", ctx.op));
+    }
+    Ok(super::common::module_value(&ctx.op, params))
+}
+
+/// `RoIAlign(...)(input, rois)`: the functional form with the module's arguments.
+fn roi_forward(ctx: &mut Ctx) -> RuleResult {
+    let op = match ctx.op.rsplit('.').next() {
+        Some("RoIAlign") => "torchvision.ops.roi_align",
+        Some("RoIPool") => "torchvision.ops.roi_pool",
+        Some("PSRoIAlign") => "torchvision.ops.ps_roi_align",
+        _ => "torchvision.ops.ps_roi_pool",
+    };
+    let arg = |ctx: &Ctx, i: usize, name: &str| ctx.arg(i, name).cloned().unwrap_or(Value::Unknown);
+    let mut args = vec![arg(ctx, 0, "input"), arg(ctx, 1, "rois")];
+    for name in ["output_size", "spatial_scale", "sampling_ratio", "aligned"] {
+        match ctx.param(name) {
+            Some(v) => args.push(v.clone()),
+            None => break,
+        }
+    }
+    super::modules::delegate(ctx, op, args)
+}
+
+/// What region pooling reads: the regions' count, the input's dims (4-D), the output size.
+#[allow(clippy::type_complexity)]
+fn roi_regions(
+    ctx: &mut Ctx,
+) -> Result<(Dim, Vec<Dim>, (Dim, Dim), Option<DType>), super::RuleError> {
     let (x, dt) = ctx.ranked(0, "input")?;
     if x.len() != 4 {
         return invalid_as(
@@ -228,7 +301,7 @@ fn roi_pooling(ctx: &mut Ctx) -> RuleResult {
         Some([h, w]) => (side(h)?, side(w)?),
         Some(_) => return invalid(format!("{}: output_size must be an int or a pair", ctx.op)),
     };
-    Ok(tensor_out(vec![k, x[1].clone(), oh, ow], dt))
+    Ok((k, x, (oh, ow), dt))
 }
 
 #[cfg(test)]
@@ -336,5 +409,25 @@ mod tests {
         assert!(matches!(corners_only, Err(RuleError::Invalid { .. })));
         let area = call("torchvision.ops.box_area", vec![t(&[5, 4])], vec![]).unwrap();
         assert_eq!(area.as_tensor().unwrap().shape, Shape::of(&[5]));
+    }
+
+    /// The module forms of region pooling apply the functional rules with their
+    /// construction arguments; position-sensitive pooling divides the channels.
+    #[test]
+    fn roi_modules_pool_regions() {
+        let src = r#"
+import torch
+from torchvision.ops import RoIAlign, PSRoIAlign
+
+def run():
+    feats = torch.randn(1, 8, 16, 16)
+    boxes = torch.tensor([[0, 0.0, 0.0, 4.0, 4.0]])
+    pooled = RoIAlign((2, 2), 0.5, 2)(feats, boxes)
+    ps = PSRoIAlign(BINS, 0.5, 2)(feats, boxes)
+    return pooled.view(1, 32), ps.view(1, 8)
+
+run()
+"#;
+        crate::testing::assert_twins(src, "BINS", "3", "2", 9);
     }
 }

@@ -294,7 +294,7 @@ fn forward_unflatten(ctx: &mut Ctx) -> RuleResult {
 }
 
 /// Applies another function rule and keeps its requirements.
-fn delegate(ctx: &mut Ctx, op: &str, args: Vec<Value>) -> RuleResult {
+pub(super) fn delegate(ctx: &mut Ctx, op: &str, args: Vec<Value>) -> RuleResult {
     let Some(RuleKind::Function(f)) = lookup(op).map(|r| r.kind) else {
         return unsupported(format!("no rule for {op}"));
     };

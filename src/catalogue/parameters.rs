@@ -90,3 +90,66 @@ pub fn module_parameter(m: &ModuleValue, attr: &str) -> Option<Value> {
         _ => None,
     }
 }
+
+/// What assigning `module.<attr> = value` after construction does to a modelled layer
+/// (weight tying: `decoder.weight = encoder.weight`). torch computes with the parameter the
+/// module holds at call time, so a `weight` of known shape sets the hyperparameters the rules
+/// read: `nn.Linear`'s `[out_features, in_features]`, `nn.Embedding`'s `[num_embeddings,
+/// embedding_dim]`, a convolution's `[out, in / groups, *kernel]` (`[in, out / groups,
+/// *kernel]` transposed). `Some(unchanged)` for an attribute that is neither a parameter
+/// nor a hyperparameter; `None` when the layer's shapes are no longer known (any other
+/// parameter or hyperparameter, or a weight of unknown shape).
+pub fn with_assigned(m: &ModuleValue, attr: &str, value: &Value) -> Option<ModuleValue> {
+    let is_parameter = module_parameter(m, attr).is_some() || matches!(attr, "weight" | "bias");
+    if !is_parameter && !m.params.contains_key(attr) {
+        return Some(m.clone());
+    }
+    if attr != "weight" {
+        return None;
+    }
+    let class = m.class.strip_prefix("torch.nn.")?;
+    let dims: Vec<DimExpr> = value
+        .as_tensor()?
+        .shape
+        .dims()?
+        .iter()
+        .map(|d| d.expr().cloned())
+        .collect::<Option<_>>()?;
+    let mut out = m.clone();
+    let mut set = |name: &str, e: &DimExpr| {
+        out.params.insert(name.to_string(), Value::Int(e.clone()));
+    };
+    match (class, dims.as_slice()) {
+        ("Linear", [o, i]) => {
+            set("out_features", o);
+            set("in_features", i);
+        }
+        ("Embedding" | "EmbeddingBag", [n, d]) => {
+            set("num_embeddings", n);
+            set("embedding_dim", d);
+        }
+        (c, [first, second, kernel @ ..]) if c.starts_with("Conv") && !kernel.is_empty() => {
+            let groups = match m.params.get("groups") {
+                Some(Value::Int(g)) => g.clone(),
+                _ => return None,
+            };
+            let rank = m.params.get("kernel_size")?.elements()?.len();
+            if rank != kernel.len() {
+                return None;
+            }
+            let (cin, cout) = if c.starts_with("ConvTranspose") {
+                (first.clone(), second.mul(&groups))
+            } else {
+                (second.mul(&groups), first.clone())
+            };
+            set("in_channels", &cin);
+            set("out_channels", &cout);
+            out.params.insert(
+                "kernel_size".to_string(),
+                Value::Tuple(kernel.iter().cloned().map(Value::Int).collect()),
+            );
+        }
+        _ => return None,
+    }
+    Some(out)
+}

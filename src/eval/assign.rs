@@ -7,7 +7,7 @@ use ruff_text_size::TextRange;
 
 use super::interp::Interp;
 use super::methods::{set_key, with_child};
-use super::value::V;
+use super::value::{TorchModule, V};
 use crate::shapes::kind::FindingKind;
 use crate::shapes::shape::{Dim, Shape};
 use crate::shapes::value::TensorValue;
@@ -36,6 +36,24 @@ impl<'a> Interp<'a> {
                     .and_then(|c| with_child(&c, name, v.clone()))
                 {
                     self.set_attr(&obj, super::value::TORCH_BASE_ATTR, updated);
+                }
+                // A torch layer is a value: `self.decoder.weight = self.encoder.weight`
+                // rebinds `self.decoder` to the layer computing with that weight (and an
+                // object extending a torch layer has its base rebuilt).
+                match (&obj, obj.torch_base()) {
+                    (V::Module(m), _) => {
+                        let updated = assigned_layer(m, name, &v);
+                        self.assign(&a.value, updated);
+                    }
+                    (V::Object(_), Some(V::Module(m))) => {
+                        let updated = assigned_layer(&m, name, &v);
+                        self.set_attr(&obj, super::value::TORCH_BASE_ATTR, updated);
+                    }
+                    _ => {}
+                }
+                if let V::Class(c) = obj {
+                    self.set_class_attr(c, name, v);
+                    return;
                 }
                 self.set_attr(&obj, name, v);
             }
@@ -263,6 +281,19 @@ impl<'a> Interp<'a> {
     }
 }
 
+/// The layer `m` after `m.<attr> = v` (see `catalogue::parameters::with_assigned`):
+/// unknown when its shapes are no longer known.
+fn assigned_layer<'a>(m: &std::rc::Rc<TorchModule>, attr: &str, v: &V<'a>) -> V<'a> {
+    match crate::catalogue::parameters::with_assigned(&m.value, attr, &v.to_value()) {
+        Some(value) if value == m.value => V::Module(m.clone()),
+        Some(value) => V::Module(std::rc::Rc::new(TorchModule {
+            value,
+            span: m.span,
+        })),
+        None => V::Unknown,
+    }
+}
+
 /// `items[start:stop:step] = new`: a plain slice is replaced by any number of items; an
 /// extended one needs exactly as many items as it selects (else Python raises, and the
 /// result is not known).
@@ -322,5 +353,86 @@ def run():
 run()
 "#;
         assert_twins(src, "WIDTH", "31", "32", 19);
+    }
+
+    /// Weight tying: `decoder.weight = encoder.weight` makes the Linear compute with the
+    /// embedding's `[ntoken, ninp]` weight (its declared in_features no longer matter), and a
+    /// convolution takes the channels and kernel of an assigned weight.
+    #[test]
+    fn an_assigned_weight_sets_what_the_layer_computes_with() {
+        let src = r#"
+import torch
+import torch.nn as nn
+
+class LM(nn.Module):
+    def __init__(self, ntoken=100, ninp=32, nhid=64):
+        super().__init__()
+        self.encoder = nn.Embedding(ntoken, ninp)
+        self.rnn = nn.GRU(ninp, nhid, batch_first=True)
+        self.proj = nn.Linear(nhid, PROJ)
+        self.decoder = nn.Linear(999, ntoken)
+        self.decoder.weight = self.encoder.weight
+
+    def forward(self, ids):
+        h, _ = self.rnn(self.encoder(ids))
+        return self.decoder(self.proj(h))
+
+class C(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.a = nn.Conv2d(3, 8, 3)
+        self.b = nn.Conv2d(5, 5, 3, bias=False)
+        self.b.weight = nn.Parameter(torch.randn(4, 8, 1, 1))
+
+    def forward(self, x):
+        return self.b(self.a(x)).view(1, 4, 36)
+
+def run():
+    LM()(torch.randint(0, 100, (2, 5)))
+    C()(torch.randn(1, 3, 8, 8))
+
+run()
+"#;
+        assert_twins(src, "PROJ", "nhid", "ninp", 16);
+        let src = src.replace("PROJ", "ninp");
+        assert_twins(
+            &src,
+            "view(1, 4, 36)",
+            "view(1, 5, 36)",
+            "view(1, 4, 36)",
+            26,
+        );
+    }
+
+    /// Class attributes assigned after the class (at the top level, or `cls.x = ...` in a
+    /// class method) are what later reads see; one assigned on an undecided path may or may
+    /// not have changed.
+    #[test]
+    fn class_attributes_assigned_later_are_seen() {
+        let src = r#"
+import sys
+import torch
+import torch.nn as nn
+
+class Config:
+    width = 8
+
+    @classmethod
+    def widen(cls, w):
+        cls.width = w
+
+Config.width = 16
+
+def run(flag):
+    nn.Linear(Config.width, 4)(torch.randn(2, WIDTH))
+    Config.widen(32)
+    nn.Linear(Config.width, 4)(torch.randn(2, 32))
+    if flag:
+        Config.width = 64
+    nn.Linear(Config.width, 4)(torch.randn(2, 32))
+
+run(len(sys.argv) > 1)
+"#;
+        assert_twins(src, "WIDTH", "8", "16", 16);
     }
 }

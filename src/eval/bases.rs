@@ -35,9 +35,12 @@ impl<'a> Interp<'a> {
         V::List(out)
     }
 
-    /// `super().method(...)`: the method of the first base defined in the file; else, for
-    /// `__init__`, a `@dataclass` base's generated one or the torch base's construction; for
-    /// another method (`super().forward(x)`), the torch base's.
+    /// `super().method(...)`: the next class after the running method's class in the method
+    /// resolution order of the instance's class (C3 over the bases the analysis knows) that
+    /// has it: a class of the file with its own method (or, for `__init__`, a dataclass's
+    /// generated one); a torch layer's construction (`nn.Module.__init__` builds nothing and
+    /// calls no further `__init__`) or method; a base not known gives nothing known. Without
+    /// an order (inconsistent bases), the first base of the file that has the method.
     pub(super) fn call_super_method(
         &mut self,
         method: &str,
@@ -48,6 +51,20 @@ impl<'a> Interp<'a> {
         let Some((class, this)) = self.run.class_ctx.last().cloned() else {
             return V::Unknown;
         };
+        let start = match &this {
+            V::Class(c) => Some(*c),
+            other => other.object_class(),
+        };
+        let order = start.and_then(|c| self.mro(c));
+        let next = order.as_ref().and_then(|order| {
+            let at = order
+                .iter()
+                .position(|e| matches!(e, MroEntry::User(c) if std::ptr::eq(*c, class)))?;
+            Some(order[at + 1..].to_vec())
+        });
+        if let Some(next) = next {
+            return self.call_next_in_mro(&next, class, this, method, args, kwargs, span);
+        }
         let bases = self.user_bases(class);
         for &base in &bases {
             if let Some(V::Func(def)) = self.class_member(base, method) {
@@ -65,6 +82,115 @@ impl<'a> Interp<'a> {
             None => self.init_torch_base(class, &this, args, kwargs, span),
         }
         V::none()
+    }
+
+    /// `super().method(...)` along the classes after the running one in the order.
+    #[allow(clippy::too_many_arguments)]
+    fn call_next_in_mro(
+        &mut self,
+        next: &[MroEntry<'a>],
+        class: &'a StmtClassDef,
+        this: V<'a>,
+        method: &str,
+        args: Vec<V<'a>>,
+        kwargs: Vec<(String, V<'a>)>,
+        span: TextRange,
+    ) -> V<'a> {
+        let init = method == "__init__";
+        for entry in next {
+            match entry {
+                MroEntry::User(c) => {
+                    if let Some(def) = super::calls::own_method(c, method) {
+                        return self.call_user_in(def, Some(c), Some(this), args, kwargs, span);
+                    }
+                    if init && self.is_dataclass(c) {
+                        self.dataclass_init(c, &this, args, kwargs);
+                        return V::none();
+                    }
+                }
+                MroEntry::Torch(path) => {
+                    let module = torch_api()
+                        .lookup(path)
+                        .is_some_and(|(canonical, _)| canonical == "torch.nn.Module");
+                    if init {
+                        if !module {
+                            self.init_torch_base(class, &this, args, kwargs, span);
+                        }
+                        return V::none();
+                    }
+                    let self_method = super::calls::MODULE_SELF_METHODS.contains(&method);
+                    if module && !self_method && !NN_MODULE_METHODS.contains(&method) {
+                        continue;
+                    }
+                    return match this.torch_base() {
+                        Some(base) => self.call_method(base, method, args, kwargs, span),
+                        None if self_method => this,
+                        None => V::Unknown,
+                    };
+                }
+                MroEntry::Opaque(..) => return V::Unknown,
+            }
+        }
+        if init {
+            V::none()
+        } else {
+            V::Unknown
+        }
+    }
+
+    /// The method resolution order of a class (C3 linearisation, as Python computes it) over
+    /// its bases: classes of the file, torch classes (taken as one class each), bases not
+    /// known. `None` when Python would reject the bases, or past a bounded depth.
+    pub(super) fn mro(&self, class: &'a StmtClassDef) -> Option<Vec<MroEntry<'a>>> {
+        self.mro_within(class, 0)
+    }
+
+    fn mro_within(&self, class: &'a StmtClassDef, depth: usize) -> Option<Vec<MroEntry<'a>>> {
+        if depth > 16 {
+            return None;
+        }
+        let bases: Vec<MroEntry<'a>> = self
+            .classes
+            .bases
+            .get(&(class as *const _))
+            .into_iter()
+            .flatten()
+            .enumerate()
+            .map(|(i, b)| match b {
+                V::Class(c) => MroEntry::User(c),
+                V::Torch(path) => MroEntry::Torch(path.clone()),
+                _ => MroEntry::Opaque(class as *const _, i),
+            })
+            .collect();
+        let mut seqs: Vec<Vec<MroEntry<'a>>> = Vec::new();
+        for b in &bases {
+            seqs.push(match b {
+                MroEntry::User(c) => self.mro_within(c, depth + 1)?,
+                other => vec![other.clone()],
+            });
+        }
+        seqs.push(bases);
+        let mut out = vec![MroEntry::User(class)];
+        loop {
+            seqs.retain(|s| !s.is_empty());
+            if seqs.is_empty() {
+                return Some(out);
+            }
+            let head = seqs
+                .iter()
+                .map(|s| &s[0])
+                .find(|h| seqs.iter().all(|s| !s[1..].contains(h)))?;
+            let head = head.clone();
+            for s in &mut seqs {
+                if s[0] == head {
+                    s.remove(0);
+                }
+            }
+            out.push(head);
+            if out.len() > 64 {
+                return None;
+            }
+        }
     }
 
     /// Builds the torch instance `obj` extends (when `class` derives from a torch module)
@@ -95,13 +221,7 @@ impl<'a> Interp<'a> {
     ) -> Option<V<'a>> {
         self.ancestry(class).into_iter().find_map(|c| {
             let method = super::calls::own_method(c, name).map(V::Func);
-            method.or_else(|| {
-                self.classes
-                    .attrs
-                    .get(&(c as *const _))
-                    .and_then(|m| m.get(name))
-                    .cloned()
-            })
+            method.or_else(|| self.classes.attr(c, name).cloned())
         })
     }
 
@@ -142,13 +262,23 @@ impl<'a> Interp<'a> {
 
     /// A class deriving (directly or through classes of the file) from a torch `nn.Module`.
     pub fn is_module_class(&self, class: &'a StmtClassDef) -> bool {
+        self.derives_from_torch(class, |path| path.starts_with("torch.nn"))
+    }
+
+    /// Whether a class or one of its bases in the file names a torch base whose path
+    /// `accepts`.
+    pub fn derives_from_torch(
+        &self,
+        class: &'a StmtClassDef,
+        accepts: impl Fn(&str) -> bool,
+    ) -> bool {
         self.ancestry(class).into_iter().any(|c| {
             self.classes
                 .bases
                 .get(&(c as *const _))
                 .into_iter()
                 .flatten()
-                .any(|b| matches!(b, V::Torch(path) if path.starts_with("torch.nn")))
+                .any(|b| matches!(b, V::Torch(path) if accepts(path)))
         })
     }
 
@@ -288,6 +418,54 @@ impl<'a> Interp<'a> {
         })
     }
 }
+
+/// A class in a method resolution order.
+#[derive(Clone, Debug)]
+pub enum MroEntry<'a> {
+    User(&'a StmtClassDef),
+    /// A torch class, by the path it was written as.
+    Torch(Rc<str>),
+    /// A base the analysis does not know: the class that names it and its place there.
+    Opaque(*const StmtClassDef, usize),
+}
+
+impl PartialEq for MroEntry<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (MroEntry::User(a), MroEntry::User(b)) => std::ptr::eq(*a, *b),
+            (MroEntry::Torch(a), MroEntry::Torch(b)) => a == b,
+            (MroEntry::Opaque(a, i), MroEntry::Opaque(b, j)) => std::ptr::eq(*a, *b) && i == j,
+            _ => false,
+        }
+    }
+}
+
+/// Methods `nn.Module` defines that model code reaches through `super()` (besides
+/// [`super::calls::MODULE_SELF_METHODS`]): `super().m(...)` stops there for these, and passes
+/// on to the next class for any other name.
+const NN_MODULE_METHODS: &[&str] = &[
+    "forward",
+    "parameters",
+    "named_parameters",
+    "buffers",
+    "named_buffers",
+    "children",
+    "named_children",
+    "modules",
+    "named_modules",
+    "state_dict",
+    "load_state_dict",
+    "zero_grad",
+    "register_buffer",
+    "register_parameter",
+    "add_module",
+    "register_module",
+    "extra_repr",
+    "__setattr__",
+    "__getattr__",
+    "__call__",
+    "_apply",
+];
 
 #[cfg(test)]
 mod tests {
@@ -474,5 +652,60 @@ class Net(nn.Module):
         return self.head(self.blocks(x).mean((2, 3)))
 "#;
         assert_twins(src, "WIDTH", "24", "32", 32);
+    }
+
+    /// `class Net(nn.Module, Mixin)`: `super().__init__()` is `nn.Module`'s, which calls no
+    /// further `__init__` (the mixin's does not run); in `class Net(Mixin, nn.Module)` it
+    /// does. A diamond runs each class once, in C3 order.
+    #[test]
+    fn super_follows_the_method_resolution_order() {
+        let src = r#"
+import torch
+from torch import nn
+
+class Mixin:
+    def __init__(self):
+        super().__init__()
+        self.width = 16
+
+class Net(BASES):
+    def __init__(self):
+        self.width = 8
+        super().__init__()
+        self.fc = nn.Linear(self.width, 4)
+
+    def forward(self, x):
+        return self.fc(x)
+
+class A(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.order = [1]
+
+class B(A):
+    def __init__(self):
+        super().__init__()
+        self.order = self.order + [2]
+
+class C(A):
+    def __init__(self):
+        super().__init__()
+        self.order = self.order + [3]
+
+class D(B, C):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(sum(self.order), 4)
+
+    def forward(self, x):
+        return self.fc(x)
+
+def run():
+    Net()(torch.randn(2, 8))
+    D()(torch.randn(2, 6))
+
+run()
+"#;
+        assert_twins(src, "BASES", "Mixin, nn.Module", "nn.Module, Mixin", 17);
     }
 }

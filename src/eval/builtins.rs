@@ -88,6 +88,16 @@ pub const STDLIB_PATHS: &[&str] = &[
     "random.uniform",
     "random.randint",
     "string",
+    // Progress bars (`libraries.rs`): their iterable, unchanged.
+    "tqdm",
+    "tqdm.tqdm",
+    "tqdm.trange",
+    "tqdm.auto",
+    "tqdm.auto.tqdm",
+    "tqdm.auto.trange",
+    "tqdm.notebook",
+    "tqdm.notebook.tqdm",
+    "tqdm.notebook.trange",
 ];
 
 pub fn stdlib_path(path: &str) -> Option<&'static str> {
@@ -244,6 +254,13 @@ impl<'a> Interp<'a> {
             return self.call_image(name, args, kwargs, span);
         }
         // A loader's batches: `iter` is the loader, `next` a batch, `enumerate` numbered ones.
+        if let Some(V::Items(item)) = args.first() {
+            match name {
+                "iter" => return args[0].clone(),
+                "next" => return (**item).clone(),
+                _ => {}
+            }
+        }
         if let Some(V::Batches(b)) = args.first() {
             match name {
                 "iter" => return args[0].clone(),
@@ -703,11 +720,30 @@ impl<'a> Interp<'a> {
     pub(super) fn range_bounds(&mut self, iter: &'a Expr) -> Option<Option<(DimExpr, DimExpr)>> {
         let Expr::Call(c) = iter else { return None };
         let args = &c.arguments.args;
-        let plain = matches!(&*c.func, Expr::Name(n) if n.id.as_str() == "range")
-            && c.arguments.keywords.is_empty()
+        // A progress bar over a range is that range (`tqdm(range(n))`, `trange(n)`).
+        let named = match &*c.func {
+            Expr::Name(n) => n.id.as_str(),
+            Expr::Attribute(a) => a.attr.id.as_str(),
+            _ => "",
+        };
+        let progress = match named {
+            "tqdm" | "trange" => match self.eval(&c.func) {
+                V::Builtin(name) => super::libraries::progress_bar(name),
+                _ => None,
+            },
+            _ => None,
+        };
+        match (progress, args.first()) {
+            (Some(false), Some(inner)) => return self.range_bounds(inner),
+            (Some(true), _) => {}
+            _ if matches!(&*c.func, Expr::Name(n) if n.id.as_str() == "range")
+                && matches!(self.lookup("range"), V::Builtin("range")) => {}
+            _ => return None,
+        }
+        let plain = c.arguments.keywords.is_empty()
             && matches!(args.len(), 1 | 2)
             && !args.iter().any(|a| matches!(a, Expr::Starred(_)));
-        if !plain || !matches!(self.lookup("range"), V::Builtin("range")) {
+        if !plain {
             return None;
         }
         let bounds: Option<Vec<DimExpr>> = args.iter().map(|a| int_of(&self.eval(a))).collect();

@@ -358,6 +358,9 @@ impl<'a> Interp<'a> {
                     {
                         self.children(o)
                     }
+                    None if method == "parameters" && self.is_module_class(class) => {
+                        Self::parameters_of_layer()
+                    }
                     None => match recv.torch_base() {
                         Some(base) => self.call_method(base, method, args, kwargs, span),
                         None => V::Unknown,
@@ -368,6 +371,9 @@ impl<'a> Interp<'a> {
             V::Super(..) => self.call_super_method(method, args, kwargs, span),
             V::Class(c) => match self.class_member(c, method) {
                 Some(V::Func(def)) => self.call_user(def, Some(recv.clone()), args, kwargs, span),
+                None if method == "apply" && self.is_autograd_function(c) => {
+                    self.apply_autograd_function(c, args, kwargs, span)
+                }
                 _ => V::Unknown,
             },
             V::Array(t) => self.numpy_method((**t).clone(), method, args, kwargs, span),
@@ -400,11 +406,13 @@ impl<'a> Interp<'a> {
             }
             V::Module(m) => match method {
                 "forward" => self.apply_module(m, args, kwargs, span),
+                "parameters" => Self::parameters_of_layer(),
                 m if MODULE_SELF_METHODS.contains(&m) => recv.clone(),
                 _ => V::Unknown,
             },
             V::Container(_, items, _) => match method {
                 "forward" => self.call(recv.clone(), args, kwargs, span),
+                "parameters" => Self::parameters_of_layer(),
                 _ => mapping_method(items, method, &args),
             },
             V::Data(Value::Str(Some(text))) => str_method(text, method, &args),
@@ -428,9 +436,10 @@ impl<'a> Interp<'a> {
         // static methods of torch classes (`nn.Transformer.generate_square_subsequent_mask`)
         // are outside torch's API table.
         let api = crate::resolve::torch_name(path).or_else(|| {
-            crate::catalogue::lookup(path)
-                .is_some()
-                .then_some((path, ApiKind::Function))
+            crate::catalogue::lookup(path).map(|r| match r.kind {
+                RuleKind::Module { .. } => (path, ApiKind::Module),
+                RuleKind::Function(_) => (path, ApiKind::Function),
+            })
         });
         // Tracing and export run the model on their example inputs.
         if let "torch.jit.trace" | "torch.jit._get_trace_graph" | "torch.onnx.export" = path {
@@ -447,6 +456,10 @@ impl<'a> Interp<'a> {
             } else {
                 V::Unknown
             };
+        }
+        let utility = api.map_or(path, |(canonical, _)| canonical);
+        if let Some(v) = self.torch_utility(utility, &args, &kwargs, span) {
+            return v;
         }
         let Some((canonical, kind)) = api else {
             if debug_misses() {
@@ -561,6 +574,15 @@ impl<'a> Interp<'a> {
             (_, Some(RuleKind::Function(f))) => {
                 let out = self.run_rule(f, &canonical, &args, &kwargs, span, &[], None);
                 out.map_or(V::Unknown, V::data)
+            }
+            (ApiKind::Function, None) if canonical.ends_with('_') => {
+                match self.in_place_function(&canonical, &args, &kwargs, span) {
+                    Some(v) => v,
+                    None => {
+                        self.run.trace.unknown_ops += 1;
+                        V::Unknown
+                    }
+                }
             }
             _ => {
                 if debug_misses() {
@@ -878,6 +900,11 @@ impl<'a> Interp<'a> {
         }
         self.run.depth += 1;
         self.run.locals.push(frame);
+        let declared = declared_globals(&def.body);
+        if !declared.is_empty() {
+            let depth = self.run.locals.len();
+            self.run.global_names.push((depth, declared));
+        }
         self.run.returns.push(Vec::new());
         if let (Some(c), Some(t)) = (class, &this) {
             self.run.class_ctx.push((c, t.clone()));
@@ -896,6 +923,14 @@ impl<'a> Interp<'a> {
             self.run.class_ctx.pop();
         }
         let returns = self.run.returns.pop().unwrap_or_default();
+        if self
+            .run
+            .global_names
+            .last()
+            .is_some_and(|(depth, _)| *depth == self.run.locals.len())
+        {
+            self.run.global_names.pop();
+        }
         self.run.locals.pop();
         self.run.depth -= 1;
         self.leave_module(switch);
@@ -1016,6 +1051,43 @@ pub fn own_method<'a>(class: &'a StmtClassDef, name: &str) -> Option<&'a StmtFun
         ruff_python_ast::Stmt::FunctionDef(f) if f.name.id.as_str() == name => Some(f),
         _ => None,
     })
+}
+
+/// The names a function body declares `global` (its own statements, nested blocks
+/// included, nested functions and classes not).
+fn declared_globals(body: &[Stmt]) -> Vec<&str> {
+    let mut names = Vec::new();
+    for stmt in body {
+        match stmt {
+            Stmt::Global(g) => names.extend(g.names.iter().map(|n| n.id.as_str())),
+            Stmt::If(s) => {
+                names.extend(declared_globals(&s.body));
+                for c in &s.elif_else_clauses {
+                    names.extend(declared_globals(&c.body));
+                }
+            }
+            Stmt::For(s) => {
+                names.extend(declared_globals(&s.body));
+                names.extend(declared_globals(&s.orelse));
+            }
+            Stmt::While(s) => {
+                names.extend(declared_globals(&s.body));
+                names.extend(declared_globals(&s.orelse));
+            }
+            Stmt::With(s) => names.extend(declared_globals(&s.body)),
+            Stmt::Try(s) => {
+                names.extend(declared_globals(&s.body));
+                for h in &s.handlers {
+                    let ruff_python_ast::ExceptHandler::ExceptHandler(h) = h;
+                    names.extend(declared_globals(&h.body));
+                }
+                names.extend(declared_globals(&s.orelse));
+                names.extend(declared_globals(&s.finalbody));
+            }
+            _ => {}
+        }
+    }
+    names
 }
 
 /// Whether `def` carries the plain decorator `@name`.

@@ -71,6 +71,7 @@ impl<'a> Interp<'a> {
             o.borrow_mut().attrs = attrs.clone();
         }
         self.run.locals.clear();
+        self.run.global_names.clear();
         self.run.guards.clear();
         self.run.dead = c.dead;
     }

@@ -569,7 +569,8 @@ impl<'a> Interp<'a> {
                     Some(V::Func(_)) => V::Bound(Box::new(obj.clone()), attr.into()),
                     Some(v) => v,
                     None if super::calls::MODULE_SELF_METHODS.contains(&attr)
-                        || (attr == "children" && obj.container().is_none()) =>
+                        || (attr == "children" && obj.container().is_none())
+                        || (attr == "parameters" && self.is_module_class(class)) =>
                     {
                         V::Bound(Box::new(obj.clone()), attr.into())
                     }
@@ -596,6 +597,9 @@ impl<'a> Interp<'a> {
             V::Class(c) => match self.class_member(c, attr) {
                 // `Cls.make(...)` binds the class to a `@classmethod`.
                 Some(V::Func(f)) if super::calls::has_decorator(f, "classmethod") => {
+                    V::Bound(Box::new(obj.clone()), attr.into())
+                }
+                None if attr == "apply" && self.is_autograd_function(c) => {
                     V::Bound(Box::new(obj.clone()), attr.into())
                 }
                 member => member

@@ -97,6 +97,9 @@ pub struct RunState<'a> {
     pub(super) steps: usize,
     /// Return values of the functions being run (innermost last).
     pub returns: Vec<Vec<V<'a>>>,
+    /// The names each running function declares `global`, with the depth of its frame in
+    /// `locals` (innermost last): assigning one in that frame writes the module's binding.
+    pub global_names: Vec<(usize, Vec<&'a str>)>,
     /// Classes whose methods are running (for `super()`), with their `self`.
     pub class_ctx: Vec<(&'a StmtClassDef, V<'a>)>,
     /// Call sites of the user functions being run (innermost last).
@@ -125,6 +128,29 @@ pub struct Classes<'a> {
     pub attrs: HashMap<*const StmtClassDef, HashMap<String, V<'a>>>,
     /// The evaluated bases of every class defined so far.
     pub bases: HashMap<*const StmtClassDef, Vec<V<'a>>>,
+    /// Class attributes assigned by code running inside a function (`cls.depth = 4` in a
+    /// method): they hold for the rest of the unit's run, and are forgotten before the next
+    /// (see [`Classes::settle`]).
+    pub assigned: HashMap<*const StmtClassDef, HashMap<String, V<'a>>>,
+}
+
+impl<'a> Classes<'a> {
+    /// After the module's top level: what it assigned (itself or through the functions it
+    /// called) holds in every unit.
+    pub fn settle(&mut self) {
+        for (class, attrs) in self.assigned.drain() {
+            self.attrs.entry(class).or_default().extend(attrs);
+        }
+    }
+
+    /// A class attribute: assigned after the class was defined, else from its body.
+    pub fn attr(&self, class: &'a StmtClassDef, name: &str) -> Option<&V<'a>> {
+        let key = class as *const _;
+        self.assigned
+            .get(&key)
+            .and_then(|attrs| attrs.get(name))
+            .or_else(|| self.attrs.get(&key).and_then(|attrs| attrs.get(name)))
+    }
 }
 
 impl<'a> Interp<'a> {
@@ -163,10 +189,53 @@ impl<'a> Interp<'a> {
     // ---- names -----------------------------------------------------------------------
 
     pub fn bind(&mut self, name: &str, v: V<'a>) {
+        if self.is_declared_global(name) {
+            let old = self.globals.get(name).cloned().unwrap_or(V::Unknown);
+            let v = self.written_outside(old, v);
+            self.globals.insert(name.to_string(), v);
+            return;
+        }
         match self.run.locals.last_mut() {
             Some(frame) => frame.insert(name.to_string(), v),
             None => self.globals.insert(name.to_string(), v),
         };
+    }
+
+    /// Whether the running function declares `global name`.
+    fn is_declared_global(&self, name: &str) -> bool {
+        self.run
+            .global_names
+            .last()
+            .is_some_and(|(depth, names)| *depth == self.run.locals.len() && names.contains(&name))
+    }
+
+    /// What a name or class attribute outside the running frame holds after `v` is written
+    /// to it: branches snapshot only the frame, so a write on a guarded path joins the old
+    /// value (the path may not be taken).
+    pub(super) fn written_outside(&mut self, old: V<'a>, v: V<'a>) -> V<'a> {
+        if self.run.guards.is_empty() {
+            v
+        } else {
+            self.join(old, v)
+        }
+    }
+
+    /// `Class.name = v` after the class was defined (at the top level, or `cls.name = v`
+    /// in a method).
+    pub(super) fn set_class_attr(&mut self, class: &'a StmtClassDef, name: &str, v: V<'a>) {
+        let old = self
+            .classes
+            .attr(class, name)
+            .cloned()
+            .unwrap_or(V::Unknown);
+        let v = self.written_outside(old, v);
+        let key = class as *const _;
+        let layer = if self.run.locals.is_empty() {
+            &mut self.classes.attrs
+        } else {
+            &mut self.classes.assigned
+        };
+        layer.entry(key).or_default().insert(name.to_string(), v);
     }
 
     pub fn lookup(&mut self, name: &str) -> V<'a> {
@@ -502,12 +571,25 @@ impl<'a> Interp<'a> {
     /// `try`: any statement of the body may raise and be caught.
     fn exec_try(&mut self, t: &'a ruff_python_ast::StmtTry) -> Flow {
         // Any statement of the body may raise and be caught: everything in it is
-        // guarded, as are the handlers (they run only if something raised).
+        // guarded, as are the handlers (they run only if something raised). Handlers that
+        // cannot catch what torch raises for a shape error leave the body unguarded: its
+        // failure propagates.
+        let catches = t.handlers.iter().any(|h| {
+            let ExceptHandler::ExceptHandler(h) = h;
+            self.may_catch_shape_errors(h.type_.as_deref())
+        });
         let g = self.fresh_choice();
-        self.run.guards.push(g);
+        if catches {
+            self.run.guards.push(g);
+        }
         let before = self.snapshot();
         self.exec_block(&t.body);
-        self.run.guards.pop();
+        if !catches && self.run.dead {
+            return Flow::Stop;
+        }
+        if catches {
+            self.run.guards.pop();
+        }
         let after_body = self.snapshot();
         self.restore(before.clone());
         for h in &t.handlers {
@@ -526,6 +608,30 @@ impl<'a> Interp<'a> {
         self.run.dead = false;
         self.exec_block(&t.orelse);
         self.exec_block(&t.finalbody)
+    }
+
+    /// Whether an `except` clause of this type may catch what torch raises for a shape
+    /// error: a `RuntimeError`, `ValueError`, `IndexError` or `TypeError` (or an
+    /// `AssertionError` of an assert). A builtin exception outside those and their bases
+    /// (`KeyboardInterrupt`, `KeyError`, `StopIteration`, `OSError`, ...), a class of the
+    /// program or torch's out-of-memory error cannot; anything else may.
+    fn may_catch_shape_errors(&mut self, type_: Option<&'a Expr>) -> bool {
+        let Some(e) = type_ else { return true };
+        if let Expr::Tuple(t) = e {
+            return t.elts.iter().any(|x| self.may_catch_shape_errors(Some(x)));
+        }
+        if let Expr::Name(n) = e {
+            if CANNOT_CATCH_SHAPE_ERRORS.contains(&n.id.as_str())
+                && matches!(self.lookup(n.id.as_str()), V::Unknown)
+            {
+                return false;
+            }
+        }
+        match self.eval(e) {
+            V::Class(_) => false,
+            V::Torch(path) => !path.ends_with("OutOfMemoryError"),
+            _ => true,
+        }
     }
 
     /// `import a.b [as c]`, `from m import x [as y]`, `from . import x`, `from m import *`
@@ -752,6 +858,43 @@ impl<'a> Interp<'a> {
     }
 }
 
+/// Builtin exceptions that are neither what torch raises for a shape error (`RuntimeError`,
+/// `ValueError`, `IndexError`, `TypeError`, `AssertionError`) nor one of their bases.
+const CANNOT_CATCH_SHAPE_ERRORS: &[&str] = &[
+    "KeyboardInterrupt",
+    "SystemExit",
+    "GeneratorExit",
+    "StopIteration",
+    "StopAsyncIteration",
+    "KeyError",
+    "AttributeError",
+    "NameError",
+    "UnboundLocalError",
+    "ImportError",
+    "ModuleNotFoundError",
+    "OSError",
+    "IOError",
+    "EnvironmentError",
+    "FileNotFoundError",
+    "FileExistsError",
+    "PermissionError",
+    "IsADirectoryError",
+    "NotADirectoryError",
+    "TimeoutError",
+    "ConnectionError",
+    "ZeroDivisionError",
+    "ArithmeticError",
+    "OverflowError",
+    "FloatingPointError",
+    "NotImplementedError",
+    "RecursionError",
+    "MemoryError",
+    "UnicodeDecodeError",
+    "UnicodeEncodeError",
+    "UnicodeError",
+    "EOFError",
+];
+
 /// Whether an expression's text is about shapes.
 fn is_shape_text(text: &str) -> bool {
     ["shape", "size(", "dim(", "ndim", "numel("]
@@ -788,5 +931,71 @@ pub fn torch_module<'a>(path: &str) -> V<'a> {
         super::numpy::numpy_attr(attr)
     } else {
         super::builtins::stdlib_path(path).map_or(V::Unknown, V::Builtin)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::testing::assert_twins;
+
+    /// `global model` in a function called from the entry point: the module's binding
+    /// changes, and the functions called after it see the layer.
+    #[test]
+    fn a_global_assigned_in_a_function_is_seen_by_others() {
+        let src = r#"
+import torch
+import torch.nn as nn
+
+model = None
+steps = 0
+
+def setup():
+    global model, steps
+    model = nn.Linear(8, 4)
+    for _ in range(2):
+        steps += 1
+
+def train():
+    x = torch.randn(2, WIDTH)
+    return model(x).view(2, 2, steps)
+
+if __name__ == "__main__":
+    setup()
+    train()
+"#;
+        assert_twins(src, "WIDTH", "16", "8", 16);
+    }
+
+    /// A handler that cannot catch a shape error (`KeyboardInterrupt`, `KeyError`, a class
+    /// of the program) leaves the body's failure a finding; one that can (`RuntimeError`,
+    /// `Exception`, a bare `except`) does not.
+    #[test]
+    fn handlers_that_cannot_catch_shape_errors_do_not_hide_them() {
+        let src = r#"
+import torch
+import torch.nn as nn
+
+class StopTraining(Exception):
+    pass
+
+def train():
+    model = nn.Linear(8, 4)
+    try:
+        for step in range(3):
+            out = model(torch.randn(2, WIDTH))
+    except (KeyboardInterrupt, StopTraining):
+        print("stopped")
+    except KeyError:
+        pass
+
+train()
+"#;
+        assert_twins(src, "WIDTH", "16", "8", 12);
+        for handler in ["RuntimeError", "Exception", "(KeyError, ValueError)"] {
+            let caught = src
+                .replace("WIDTH", "16")
+                .replace("KeyError:", &format!("{handler}:"));
+            assert!(crate::testing::findings(&caught).is_empty(), "{handler}");
+        }
     }
 }

@@ -55,6 +55,16 @@ const TORCHINFO: &str = "torchinfo.summary";
 const TORCHVISION_WEIGHTS: &str = "torchvision.WeightsEnum";
 const TORCHVISION_VERIFY: &str = "torchvision.WeightsEnum.verify";
 
+/// Whether a builtin is a tqdm progress bar: `Some(true)` for `trange` (a range of its
+/// arguments), `Some(false)` for `tqdm` (its iterable), `None` for anything else.
+pub fn progress_bar(name: &str) -> Option<bool> {
+    match name {
+        "tqdm.trange" | "tqdm.auto.trange" | "tqdm.notebook.trange" => Some(true),
+        "tqdm.tqdm" | "tqdm.auto.tqdm" | "tqdm.notebook.tqdm" => Some(false),
+        _ => None,
+    }
+}
+
 /// The value `from MODULE import NAME` binds when it is a modelled library object.
 /// `level` counts the leading dots of a relative import (timm's own files import the
 /// builder as `from ._builder import build_model_with_cfg`).
@@ -97,6 +107,14 @@ impl<'a> Interp<'a> {
         kwargs: &[(String, V<'a>)],
         span: TextRange,
     ) -> Option<V<'a>> {
+        match progress_bar(name) {
+            Some(true) => return Some(self.call_builtin("range", args.to_vec(), Vec::new(), span)),
+            Some(false) => {
+                let iterable = super::calls::argument(args, kwargs, 0, "iterable");
+                return Some(iterable.cloned().unwrap_or(V::Unknown));
+            }
+            None => {}
+        }
         match name {
             TIMM_BUILD => Some(self.timm_build(args, kwargs, span)),
             TORCHSUMMARY | TORCHINFO => {
@@ -343,5 +361,35 @@ class Net(nn.Module):
 summary(Net(), (3, SIDE, SIDE))
 "#;
         assert_twins(src, "SIDE", "28", "32", 12);
+    }
+}
+
+#[cfg(test)]
+mod progress_tests {
+    use crate::testing::assert_twins;
+
+    /// `tqdm(range(n))` and `trange(n)` are their ranges: the loops unroll.
+    #[test]
+    fn progress_bars_pass_their_iterable_through() {
+        let src = r#"
+import torch
+import torch.nn as nn
+import tqdm as progress
+from tqdm import tqdm, trange
+
+def run():
+    xs = []
+    for i in tqdm(range(3)):
+        xs.append(torch.randn(2, 4))
+    for i in trange(1, 3):
+        xs.append(torch.randn(2, 4))
+    for x in progress.tqdm([torch.randn(2, 4)], desc="extra"):
+        xs.append(x)
+    h = torch.cat(xs, 1)
+    return nn.Linear(WIDTH, 3)(h)
+
+run()
+"#;
+        assert_twins(src, "WIDTH", "20", "24", 16);
     }
 }

@@ -69,7 +69,9 @@
 //! values (list growth, `insert` and `pop`, dict and container mappings, dict
 //! `pop`/`setdefault`/`update` that rebind the dict, known strings, their `index`/`find`/`count`;
 //! `strings.rs` iterates short known strings and holds the `string` module's constants);
-//! `packed.rs`: packed sequences through recurrent modules. `SHAPEHOUND_DEBUG=1` prints unmodelled
+//! `packed.rs`: packed sequences through recurrent modules. `torch_utils.rs`: torch's
+//! utilities that are not operators (`weight_norm` and `spectral_norm` return their module,
+//! `_pair`, `from_pretrained`, `torch.relu_`, `parameters()`, `autograd.Function.apply`). `SHAPEHOUND_DEBUG=1` prints unmodelled
 //! calls, module-level assignments and imports. `libraries.rs` models well-known builder helpers
 //! of other libraries (timm's `build_model_with_cfg`, torchvision's `WeightsEnum.verify`).
 //! Cross-file analysis, only with `check --follow-imports` (experimental): `imports.rs` finds and
@@ -102,6 +104,7 @@ pub mod packed;
 pub mod project;
 pub mod sequences;
 pub mod strings;
+pub mod torch_utils;
 pub mod trace;
 pub mod types;
 pub mod value;

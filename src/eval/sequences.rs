@@ -117,6 +117,7 @@ pub fn element_of<'a>(v: &V<'a>) -> V<'a> {
     match v {
         V::Data(Value::Tensor(t)) => row_of(t, None).unwrap_or(V::Unknown),
         V::Batches(b) if b.last.is_none() => b.item.clone(),
+        V::Items(item) => (**item).clone(),
         _ => V::Unknown,
     }
 }

@@ -90,6 +90,9 @@ pub enum V<'a> {
     Dataset(Rc<Vec<V<'a>>>),
     /// A `DataLoader`'s batches (see `data.rs`).
     Batches(Rc<Batches<'a>>),
+    /// An iterable of unknown length, perhaps empty, every element of which is this value
+    /// (a model's `parameters()`).
+    Items(Box<V<'a>>),
     /// A numpy array of this shape (see `numpy.rs`): never a torch tensor.
     Array(Box<crate::shapes::value::TensorValue>),
     /// A PIL image (see `images.rs`).
@@ -265,6 +268,7 @@ impl<'a> V<'a> {
             V::Transform(t) => format!("transform {}", t.class),
             V::Dataset(ts) => format!("dataset of {}", ts.len()),
             V::Batches(b) => format!("batches of {}", b.item.brief()),
+            V::Items(item) => format!("items of {}", item.brief()),
             V::Unknown => "unknown".into(),
         }
     }

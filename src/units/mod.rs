@@ -146,6 +146,7 @@ fn run_units_in(
         V::Data(Value::Str(Some("__main__".into()))),
     );
     interp.exec_block(&module.body);
+    interp.classes.settle();
     let mut units = vec![Unit {
         name: "<module>".to_string(),
         kind: UnitKind::Module,
@@ -219,7 +220,9 @@ fn spread_order(n: usize, m: usize) -> Vec<usize> {
 
 fn reset<'a>(interp: &mut Interp<'a>, globals: &std::collections::HashMap<String, V<'a>>) {
     interp.globals = globals.clone();
+    interp.classes.assigned.clear();
     interp.run.locals.clear();
+    interp.run.global_names.clear();
     interp.run.guards.clear();
     interp.run.dead = false;
     interp.run.trace = Trace::default();
