@@ -68,6 +68,7 @@ const TRANSFORMS: &[&str] = &[
     "torchvision.transforms.RandomVerticalFlip",
     "torchvision.transforms.ColorJitter",
     "torchvision.transforms.GaussianBlur",
+    "torchvision.transforms.RandomRotation",
     "torchvision.transforms.Lambda",
 ];
 
@@ -86,6 +87,7 @@ const TRANSFORMS_V2: &[&str] = &[
     "torchvision.transforms.v2.RandomVerticalFlip",
     "torchvision.transforms.v2.ColorJitter",
     "torchvision.transforms.v2.GaussianBlur",
+    "torchvision.transforms.v2.RandomRotation",
     "torchvision.transforms.v2.Lambda",
     "torchvision.transforms.v2.ToImage",
     "torchvision.transforms.v2.ToDtype",
@@ -578,6 +580,16 @@ impl<'a> Interp<'a> {
                     _ => V::Unknown,
                 }
             }
+            // A rotation that does not `expand` keeps the size (corners are filled).
+            ("RandomRotation", _)
+                if param("expand", 2).is_some_and(|e| e.truth() != Some(false)) =>
+            {
+                V::Unknown
+            }
+            ("RandomRotation", V::Image(_)) => x,
+            ("RandomRotation", V::Data(Value::Tensor(tv))) => {
+                V::Data(Value::Tensor(tv.clone().without_content()))
+            }
             // Flips, colour jitter and blur keep the size and channels.
             (
                 "RandomHorizontalFlip" | "RandomVerticalFlip" | "ColorJitter" | "GaussianBlur",
@@ -733,10 +745,30 @@ from PIL import Image
 import torchvision.transforms as T
 
 img = Image.new("RGB", (40, 30)).rotate(30, expand=True)
-x = T.Compose([T.RandomRotation(10), T.ToTensor()])(img)
+x = T.Compose([T.RandomAffine(10), T.ToTensor()])(img)
 nn.Conv2d(1, 8, 3)(x.unsqueeze(0))
 nn.Linear(7, 2)(T.ToTensor()(img))
 "#;
         assert!(findings(src).is_empty());
+    }
+
+    /// A rotation keeps the image's size unless it expands it; what follows is checked.
+    #[test]
+    fn rotations_keep_the_size_unless_expanded() {
+        let src = r#"
+import torch
+import torch.nn as nn
+from PIL import Image
+import torchvision.transforms as T
+
+img = Image.new("RGB", (64, 48))
+x = T.Compose([T.RandomRotation(5), T.ToTensor()])(img)
+nn.Linear(WIDTH, 2)(x)
+"#;
+        assert_twins(src, "WIDTH", "48", "64", 9);
+        let expanded = src
+            .replace("RandomRotation(5)", "RandomRotation(5, expand=True)")
+            .replace("WIDTH", "48");
+        assert!(findings(&expanded).is_empty());
     }
 }
