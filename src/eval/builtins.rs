@@ -69,6 +69,7 @@ pub const STDLIB_PATHS: &[&str] = &[
     "itertools.repeat",
     "collections",
     "collections.OrderedDict",
+    "collections.namedtuple",
     "collections.abc",
     "collections.abc.Iterable",
     "collections.abc.Sequence",
@@ -280,6 +281,7 @@ impl<'a> Interp<'a> {
             "argparse.Namespace" | "types.SimpleNamespace" => {
                 return self.simple_namespace(kwargs, span)
             }
+            "collections.namedtuple" => return self.named_tuple_class(&args, &kwargs),
             _ => {}
         }
         let call: Builtin<'a> = match name {
@@ -789,6 +791,64 @@ fn dict_items<'a>(pairs: &V<'a>) -> Option<Vec<(String, V<'a>)>> {
     Some(items)
 }
 
+/// `reverse` of `sorted(xs, ...)` / `xs.sort(...)` when the keywords are understood: no
+/// `key` (or `key=None`) and a known `reverse`.
+pub fn sort_order(kwargs: &[(String, V)]) -> Option<bool> {
+    let mut reverse = false;
+    for (k, v) in kwargs {
+        match k.as_str() {
+            "reverse" => reverse = v.truth()?,
+            "key" if matches!(v, V::Data(Value::None)) => {}
+            _ => return None,
+        }
+    }
+    Some(reverse)
+}
+
+/// The most items whose sorted order is modelled symbolically.
+const MAX_SYMBOLIC_SORT: usize = 64;
+
+impl<'a> Interp<'a> {
+    /// `sorted(items)`: known ints or strings sort; ints some of which are symbols (lengths
+    /// drawn at random, `sorted(t.tolist(), reverse=True)`) give as many fresh symbols, each
+    /// equal to one of the items and in order: what is known of every sorted item.
+    pub fn sorted_values(&mut self, items: &[V<'a>], reverse: bool) -> V<'a> {
+        let reorder = |v: V<'a>| match v {
+            V::List(mut xs) if reverse => {
+                xs.reverse();
+                V::List(xs)
+            }
+            other => other,
+        };
+        if let Some(sorted) = sorted_of(items) {
+            return reorder(sorted);
+        }
+        let ints: Option<Vec<DimExpr>> = items.iter().map(int_of).collect();
+        let Some(ints) = ints else {
+            return V::Unknown;
+        };
+        if ints.len() > MAX_SYMBOLIC_SORT {
+            return V::Unknown;
+        }
+        let out: Vec<DimExpr> = ints.iter().map(|_| self.fresh_sym("sorted")).collect();
+        for s in &out {
+            let one_of = ints
+                .iter()
+                .map(|x| crate::shapes::Pred::Eq(s.clone(), x.clone()))
+                .collect();
+            self.run.trace.fact(crate::shapes::Pred::Or(one_of), None);
+        }
+        for w in out.windows(2) {
+            self.run
+                .trace
+                .fact(crate::shapes::Pred::Le(w[0].clone(), w[1].clone()), None);
+        }
+        reorder(V::List(
+            out.into_iter().map(|d| V::Data(Value::Int(d))).collect(),
+        ))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use crate::testing::{assert_twins, findings};
@@ -975,63 +1035,5 @@ class Net(nn.Module):
 net = Net()
 "#;
         assert_twins(src, "WIDTH", "32", "16", 30);
-    }
-}
-
-/// `reverse` of `sorted(xs, ...)` / `xs.sort(...)` when the keywords are understood: no
-/// `key` (or `key=None`) and a known `reverse`.
-pub fn sort_order(kwargs: &[(String, V)]) -> Option<bool> {
-    let mut reverse = false;
-    for (k, v) in kwargs {
-        match k.as_str() {
-            "reverse" => reverse = v.truth()?,
-            "key" if matches!(v, V::Data(Value::None)) => {}
-            _ => return None,
-        }
-    }
-    Some(reverse)
-}
-
-/// The most items whose sorted order is modelled symbolically.
-const MAX_SYMBOLIC_SORT: usize = 64;
-
-impl<'a> Interp<'a> {
-    /// `sorted(items)`: known ints or strings sort; ints some of which are symbols (lengths
-    /// drawn at random, `sorted(t.tolist(), reverse=True)`) give as many fresh symbols, each
-    /// equal to one of the items and in order: what is known of every sorted item.
-    pub fn sorted_values(&mut self, items: &[V<'a>], reverse: bool) -> V<'a> {
-        let reorder = |v: V<'a>| match v {
-            V::List(mut xs) if reverse => {
-                xs.reverse();
-                V::List(xs)
-            }
-            other => other,
-        };
-        if let Some(sorted) = sorted_of(items) {
-            return reorder(sorted);
-        }
-        let ints: Option<Vec<DimExpr>> = items.iter().map(int_of).collect();
-        let Some(ints) = ints else {
-            return V::Unknown;
-        };
-        if ints.len() > MAX_SYMBOLIC_SORT {
-            return V::Unknown;
-        }
-        let out: Vec<DimExpr> = ints.iter().map(|_| self.fresh_sym("sorted")).collect();
-        for s in &out {
-            let one_of = ints
-                .iter()
-                .map(|x| crate::shapes::Pred::Eq(s.clone(), x.clone()))
-                .collect();
-            self.run.trace.fact(crate::shapes::Pred::Or(one_of), None);
-        }
-        for w in out.windows(2) {
-            self.run
-                .trace
-                .fact(crate::shapes::Pred::Le(w[0].clone(), w[1].clone()), None);
-        }
-        reorder(V::List(
-            out.into_iter().map(|d| V::Data(Value::Int(d))).collect(),
-        ))
     }
 }

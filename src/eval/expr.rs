@@ -668,6 +668,12 @@ impl<'a> Interp<'a> {
         if let Some(c) = obj.container() {
             return self.subscript(c, idx, span);
         }
+        if let V::Object(o) = &obj {
+            let items = o.borrow().attrs.get(super::value::TUPLE_ITEMS).cloned();
+            if let Some(items) = items {
+                return self.subscript(items, idx, span);
+            }
+        }
         match (&obj, &idx) {
             (V::Data(Value::Tensor(_) | Value::Size(_)), _) => {
                 self.apply_function("operator.getitem", vec![obj, idx], vec![], span, &[])
