@@ -282,6 +282,17 @@ impl<'a> Interp<'a> {
         })
     }
 
+    /// A subclass of `typing.NamedTuple` (or a `collections.namedtuple` class).
+    fn is_named_tuple(&self, class: &'a StmtClassDef) -> bool {
+        self.ancestry(class).iter().any(|c| {
+            c.bases().iter().any(|b| match b {
+                Expr::Name(n) => n.id.as_str() == "NamedTuple",
+                Expr::Attribute(a) => a.attr.id.as_str() == "NamedTuple",
+                _ => false,
+            })
+        })
+    }
+
     /// A `typing.NamedTuple` subclass counts: its constructor is generated from the annotated
     /// fields the same way.
     pub(super) fn is_dataclass(&self, class: &'a StmtClassDef) -> bool {
@@ -386,6 +397,7 @@ impl<'a> Interp<'a> {
         kwargs: Vec<(String, V<'a>)>,
     ) {
         let mut args = args.into_iter();
+        let mut items = Vec::new();
         for name in self.dataclass_fields(class) {
             let v = match args.next() {
                 Some(v) => v,
@@ -394,7 +406,16 @@ impl<'a> Interp<'a> {
                     None => self.class_member(class, name).unwrap_or(V::Unknown),
                 },
             };
+            items.push(v.clone());
             self.set_attr(obj, name, v);
+        }
+        // A named tuple is also the tuple of its fields (indexed, unpacked, measured).
+        if self.is_named_tuple(class) {
+            if let V::Object(o) = obj {
+                o.borrow_mut()
+                    .attrs
+                    .insert(super::value::TUPLE_ITEMS.to_string(), V::Tuple(items));
+            }
         }
         // The generated `__init__` ends by calling `__post_init__` (timm's stage configs
         // pad their per-stage tuples there).

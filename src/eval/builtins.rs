@@ -69,6 +69,7 @@ pub const STDLIB_PATHS: &[&str] = &[
     "itertools.repeat",
     "collections",
     "collections.OrderedDict",
+    "collections.namedtuple",
     "collections.abc",
     "collections.abc.Iterable",
     "collections.abc.Sequence",
@@ -280,6 +281,7 @@ impl<'a> Interp<'a> {
             "argparse.Namespace" | "types.SimpleNamespace" => {
                 return self.simple_namespace(kwargs, span)
             }
+            "collections.namedtuple" => return self.named_tuple_class(&args, &kwargs),
             _ => {}
         }
         let call: Builtin<'a> = match name {
@@ -446,13 +448,18 @@ impl<'a> Interp<'a> {
                     .and_then(|items| set_of(&items))
                     .unwrap_or(V::Unknown),
             },
-            "sorted" if kwargs.is_empty() => match &first {
-                V::Set(items) => sorted_of(items),
-                other => iterate(other).and_then(|items| sorted_of(&items)),
+            "sorted" => {
+                let items = match &first {
+                    V::Set(items) => Some(items.clone()),
+                    other => iterate(other),
+                };
+                match (items, sort_order(&kwargs)) {
+                    (Some(items), Some(reverse)) => self.sorted_values(&items, reverse),
+                    _ => V::Unknown,
+                }
             }
-            .unwrap_or(V::Unknown),
-            "list" | "tuple" | "sorted" | "reversed" => match iterate(&first) {
-                Some(mut items) if name != "sorted" => {
+            "list" | "tuple" | "reversed" => match iterate(&first) {
+                Some(mut items) => {
                     if name == "reversed" {
                         items.reverse();
                     }
@@ -784,9 +791,102 @@ fn dict_items<'a>(pairs: &V<'a>) -> Option<Vec<(String, V<'a>)>> {
     Some(items)
 }
 
+/// `reverse` of `sorted(xs, ...)` / `xs.sort(...)` when the keywords are understood: no
+/// `key` (or `key=None`) and a known `reverse`.
+pub fn sort_order(kwargs: &[(String, V)]) -> Option<bool> {
+    let mut reverse = false;
+    for (k, v) in kwargs {
+        match k.as_str() {
+            "reverse" => reverse = v.truth()?,
+            "key" if matches!(v, V::Data(Value::None)) => {}
+            _ => return None,
+        }
+    }
+    Some(reverse)
+}
+
+/// The most items whose sorted order is modelled symbolically.
+const MAX_SYMBOLIC_SORT: usize = 64;
+
+impl<'a> Interp<'a> {
+    /// `sorted(items)`: known ints or strings sort; ints some of which are symbols (lengths
+    /// drawn at random, `sorted(t.tolist(), reverse=True)`) give as many fresh symbols, each
+    /// equal to one of the items and in order: what is known of every sorted item.
+    pub fn sorted_values(&mut self, items: &[V<'a>], reverse: bool) -> V<'a> {
+        let reorder = |v: V<'a>| match v {
+            V::List(mut xs) if reverse => {
+                xs.reverse();
+                V::List(xs)
+            }
+            other => other,
+        };
+        if let Some(sorted) = sorted_of(items) {
+            return reorder(sorted);
+        }
+        let ints: Option<Vec<DimExpr>> = items.iter().map(int_of).collect();
+        let Some(ints) = ints else {
+            return V::Unknown;
+        };
+        if ints.len() > MAX_SYMBOLIC_SORT {
+            return V::Unknown;
+        }
+        let out: Vec<DimExpr> = ints.iter().map(|_| self.fresh_sym("sorted")).collect();
+        for s in &out {
+            let one_of = ints
+                .iter()
+                .map(|x| crate::shapes::Pred::Eq(s.clone(), x.clone()))
+                .collect();
+            self.run.trace.fact(crate::shapes::Pred::Or(one_of), None);
+        }
+        for w in out.windows(2) {
+            self.run
+                .trace
+                .fact(crate::shapes::Pred::Le(w[0].clone(), w[1].clone()), None);
+        }
+        reorder(V::List(
+            out.into_iter().map(|d| V::Data(Value::Int(d))).collect(),
+        ))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use crate::testing::{assert_twins, findings};
+
+    /// `sorted(..., reverse=True)` and `list.sort(reverse=True)` of known ints: the largest
+    /// comes first.
+    #[test]
+    fn sorting_known_ints_in_reverse() {
+        let src = r#"
+import torch
+from torch import nn
+
+widths = sorted([16, 64, 32], reverse=True)
+steps = [3, 9, 5]
+steps.sort(reverse=True)
+head = nn.Linear(widths[0], steps[0])
+out = head(torch.randn(2, FEATS))
+"#;
+        assert_twins(src, "FEATS", "16", "64", 9);
+    }
+
+    /// Lengths drawn at random and sorted longest first: the padded batch's time axis is a
+    /// symbol within the draw's range, so a mismatch that holds for every length is found.
+    #[test]
+    fn sorting_drawn_lengths_keeps_them_symbolic() {
+        let src = r#"
+import torch
+from torch import nn
+
+lengths = sorted(torch.randint(2, 9, (5,)).tolist(), reverse=True)
+batch = torch.randn(5, lengths[0], 10)
+rnn = nn.GRU(INPUT, 16, batch_first=True)
+out, h = rnn(batch)
+assert lengths[0] >= lengths[-1]
+steps = torch.zeros(lengths[0] - 2 + 1, 3)
+"#;
+        assert_twins(src, "INPUT", "12", "10", 8);
+    }
 
     /// An alphabet built with `chr`/`ord`, and ids looked up with `list.index`: a table
     /// one row short of the vocabulary is indexed past its end.

@@ -76,8 +76,12 @@ impl<'a> Interp<'a> {
                 if let V::List(items) = self.eval(&a.value) {
                     let reordered = if method == "reverse" && c.arguments.is_empty() {
                         V::List(items.into_iter().rev().collect())
-                    } else if method == "sort" && c.arguments.is_empty() {
-                        super::methods::sorted_of(&items).unwrap_or(V::Unknown)
+                    } else if method == "sort" && c.arguments.args.is_empty() {
+                        let (_, kwargs) = self.eval_args(c);
+                        match super::builtins::sort_order(&kwargs) {
+                            Some(reverse) => self.sorted_values(&items, reverse),
+                            None => V::Unknown,
+                        }
                     } else {
                         V::Unknown
                     };

@@ -154,6 +154,86 @@ impl<'a> Interp<'a> {
         })))
     }
 
+    /// `collections.namedtuple("Point", ["x", "y"], defaults=(0,))`: a class of its own,
+    /// built as `class Point(NamedTuple)` with those fields would be (its instances are
+    /// dataclass-like objects that also index and unpack as tuples), the defaults on the last
+    /// fields. Unknown unless the name and fields are known identifiers and any other keyword
+    /// is `defaults` or `module`.
+    pub(super) fn named_tuple_class(
+        &mut self,
+        args: &[V<'a>],
+        kwargs: &[(String, V<'a>)],
+    ) -> V<'a> {
+        let (Some(name), Some(spec)) = (
+            args.first().and_then(text_of),
+            args.get(1).or_else(|| {
+                kwargs
+                    .iter()
+                    .find(|(k, _)| k == "field_names")
+                    .map(|(_, v)| v)
+            }),
+        ) else {
+            return V::Unknown;
+        };
+        let fields: Option<Vec<String>> = match spec {
+            V::Data(Value::Str(Some(text))) => Some(
+                text.replace(',', " ")
+                    .split_whitespace()
+                    .map(str::to_string)
+                    .collect(),
+            ),
+            other => other
+                .elements()
+                .and_then(|items| items.iter().map(text_of).collect()),
+        };
+        let identifier = |s: &str| {
+            !s.is_empty()
+                && !s.starts_with(|c: char| c.is_ascii_digit() || c == '_')
+                && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        };
+        let Some(fields) = fields.filter(|f| f.iter().all(|f| identifier(f))) else {
+            return V::Unknown;
+        };
+        if !identifier(&name) {
+            return V::Unknown;
+        }
+        let mut defaults = Vec::new();
+        for (k, v) in kwargs {
+            match k.as_str() {
+                "field_names" | "module" => {}
+                "defaults" => match v.elements() {
+                    Some(items) if items.len() <= fields.len() => defaults = items,
+                    _ => return V::Unknown,
+                },
+                _ => return V::Unknown,
+            }
+        }
+        let mut source = format!("class {name}(NamedTuple):\n");
+        for f in &fields {
+            source.push_str(&format!("    {f}: object\n"));
+        }
+        if fields.is_empty() {
+            source.push_str("    pass\n");
+        }
+        // The class lives as long as the analysis: a stub of its own, parsed once per call.
+        let Ok(module) = crate::frontend::parse_python(&source) else {
+            return V::Unknown;
+        };
+        let module: &'static ModModule = Box::leak(Box::new(module));
+        let Some(Stmt::ClassDef(class)) = module.body.first() else {
+            return V::Unknown;
+        };
+        let first_default = fields.len() - defaults.len();
+        for (f, d) in fields[first_default..].iter().zip(defaults) {
+            self.classes
+                .attrs
+                .entry(class as *const _)
+                .or_default()
+                .insert(f.clone(), d);
+        }
+        V::Class(class)
+    }
+
     /// `SimpleNamespace(lr=0.1, hidden=64)`, `argparse.Namespace(**config)`: the keyword
     /// arguments as attributes (an unexpanded `**` adds attributes that stay unknown).
     pub(super) fn simple_namespace(
@@ -504,5 +584,44 @@ emb = nn.Embedding(cfg.vocab, cfg.d_model)
 nn.Linear(hp.width, 2)(emb(torch.arange(10)))
 "#;
         assert_twins(src, "WIDTH", "32", "64", 14);
+    }
+
+    /// `collections.namedtuple` classes: fields by name, by position and by unpacking, from
+    /// positional or keyword arguments, with defaults for the last fields.
+    #[test]
+    fn collections_named_tuples_are_records_and_tuples() {
+        let src = r#"
+from collections import namedtuple
+import torch
+import torch.nn as nn
+
+Sample = namedtuple("Sample", "image, label")
+Arch = namedtuple("Arch", ["hidden", "classes"], defaults=(5,))
+arch = Arch(32)
+sample = Sample(torch.randn(4, 32), label=torch.randn(4, 7))
+feats, target = sample
+assert len(sample) == 2
+head = nn.Linear(arch.hidden, arch.classes)
+head(feats)
+head(sample.image)
+head(sample[PICK])
+"#;
+        assert_twins(src, "PICK", "1", "0", 15);
+    }
+
+    /// A named tuple whose fields are not all known stays unknown rather than guessed.
+    #[test]
+    fn a_named_tuple_with_unknown_fields_is_unknown() {
+        let src = r#"
+import collections
+import torch
+import torch.nn as nn
+
+names = open("fields.txt").read().split()
+Row = collections.namedtuple("Row", names)
+row = Row(torch.randn(2, 3))
+nn.Linear(8, 2)(row[0])
+"#;
+        assert!(findings(src).is_empty());
     }
 }

@@ -455,6 +455,14 @@ impl<'a> Interp<'a> {
         if let Some(holds) = float_compare(&l, op, &r) {
             return V::Data(Value::Bool(Some(holds)));
         }
+        if let (V::Torch(a), V::Torch(b), CmpOp::Eq | CmpOp::NotEq | CmpOp::Is | CmpOp::IsNot) =
+            (&l, &r, op)
+        {
+            if let Some(same) = same_torch_object(a, b) {
+                let want = matches!(op, CmpOp::Eq | CmpOp::Is);
+                return V::Data(Value::Bool(Some(same == want)));
+            }
+        }
         match op {
             CmpOp::Is | CmpOp::IsNot => {
                 let none = |v: &V<'a>| matches!(v, V::Data(Value::None));
@@ -668,6 +676,12 @@ impl<'a> Interp<'a> {
         if let Some(c) = obj.container() {
             return self.subscript(c, idx, span);
         }
+        if let V::Object(o) = &obj {
+            let items = o.borrow().attrs.get(super::value::TUPLE_ITEMS).cloned();
+            if let Some(items) = items {
+                return self.subscript(items, idx, span);
+            }
+        }
         match (&obj, &idx) {
             (V::Data(Value::Tensor(_) | Value::Size(_)), _) => {
                 self.apply_function("operator.getitem", vec![obj, idx], vec![], span, &[])
@@ -873,6 +887,27 @@ fn distinct(items: Vec<V<'_>>) -> V<'_> {
         }
     }
     V::List(out)
+}
+
+/// Whether two torch API objects are the same (`torch_type == torch.FloatTensor`): the
+/// same path or alias of one name is; two distinct torch classes (named in CamelCase) are
+/// not. Anything else (dtypes with several names, namespaces) is undecided.
+fn same_torch_object(a: &str, b: &str) -> Option<bool> {
+    if a == b {
+        return Some(true);
+    }
+    let api = crate::operators::api::torch_api();
+    let (ca, cb) = (api.lookup(a)?.0, api.lookup(b)?.0);
+    if ca == cb {
+        return Some(true);
+    }
+    let class = |p: &str| {
+        p.rsplit('.')
+            .next()
+            .and_then(|last| last.chars().next())
+            .is_some_and(|c| c.is_ascii_uppercase())
+    };
+    (class(ca) && class(cb)).then_some(false)
 }
 
 #[cfg(test)]

@@ -52,6 +52,12 @@ const TIMM_CFG_SIZES: [&str; 2] = ["num_classes", "in_chans"];
 const TORCHSUMMARY: &str = "torchsummary.summary";
 const TORCHINFO: &str = "torchinfo.summary";
 
+/// scikit-learn's `train_test_split(*arrays, test_size=None, train_size=None, ...)`: each
+/// array's rows in two parts, train then test, for every array in turn. Of `n` rows a float
+/// `test_size` takes `ceil(test_size * n)`, a float `train_size` `floor(train_size * n)`, an
+/// int that many; a size not given is the rest, and with neither the test part is a quarter.
+const SKLEARN_SPLIT: &str = "sklearn.model_selection.train_test_split";
+
 const TORCHVISION_WEIGHTS: &str = "torchvision.WeightsEnum";
 const TORCHVISION_VERIFY: &str = "torchvision.WeightsEnum.verify";
 
@@ -82,6 +88,9 @@ pub fn library_import<'a>(module: &str, level: u32, name: &str) -> Option<V<'a>>
         {
             Some(V::Builtin(TORCHVISION_WEIGHTS))
         }
+        "train_test_split" if level == 0 && module == "sklearn.model_selection" => {
+            Some(V::Builtin(SKLEARN_SPLIT))
+        }
         "summary" if level == 0 && module == "torchsummary" => Some(V::Builtin(TORCHSUMMARY)),
         "summary" if level == 0 && module == "torchinfo" => Some(V::Builtin(TORCHINFO)),
         _ => None,
@@ -96,6 +105,87 @@ pub fn torchvision_op<'a>(path: &str) -> Option<V<'a>> {
         .or_else(|| path.strip_prefix("torchvision.ops."))?;
     let canonical = format!("torchvision.ops.{name}");
     crate::catalogue::lookup(&canonical).map(|_| V::Torch(canonical.into()))
+}
+
+/// See [`SKLEARN_SPLIT`]: the parts when every array's row count is known and both parts
+/// are non-empty (otherwise scikit-learn raises, which is not modelled); a tensor or numpy
+/// array part keeps its other dims, anything else is unknown.
+fn train_test_split<'a>(args: &[V<'a>], kwargs: &[(String, V<'a>)]) -> Option<V<'a>> {
+    use crate::shapes::{Dim, Shape, Value};
+    let rows = |v: &V| -> Option<i64> {
+        let t = match v {
+            V::Array(t) => &**t,
+            V::Data(Value::Tensor(t)) => t,
+            other => return other.elements().map(|items| items.len() as i64),
+        };
+        t.shape.dims()?.first()?.as_const()
+    };
+    let n = rows(args.first()?)?;
+    if args.iter().any(|a| rows(a) != Some(n)) {
+        return None;
+    }
+    let size = |name: &str| kwargs.iter().find(|(k, _)| k == name).map(|(_, v)| v);
+    // A float fraction in (0, 1) or an int count; `None` for a size not given.
+    let part = |v: Option<&V>, round: fn(f64) -> f64| -> Result<Option<i64>, ()> {
+        match v {
+            None | Some(V::Data(Value::None)) => Ok(None),
+            Some(V::Data(Value::Float(Some(f)))) if *f > 0.0 && *f < 1.0 => {
+                Ok(Some(round(f * n as f64) as i64))
+            }
+            Some(other) => match super::expr::int_of(other).and_then(|e| e.as_const()) {
+                Some(c) => Ok(Some(c)),
+                None => Err(()),
+            },
+        }
+    };
+    for (k, _) in kwargs {
+        if ![
+            "test_size",
+            "train_size",
+            "random_state",
+            "shuffle",
+            "stratify",
+        ]
+        .contains(&k.as_str())
+        {
+            return None;
+        }
+    }
+    let test = part(size("test_size"), f64::ceil).ok()?;
+    let train = part(size("train_size"), f64::floor).ok()?;
+    let (train, test) = match (train, test) {
+        (None, None) => (
+            n - (0.25 * n as f64).ceil() as i64,
+            (0.25 * n as f64).ceil() as i64,
+        ),
+        (None, Some(t)) => (n - t, t),
+        (Some(t), None) => (t, n - t),
+        (Some(a), Some(b)) => (a, b),
+    };
+    if train < 1 || test < 1 || train + test > n {
+        return None;
+    }
+    let with_rows = |v: &V<'a>, count: i64| -> V<'a> {
+        let take = |t: &crate::shapes::value::TensorValue| {
+            let mut dims = t.shape.dims()?.to_vec();
+            dims[0] = Dim::constant(count);
+            let mut out = t.clone();
+            out.shape = Shape::Ranked(dims);
+            out.elements = None;
+            out.top = None;
+            Some(out)
+        };
+        match v {
+            V::Array(t) => take(t).map_or(V::Unknown, |t| V::Array(Box::new(t))),
+            V::Data(Value::Tensor(t)) => take(t).map_or(V::Unknown, |t| V::Data(Value::Tensor(t))),
+            _ => V::Unknown,
+        }
+    };
+    Some(V::List(
+        args.iter()
+            .flat_map(|a| [with_rows(a, train), with_rows(a, test)])
+            .collect(),
+    ))
 }
 
 impl<'a> Interp<'a> {
@@ -117,6 +207,7 @@ impl<'a> Interp<'a> {
         }
         match name {
             TIMM_BUILD => Some(self.timm_build(args, kwargs, span)),
+            SKLEARN_SPLIT => Some(train_test_split(args, kwargs).unwrap_or(V::Unknown)),
             TORCHSUMMARY | TORCHINFO => {
                 let model = args.first().cloned().unwrap_or(V::Unknown);
                 let size = super::calls::argument(args, kwargs, 1, "input_size").cloned();
@@ -197,7 +288,29 @@ impl<'a> Interp<'a> {
 
 #[cfg(test)]
 mod tests {
-    use crate::testing::findings;
+    use crate::testing::{assert_twins, findings};
+
+    /// scikit-learn's split keeps each array's other dims and sizes the parts from the
+    /// fractions: 50 rows at `test_size=0.3` are 35 to train on and 15 to test.
+    #[test]
+    fn train_test_split_sizes_its_parts() {
+        let src = r#"
+import numpy as np
+import torch
+from torch import nn
+from sklearn.model_selection import train_test_split
+
+x = np.random.rand(50, 12)
+y = np.zeros(50)
+x_tr, x_te, y_tr, y_te = train_test_split(x, y, test_size=0.3, random_state=0)
+net = nn.Linear(12, 1)
+net(torch.from_numpy(x_te).float())
+rows = torch.zeros(x_tr.shape[0] + y_te.shape[0], 2)
+nn.Linear(50, 2)(rows.t())
+out = nn.Linear(WIDTH, 1)(torch.from_numpy(x_tr).float())
+"#;
+        assert_twins(src, "WIDTH", "35", "12", 14);
+    }
 
     const TIMM: &str = r#"
 import torch

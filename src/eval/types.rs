@@ -24,6 +24,7 @@ fn plain_type(v: &V) -> Option<&'static str> {
         V::Func(_) | V::Closure(..) | V::Lambda(..) => "function",
         V::Partial(_) => "functools.partial",
         V::Module(_) | V::Container(..) => "torch.nn.Module",
+        V::Array(_) => "numpy.ndarray",
         V::Torch(_) => "other",
         _ => return None,
     })
@@ -65,7 +66,10 @@ impl<'a> Interp<'a> {
             ) => *b,
             V::Builtin("types.FunctionType") => "function",
             V::Torch(path) => match &**path {
-                "torch.Tensor" => "torch.Tensor",
+                // `Variable` is `Tensor` (its `isinstance` checks for a tensor).
+                "torch.Tensor" | "torch.autograd.Variable" | "torch.autograd.variable.Variable" => {
+                    "torch.Tensor"
+                }
                 "torch.Size" => "torch.Size",
                 "torch.nn.Module" => "torch.nn.Module",
                 // A torch layer class against a torch module: the same class decides; another
@@ -156,6 +160,32 @@ impl<'a> Interp<'a> {
 #[cfg(test)]
 mod tests {
     use crate::testing::{assert_twins, findings};
+
+    /// Old-style helpers that wrap numpy input: an array is not a `Variable` (a tensor is),
+    /// and the tensor type passed in is compared with the torch classes to pick a dtype.
+    #[test]
+    fn variable_checks_and_tensor_type_comparisons_are_decided() {
+        let src = r#"
+import numpy as np
+import torch
+from torch import nn
+from torch.autograd import Variable
+
+def to_var(x, kind=torch.FloatTensor):
+    if isinstance(x, Variable):
+        return x
+    if kind == torch.LongTensor:
+        x = np.asarray(x, dtype=np.int64)
+    else:
+        x = np.asarray(x, dtype=np.float32)
+    return Variable(kind(torch.from_numpy(x)))
+
+layer = nn.Linear(6, 2)
+layer(to_var(torch.randn(3, 6)))
+layer(to_var(np.zeros((3, COLS))))
+"#;
+        assert_twins(src, "COLS", "5", "6", 18);
+    }
 
     const MIXERS: &str = r#"
 import torch

@@ -13,6 +13,9 @@ use ruff_text_size::TextRange;
 use crate::shapes::value::ModuleValue;
 use crate::shapes::Value;
 
+/// The hidden attribute (not an identifier) holding a named tuple instance's items.
+pub const TUPLE_ITEMS: &str = "\0tuple";
+
 /// An instance of a class defined in the file (usually an `nn.Module` subclass).
 #[derive(Debug)]
 pub struct Object<'a> {
@@ -369,7 +372,10 @@ impl<'a> V<'a> {
                     .collect(),
             ),
             V::Container(_, items, _) => Some(items.iter().map(|(_, v)| v.clone()).collect()),
-            V::Object(_) => self.container()?.elements(),
+            V::Object(o) => match o.borrow().attrs.get(TUPLE_ITEMS) {
+                Some(items) => items.elements(),
+                None => self.container()?.elements(),
+            },
             V::Dict(items) => Some(
                 items
                     .iter()
