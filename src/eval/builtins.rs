@@ -412,6 +412,10 @@ impl<'a> Interp<'a> {
                     self.apply_function("builtins.len", args, kwargs, span, &[])
                 }
                 V::Set(items) => V::Data(Value::int(items.len() as i64)),
+                V::Sampled(s) => {
+                    s.0.clone()
+                        .map_or(V::Data(Value::IntUnknown), |n| V::Data(Value::Int(n)))
+                }
                 V::Data(Value::Str(Some(text))) => V::Data(Value::int(text.chars().count() as i64)),
                 other => match other.elements() {
                     Some(items) => V::Data(Value::int(items.len() as i64)),

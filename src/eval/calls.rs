@@ -538,6 +538,8 @@ impl<'a> Interp<'a> {
             }
             "torch.utils.data.TensorDataset" => return self.tensor_dataset(args),
             "torch.utils.data.DataLoader" => return self.data_loader(&args, &kwargs, span),
+            "torch.utils.data.random_split" => return self.random_split(&args, &kwargs, span),
+            "torch.utils.data.Subset" => return self.subset(&args, &kwargs, span),
             // An array shares its memory with the tensor: the tensor has its shape.
             "torch.from_numpy" => {
                 return match args.first() {

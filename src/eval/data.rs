@@ -97,6 +97,86 @@ impl<'a> Interp<'a> {
         collate(&sample, &batch).map_or(V::Unknown, |item| Batches::of(item, None))
     }
 
+    /// `random_split(dataset, lengths)`: one dataset per length, each with the dataset's
+    /// samples. Integer lengths must add up to the dataset's length (torch raises a
+    /// `ValueError` otherwise: unknown here); fractions give parts of unknown lengths.
+    pub(super) fn random_split(
+        &mut self,
+        args: &[V<'a>],
+        kwargs: &[(String, V<'a>)],
+        span: TextRange,
+    ) -> V<'a> {
+        let named = |name: &str, i: usize| super::calls::argument(args, kwargs, i, name).cloned();
+        let (Some(dataset), Some(lengths)) = (named("dataset", 0), named("lengths", 1)) else {
+            return V::Unknown;
+        };
+        let Some(parts) = lengths.elements() else {
+            return V::Unknown;
+        };
+        let Some((length, sample)) = self.dataset_sample(&dataset, span) else {
+            return V::Unknown;
+        };
+        let ints: Option<Vec<DimExpr>> = parts
+            .iter()
+            .map(|p| match p {
+                V::Data(Value::Int(n)) => Some(n.clone()),
+                _ => None,
+            })
+            .collect();
+        let sizes: Vec<Option<DimExpr>> = match ints {
+            Some(ints) => {
+                let total = ints.iter().fold(DimExpr::zero(), |acc, n| acc.add(n));
+                match (
+                    total.as_const(),
+                    length.as_ref().and_then(DimExpr::as_const),
+                ) {
+                    (Some(t), Some(n)) if t != n => return V::Unknown,
+                    _ => {}
+                }
+                if ints.iter().any(|n| n.as_const().is_some_and(|c| c < 0)) {
+                    return V::Unknown;
+                }
+                ints.into_iter().map(Some).collect()
+            }
+            None if parts.iter().all(|p| matches!(p, V::Data(Value::Float(_)))) => {
+                vec![None; parts.len()]
+            }
+            None => return V::Unknown,
+        };
+        V::List(
+            sizes
+                .into_iter()
+                .map(|n| V::Sampled(Rc::new((n, sample.clone()))))
+                .collect(),
+        )
+    }
+
+    /// `Subset(dataset, indices)`: the dataset's samples, as many as the indices.
+    pub(super) fn subset(
+        &mut self,
+        args: &[V<'a>],
+        kwargs: &[(String, V<'a>)],
+        span: TextRange,
+    ) -> V<'a> {
+        let named = |name: &str, i: usize| super::calls::argument(args, kwargs, i, name).cloned();
+        let (Some(dataset), Some(indices)) = (named("dataset", 0), named("indices", 1)) else {
+            return V::Unknown;
+        };
+        let Some((_, sample)) = self.dataset_sample(&dataset, span) else {
+            return V::Unknown;
+        };
+        let length = match &indices {
+            V::Data(Value::Tensor(t)) => match t.shape.dims() {
+                Some([n]) => n.expr().cloned(),
+                _ => None,
+            },
+            other => other
+                .elements()
+                .map(|items| DimExpr::from(items.len() as i64)),
+        };
+        V::Sampled(Rc::new((length, sample)))
+    }
+
     /// A dataset's length, when known, and one sample: a `TensorDataset`'s rows, or what a
     /// dataset class's `__getitem__` returns for an index below its `__len__`.
     fn dataset_sample(
@@ -124,6 +204,7 @@ impl<'a> Interp<'a> {
                 }
                 Some((length, V::Tuple(rows)))
             }
+            V::Sampled(s) => Some((s.0.clone(), s.1.clone())),
             V::Object(o) => {
                 let class = o.borrow().class;
                 let Some(V::Func(getitem)) = self.class_member(class, "__getitem__") else {
@@ -256,6 +337,50 @@ for xb, yb in loader:
             "    if yb.sum() > 3:\n        break\n    loss = nn",
         );
         assert!(findings(&early.replace("ROWS", "29")).is_empty());
+    }
+
+    /// `random_split` parts keep the dataset's samples and have the lengths asked for: the
+    /// validation part's last batch holds the rows left over. `Subset` has as many samples
+    /// as indices.
+    #[test]
+    fn split_datasets_keep_samples_and_lengths() {
+        let src = r#"
+import torch
+import torch.nn as nn
+from torch.utils.data import TensorDataset, DataLoader, random_split, Subset
+
+ds = TensorDataset(torch.randn(50, 6), torch.randn(50, 1))
+train, val = random_split(ds, [40, 10])
+head = nn.Linear(6, 1)
+for x, y in DataLoader(train, batch_size=8):
+    nn.functional.mse_loss(head(x), y)
+for x, y in DataLoader(val, batch_size=4):
+    x.view(4, 6)
+for x, y in DataLoader(Subset(ds, list(range(12))), batch_size=5):
+    x.reshape(ROWS, 6)
+"#;
+        assert!(!findings(src).is_empty());
+        let fixed = src.replace("view(4, 6)", "view(-1, 6)");
+        assert_twins(&fixed, "ROWS", "5", "-1", 14);
+    }
+
+    /// Lengths that do not add up to the dataset's (torch raises a `ValueError`) and
+    /// fractions (unknown lengths) prove nothing about the last batch.
+    #[test]
+    fn splits_of_unknown_or_wrong_lengths_are_not_guessed() {
+        let src = r#"
+import torch
+from torch.utils.data import TensorDataset, DataLoader, random_split
+
+ds = TensorDataset(torch.randn(50, 6))
+a, b = random_split(ds, [0.8, 0.2])
+c, d = random_split(ds, [30, 30])
+for (x,) in DataLoader(b, batch_size=4):
+    x.view(4, 6)
+for (x,) in DataLoader(d, batch_size=4):
+    x.view(4, 6)
+"#;
+        assert!(findings(src).is_empty());
     }
 
     /// A list a helper fills in place is not the empty list it was before the call.

@@ -94,6 +94,18 @@ impl<'a> Interp<'a> {
                 self.attribute(obj, a.attr.id.as_str(), a.range)
             }
             Expr::Subscript(s) => {
+                // `globals()["name"]`: the module's global of that name, when it is bound
+                // and not shadowed by a local `globals`.
+                if let Expr::Call(c) = &*s.value {
+                    if let (Expr::Name(n), true) = (&*c.func, c.arguments.is_empty()) {
+                        let key = self.eval(&s.slice);
+                        if n.id.as_str() == "globals" && self.lookup("globals").is_unknown() {
+                            if let Some(name) = key.known_str() {
+                                return self.globals.get(name).cloned().unwrap_or(V::Unknown);
+                            }
+                        }
+                    }
+                }
                 let obj = self.eval(&s.value);
                 let idx = self.eval(&s.slice);
                 self.subscript(obj, idx, s.range)
@@ -582,6 +594,17 @@ impl<'a> Interp<'a> {
                     {
                         V::Bound(Box::new(obj.clone()), attr.into())
                     }
+                    // A class that is not a torch module and defines `__getattr__`: Python
+                    // calls it for an attribute found nowhere else.
+                    None if !self.is_module_class(class)
+                        && matches!(self.class_member(class, "__getattr__"), Some(V::Func(_))) =>
+                    {
+                        let Some(V::Func(def)) = self.class_member(class, "__getattr__") else {
+                            return V::Unknown;
+                        };
+                        let name = V::Data(Value::Str(Some(attr.to_string())));
+                        self.call_user(def, Some(obj.clone()), vec![name], Vec::new(), span)
+                    }
                     // A parameter, hyperparameter or method of the torch module the class
                     // extends (`self.weight` in a subclass of `nn.Conv2d`).
                     None => match obj.torch_base() {
@@ -952,5 +975,26 @@ x = torch.randn(4, 10).cuda(0)
 nn.Linear(IN, 2)(x.cpu())
 "#;
         assert_twins(src, "IN", "12", "10", 5);
+    }
+
+    /// An object whose class defines `__getattr__` answers unknown attributes through it:
+    /// a namespace object that forwards to `globals()` reaches the module's functions.
+    #[test]
+    fn getattr_forwards_to_module_globals() {
+        let src = r#"
+import torch
+import torch.nn as nn
+
+def flatten_codes(x):
+    return x.view(x.size(0), -1)
+
+class Namespace:
+    def __getattr__(self, name):
+        return globals()[name]
+
+ns = Namespace()
+nn.Linear(WIDTH, 3)(ns.flatten_codes(torch.randn(4, 5, 6)))
+"#;
+        assert_twins(src, "WIDTH", "5", "30", 13);
     }
 }

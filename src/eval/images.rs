@@ -48,6 +48,17 @@ const NAMESPACES: &[&str] = &[
     "torchvision.transforms",
     "torchvision.transforms.v2",
     "torchvision.transforms.functional",
+    "torchvision.datasets",
+];
+
+/// torchvision's datasets modelled (see [`Interp::image_dataset`]).
+const DATASETS: &[&str] = &[
+    "torchvision.datasets.FakeData",
+    "torchvision.datasets.ImageFolder",
+    "torchvision.datasets.MNIST",
+    "torchvision.datasets.FashionMNIST",
+    "torchvision.datasets.CIFAR10",
+    "torchvision.datasets.CIFAR100",
 ];
 
 /// PIL's image constructors.
@@ -135,6 +146,7 @@ pub fn image_path<'a>(path: &str) -> Option<V<'a>> {
     NAMESPACES
         .iter()
         .chain(PIL_FUNCTIONS)
+        .chain(DATASETS)
         .chain(TRANSFORMS)
         .chain(TRANSFORMS_V2)
         .chain(FUNCTIONAL.iter().map(|(f, _)| f))
@@ -152,6 +164,7 @@ pub fn namespace_attr<'a>(namespace: &str, attr: &str) -> Option<V<'a>> {
 /// Whether a builtin's name is one of this module's functions or classes.
 pub fn is_image_function(name: &str) -> bool {
     PIL_FUNCTIONS.contains(&name)
+        || DATASETS.contains(&name)
         || TRANSFORMS.contains(&name)
         || TRANSFORMS_V2.contains(&name)
         || FUNCTIONAL.iter().any(|(f, _)| *f == name)
@@ -336,29 +349,54 @@ impl<'a> Interp<'a> {
             // `Image.fromarray(a)`: `[h, w]` is a one-channel image (its mode depends on the
             // dtype: `L` for uint8, `F`, `I`, `1`); `[h, w, 2|3|4]` can only be uint8
             // (Pillow raises a `TypeError` for other dtypes) and is `LA`, `RGB`, `RGBA`.
-            "PIL.Image.fromarray" if args.len() == 1 && kwargs.is_empty() => {
+            // `fromarray(a, mode=m)` is an `m` image of the same size (Pillow 13 raises
+            // "Invalid mode for data type" when `m` does not fit the array; older Pillows
+            // reinterpret the bytes): modelled only when `m` has the array's channels.
+            "PIL.Image.fromarray" if args.len() <= 2 && kwargs.iter().all(|(k, _)| k == "mode") => {
                 let V::Array(t) = first else {
                     return V::Unknown;
                 };
                 let Some(dims) = t.shape.dims() else {
                     return V::Unknown;
                 };
-                let (h, w, mode) = match dims {
-                    [h, w] => (h, w, None),
-                    [h, w, c] => match c.expr().and_then(DimExpr::as_const) {
-                        Some(2) => (h, w, Some("LA")),
-                        Some(3) => (h, w, Some("RGB")),
-                        Some(4) => (h, w, Some("RGBA")),
-                        _ => return V::Unknown,
+                let given = match arg(&args, &kwargs, 1, "mode") {
+                    None => None,
+                    Some(m) => match m.known_str() {
+                        Some(m) => Some(m.to_string()),
+                        None if matches!(m, V::Data(Value::None)) => None,
+                        None => return V::Unknown,
+                    },
+                };
+                let channels = match dims {
+                    [_, _] => 1,
+                    [_, _, c] => match c.expr().and_then(DimExpr::as_const) {
+                        Some(c) => c,
+                        None => return V::Unknown,
                     },
                     _ => return V::Unknown,
                 };
+                let inferred = match channels {
+                    2 => Some("LA"),
+                    3 => Some("RGB"),
+                    4 => Some("RGBA"),
+                    _ => None,
+                };
+                let mode = match given {
+                    None if dims.len() == 3 && inferred.is_none() => return V::Unknown,
+                    None => inferred.map(str::to_string),
+                    Some(m) => match mode_channels(&m) {
+                        Some((c, _)) if c == channels && (dims.len() == 2 || c > 1) => Some(m),
+                        _ => return V::Unknown,
+                    },
+                };
+                let (h, w) = (&dims[0], &dims[1]);
                 V::Image(Box::new(Image {
                     width: known(w),
                     height: known(h),
-                    mode: mode.map(str::to_string),
+                    mode,
                 }))
             }
+            _ if DATASETS.contains(&name) => self.image_dataset(name, &args, &kwargs, span),
             _ if TRANSFORMS.contains(&name) || TRANSFORMS_V2.contains(&name) => {
                 let v2 = TRANSFORMS_V2.contains(&name);
                 let table = if v2 { TRANSFORMS_V2 } else { TRANSFORMS };
@@ -385,6 +423,133 @@ impl<'a> Interp<'a> {
                 _ => V::Unknown,
             },
         }
+    }
+
+    /// A torchvision dataset: its length and one sample `(transform(image), class)`, the
+    /// class an int. `FakeData(size, image_size=(c, h, w))` draws a `c`-channel image
+    /// (`ToPILImage` of a float tensor: `L`, `LA`, `RGB`, `RGBA`) of `size` samples;
+    /// `ImageFolder` reads files with its default loader (`convert("RGB")`), of any size and
+    /// number; `MNIST`/`FashionMNIST` are 28x28 `L` images (60,000 to train, 10,000 to
+    /// test), `CIFAR10`/`CIFAR100` 32x32 `RGB` (50,000 and 10,000). Without a transform
+    /// the samples are PIL images, which the default collation rejects; a target transform
+    /// or another loader leaves the dataset unknown.
+    fn image_dataset(
+        &mut self,
+        name: &str,
+        args: &[V<'a>],
+        kwargs: &[(String, V<'a>)],
+        span: TextRange,
+    ) -> V<'a> {
+        let class = name.rsplit('.').next().unwrap_or(name);
+        // Positions of `transform`, `target_transform` and the other parameters.
+        let (transform_at, target_at, known): (usize, usize, &[&str]) = match class {
+            "FakeData" => (
+                3,
+                4,
+                &[
+                    "size",
+                    "image_size",
+                    "num_classes",
+                    "transform",
+                    "target_transform",
+                    "random_offset",
+                ],
+            ),
+            "ImageFolder" => (
+                1,
+                2,
+                &["root", "transform", "target_transform", "allow_empty"],
+            ),
+            _ => (
+                2,
+                3,
+                &["root", "train", "transform", "target_transform", "download"],
+            ),
+        };
+        if args.len() > known.len() || kwargs.iter().any(|(k, _)| !known.contains(&k.as_str())) {
+            return V::Unknown;
+        }
+        match arg(args, kwargs, target_at, "target_transform") {
+            None | Some(V::Data(Value::None)) => {}
+            Some(_) => return V::Unknown,
+        }
+        let train = || match arg(args, kwargs, 1, "train") {
+            None => Some(true),
+            Some(v) => v.truth(),
+        };
+        let image = |width: Option<DimExpr>, height: Option<DimExpr>, mode: &str| {
+            V::Image(Box::new(Image {
+                width,
+                height,
+                mode: Some(mode.to_string()),
+            }))
+        };
+        let (length, img) = match class {
+            "FakeData" => {
+                let length = match arg(args, kwargs, 0, "size") {
+                    None => Some(DimExpr::from(1000)),
+                    Some(v) => int_of(v),
+                };
+                let (c, h, w) = match arg(args, kwargs, 1, "image_size") {
+                    None => (Some(3), Some(DimExpr::from(224)), Some(DimExpr::from(224))),
+                    Some(v) => match v.elements().as_deref() {
+                        Some([c, h, w]) => {
+                            (int_of(c).and_then(|c| c.as_const()), int_of(h), int_of(w))
+                        }
+                        _ => return V::Unknown,
+                    },
+                };
+                let mode = match c {
+                    Some(1) => "L",
+                    Some(2) => "LA",
+                    Some(3) => "RGB",
+                    Some(4) => "RGBA",
+                    _ => return V::Unknown,
+                };
+                (length, image(w, h, mode))
+            }
+            "ImageFolder" => {
+                let width = Some(self.fresh_dim("image.width"));
+                let height = Some(self.fresh_dim("image.height"));
+                (None, image(width, height, "RGB"))
+            }
+            "MNIST" | "FashionMNIST" => {
+                let n = match train() {
+                    Some(true) => Some(DimExpr::from(60000)),
+                    Some(false) => Some(DimExpr::from(10000)),
+                    None => None,
+                };
+                (
+                    n,
+                    image(Some(DimExpr::from(28)), Some(DimExpr::from(28)), "L"),
+                )
+            }
+            _ => {
+                let n = match train() {
+                    Some(true) => Some(DimExpr::from(50000)),
+                    Some(false) => Some(DimExpr::from(10000)),
+                    None => None,
+                };
+                (
+                    n,
+                    image(Some(DimExpr::from(32)), Some(DimExpr::from(32)), "RGB"),
+                )
+            }
+        };
+        let sample = match arg(args, kwargs, transform_at, "transform") {
+            None | Some(V::Data(Value::None)) => img,
+            Some(t) => {
+                let t = t.clone();
+                self.call(t, vec![img], Vec::new(), span)
+            }
+        };
+        if sample.is_unknown() || self.run.dead {
+            return V::Unknown;
+        }
+        V::Sampled(Rc::new((
+            length,
+            V::Tuple(vec![sample, V::Data(Value::IntUnknown)]),
+        )))
     }
 
     /// `img.<method>(...)`: `convert(mode)`, `resize((w, h))`, `crop((l, t, r, b))`,
@@ -734,6 +899,80 @@ nn.Linear(32, 2)(z)
 nn.Linear(SIDE, 2)(w)
 "#;
         assert_twins(src, "SIDE", "15", "16", 18);
+    }
+
+    /// `Image.fromarray(a, mode=m)` with a mode that has the array's channels is an `m`
+    /// image of the array's size: a grey `[h, w]` array comes back two-dimensional.
+    #[test]
+    fn fromarray_with_a_fitting_mode_keeps_the_size() {
+        let src = r#"
+import numpy as np
+import torch
+from PIL import Image
+
+grey = Image.fromarray(np.zeros((20, 30), dtype=np.uint8), mode="L")
+colour = Image.fromarray(np.zeros((20, 30, 3), dtype=np.uint8), "RGB")
+t = torch.from_numpy(np.asarray(grey) / 255.0).float()
+c = torch.from_numpy(np.array(colour)).permute(2, 0, 1)
+t = t.permute(DIMS)
+"#;
+        assert_twins(src, "DIMS", "2, 0, 1", "1, 0", 10);
+    }
+
+    /// A mode that does not fit the array (Pillow 13 raises, older ones reinterpret the
+    /// bytes) leaves the image unknown.
+    #[test]
+    fn fromarray_with_a_mode_of_other_channels_is_unknown() {
+        let src = r#"
+import numpy as np
+import torch
+from PIL import Image
+
+img = Image.fromarray(np.zeros((20, 30), dtype=np.uint8), mode="RGB")
+torch.from_numpy(np.asarray(img)).permute(2, 0, 1, 3)
+"#;
+        assert!(findings(src).is_empty());
+    }
+
+    /// A loader over torchvision's generated or fixed-size datasets gives transformed
+    /// images: `FakeData`'s `image_size` and MNIST's 28x28 grey digits reach the model.
+    #[test]
+    fn torchvision_datasets_give_transformed_images() {
+        let src = r#"
+import torch
+import torch.nn as nn
+import torchvision.datasets as datasets
+import torchvision.transforms as T
+
+fake = datasets.FakeData(size=20, image_size=(3, 16, 16), transform=T.ToTensor())
+digits = datasets.MNIST("data", train=False, transform=T.ToTensor())
+net = nn.Sequential(nn.Conv2d(3, 4, 3), nn.Flatten(), nn.Linear(4 * 14 * 14, 10))
+for x, y in torch.utils.data.DataLoader(fake, batch_size=8):
+    nn.functional.cross_entropy(net(x), y)
+for x, y in torch.utils.data.DataLoader(digits, batch_size=100):
+    nn.Linear(PIXELS, 10)(x.view(x.size(0), -1))
+"#;
+        assert_twins(src, "PIXELS", "1024", "784", 13);
+    }
+
+    /// Without a transform the samples are PIL images, which the default collation
+    /// rejects: nothing is known of the batches. A folder's images have any size.
+    #[test]
+    fn untransformed_or_folder_images_are_not_guessed() {
+        let src = r#"
+import torch
+import torch.nn as nn
+import torchvision.datasets as datasets
+import torchvision.transforms as T
+
+raw = datasets.FakeData(size=20, image_size=(3, 16, 16))
+folder = datasets.ImageFolder("photos", transform=T.ToTensor())
+for x, y in torch.utils.data.DataLoader(raw, batch_size=8):
+    nn.Linear(5, 2)(x)
+for x, y in torch.utils.data.DataLoader(folder, batch_size=1):
+    nn.Linear(5, 2)(x)
+"#;
+        assert!(findings(src).is_empty());
     }
 
     /// Unmodelled transforms and methods give unknown values, never alarms.

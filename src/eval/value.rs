@@ -91,6 +91,9 @@ pub enum V<'a> {
     Drawn(crate::shapes::bounds::Bounds),
     /// A `TensorDataset`'s tensors (see `data.rs`).
     Dataset(Rc<Vec<V<'a>>>),
+    /// A dataset known by its length (`None` when unknown) and one of its samples: a
+    /// torchvision dataset, a `random_split` part, a `Subset` (see `data.rs`).
+    Sampled(Rc<(Option<crate::shapes::DimExpr>, V<'a>)>),
     /// A `DataLoader`'s batches (see `data.rs`).
     Batches(Rc<Batches<'a>>),
     /// An iterable of unknown length, perhaps empty, every element of which is this value
@@ -270,6 +273,7 @@ impl<'a> V<'a> {
             V::Image(i) => format!("image {:?}x{:?} {:?}", i.width, i.height, i.mode),
             V::Transform(t) => format!("transform {}", t.class),
             V::Dataset(ts) => format!("dataset of {}", ts.len()),
+            V::Sampled(s) => format!("dataset of {:?} like {}", s.0, s.1.brief()),
             V::Batches(b) => format!("batches of {}", b.item.brief()),
             V::Items(item) => format!("items of {}", item.brief()),
             V::Unknown => "unknown".into(),
@@ -452,6 +456,7 @@ impl<'a> V<'a> {
                             _ => false,
                         })
             }
+            (V::Sampled(a), V::Sampled(b)) => Rc::ptr_eq(a, b) || (a.0 == b.0 && a.1.same(&b.1)),
             (V::Dataset(a), V::Dataset(b)) => {
                 Rc::ptr_eq(a, b)
                     || (a.len() == b.len() && a.iter().zip(b.iter()).all(|(x, y)| x.same(y)))
