@@ -70,7 +70,7 @@ pub fn is_parser(class: &StmtClassDef) -> bool {
 }
 
 /// One option added to a parser.
-struct Option_<'a> {
+struct ParserOption<'a> {
     dest: String,
     flags: Vec<String>,
     kind: V<'a>,
@@ -79,7 +79,19 @@ struct Option_<'a> {
     default: V<'a>,
 }
 
-impl<'a> Option_<'a> {
+impl<'a> ParserOption<'a> {
+    /// `-h`/`--version`: an option that gives no attribute.
+    fn ignored(flags: Vec<String>) -> Self {
+        ParserOption {
+            dest: String::new(),
+            flags,
+            kind: V::none(),
+            action: "ignored".into(),
+            nargs: None,
+            default: V::none(),
+        }
+    }
+
     fn to_value(&self) -> V<'a> {
         let text = |s: &str| V::Data(Value::Str(Some(s.to_string())));
         V::Tuple(vec![
@@ -98,7 +110,7 @@ impl<'a> Option_<'a> {
             return None;
         };
         let V::List(flags) = flags else { return None };
-        Some(Option_ {
+        Some(ParserOption {
             dest: text_of(dest)?,
             flags: flags.iter().filter_map(text_of).collect(),
             kind: kind.clone(),
@@ -294,7 +306,7 @@ impl<'a> Interp<'a> {
                         o.default = v.clone();
                     }
                     if !known {
-                        options.push(Option_ {
+                        options.push(ParserOption {
                             dest: k,
                             flags: Vec::new(),
                             kind: V::none(),
@@ -303,7 +315,7 @@ impl<'a> Interp<'a> {
                             default: v,
                         });
                     }
-                    let list = V::List(options.iter().map(Option_::to_value).collect());
+                    let list = V::List(options.iter().map(ParserOption::to_value).collect());
                     parser.borrow_mut().attrs.insert(OPTIONS.into(), list);
                 }
                 V::none()
@@ -340,16 +352,20 @@ impl<'a> Interp<'a> {
             .insert(OPAQUE.into(), V::Data(Value::Bool(Some(true))));
     }
 
-    fn parser_options(&self, parser: &Rc<RefCell<Object<'a>>>) -> Vec<Option_<'a>> {
+    fn parser_options(&self, parser: &Rc<RefCell<Object<'a>>>) -> Vec<ParserOption<'a>> {
         match parser.borrow().attrs.get(OPTIONS) {
-            Some(V::List(items)) => items.iter().filter_map(Option_::from_value).collect(),
+            Some(V::List(items)) => items.iter().filter_map(ParserOption::from_value).collect(),
             _ => Vec::new(),
         }
     }
 
     /// `add_argument('--hidden-size', type=int, default=64)`: its `dest` and default, or
     /// `None` when a name or setting is not a known constant.
-    fn parser_option(&mut self, args: &[V<'a>], kwargs: &[(String, V<'a>)]) -> Option<Option_<'a>> {
+    fn parser_option(
+        &mut self,
+        args: &[V<'a>],
+        kwargs: &[(String, V<'a>)],
+    ) -> Option<ParserOption<'a>> {
         let kwarg = |name: &str| {
             kwargs
                 .iter()
@@ -390,7 +406,7 @@ impl<'a> Interp<'a> {
                 (Some(d), _) => d,
                 (None, "store_true") => V::Data(Value::Bool(Some(false))),
                 (None, "store_false") => V::Data(Value::Bool(Some(true))),
-                (None, "help" | "version") => return Some(Option_::ignored(flags)),
+                (None, "help" | "version") => return Some(ParserOption::ignored(flags)),
                 (None, _)
                     if positional && nargs.as_ref().and_then(text_of).as_deref() == Some("*") =>
                 {
@@ -399,7 +415,7 @@ impl<'a> Interp<'a> {
                 (None, _) => V::none(),
             }
         };
-        Some(Option_ {
+        Some(ParserOption {
             dest,
             flags,
             kind,
@@ -490,20 +506,6 @@ impl<'a> Interp<'a> {
             set(&mut values, &o.dest, value);
         }
         self.config_object(namespace_class(), values, span)
-    }
-}
-
-impl<'a> Option_<'a> {
-    /// `-h`/`--version`: an option that gives no attribute.
-    fn ignored(flags: Vec<String>) -> Self {
-        Option_ {
-            dest: String::new(),
-            flags,
-            kind: V::none(),
-            action: "ignored".into(),
-            nargs: None,
-            default: V::none(),
-        }
     }
 }
 

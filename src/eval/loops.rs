@@ -35,8 +35,7 @@ impl<'a> Interp<'a> {
         }
         let element = super::calls::element_of(&iter);
         // A loader over a dataset (whose rows are input dims, at least 1) gives a batch.
-        let runs =
-            matches!(iter, V::Batches(_)).then(|| Pred::Le(DimExpr::zero(), DimExpr::zero()));
+        let runs = matches!(iter, V::Batches(_)).then(Pred::always);
         self.exec_unknown_loop(Some((target, element)), body, orelse, runs)
     }
 
@@ -51,7 +50,7 @@ impl<'a> Interp<'a> {
         body: &'a [Stmt],
         orelse: &'a [Stmt],
     ) -> Flow {
-        let runs = Some(Pred::Le(DimExpr::zero(), DimExpr::zero()));
+        let runs = Some(Pred::always());
         if let Flow::Stop = self.exec_unknown_loop(Some((target, full)), body, &[], runs) {
             return Flow::Stop;
         }

@@ -39,8 +39,8 @@ fn single_symbol(x: &DimExpr) -> Option<Arc<str>> {
 /// Simplifies `p` knowing the `positive` symbols are at least 1.
 pub fn simplify(p: &Pred, positive: &HashSet<Arc<str>>) -> Pred {
     match p {
-        Pred::Ne(a, b) | Pred::Lt(b, a) if at_least_one(&a.sub(b), positive) => always(),
-        Pred::Le(lo, x) if at_least_one(&x.sub(lo).add_const(1), positive) => always(),
+        Pred::Ne(a, b) | Pred::Lt(b, a) if at_least_one(&a.sub(b), positive) => Pred::always(),
+        Pred::Le(lo, x) if at_least_one(&x.sub(lo).add_const(1), positive) => Pred::always(),
         Pred::Eq(a, b)
             if at_least_one(&a.sub(b), positive) || at_least_one(&b.sub(a), positive) =>
         {
@@ -50,7 +50,7 @@ pub fn simplify(p: &Pred, positive: &HashSet<Arc<str>>) -> Pred {
             let (a2, b2) = cancel_common(a, b, positive);
             let q = Pred::Divides(a2, b2);
             match q.decide() {
-                Some(true) => always(),
+                Some(true) => Pred::always(),
                 Some(false) => never(),
                 None => q,
             }
@@ -59,15 +59,11 @@ pub fn simplify(p: &Pred, positive: &HashSet<Arc<str>>) -> Pred {
         Pred::Or(ps) => junction(ps, positive, false),
         Pred::Not(q) => match simplify(q, positive) {
             q if q.decide() == Some(true) => never(),
-            q if q.decide() == Some(false) => always(),
+            q if q.decide() == Some(false) => Pred::always(),
             q => Pred::Not(Box::new(q)),
         },
         other => other.clone(),
     }
-}
-
-fn always() -> Pred {
-    Pred::Le(DimExpr::zero(), DimExpr::zero())
 }
 
 fn never() -> Pred {
@@ -221,9 +217,9 @@ pub fn sample_model(preds: &[&Pred]) -> bool {
 /// absorbing value decides the whole, parts decided to the neutral value drop out.
 fn junction(ps: &[Pred], positive: &HashSet<Arc<str>>, and: bool) -> Pred {
     let (neutral, absorbing) = if and {
-        (always(), never())
+        (Pred::always(), never())
     } else {
-        (never(), always())
+        (never(), Pred::always())
     };
     let parts: Vec<Pred> = ps.iter().map(|q| simplify(q, positive)).collect();
     if parts.iter().any(|q| q.decide() == Some(!and)) {

@@ -22,6 +22,11 @@ pub enum Pred {
 }
 
 impl Pred {
+    /// A predicate that always holds (`0 <= 0`).
+    pub fn always() -> Pred {
+        Pred::Le(DimExpr::zero(), DimExpr::zero())
+    }
+
     /// Decides the predicate from the normal forms alone, when that is possible.
     pub fn decide(&self) -> Option<bool> {
         match self {
