@@ -14,7 +14,12 @@ This script runs `shapehound check --format json` on every bug.py and fixed.py a
 case, whether a finding sits on the manifest's failing line (found), only elsewhere (elsewhere), or
 nowhere (missed), and whether the fixed twin has any finding (a false alarm).
 
-    python3 scripts/measure_real_bugs.py [--binary target/release/shapehound] [--json OUT]
+    python3 scripts/measure_real_bugs.py [--binary target/release/shapehound] [--json OUT] \
+        [--python-path /root/torchenv/lib/python3.11/site-packages]
+
+`--python-path` is passed on to `check` (the installed packages the posted code imports, such
+as torchvision, analysed from their source); without it `check` detects an active virtualenv or
+the site-packages of the `python3` on PATH, as it does for any user.
 
 Standard library only. Exits 0; the figures are the output.
 """
@@ -30,8 +35,8 @@ MANIFESTS = ROOT / "corpus" / "real_bugs"
 CASES = MANIFESTS / "cases"
 
 
-def findings(binary, path):
-    out = subprocess.run([str(binary), "check", "--format", "json", str(path)],
+def findings(binary, path, extra):
+    out = subprocess.run([str(binary), "check", "--format", "json", *extra, str(path)],
                          capture_output=True, text=True, timeout=300)
     try:
         return json.loads(out.stdout).get("findings", [])
@@ -43,7 +48,10 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--binary", default=str(ROOT / "target" / "release" / "shapehound"))
     ap.add_argument("--json", metavar="OUT", help="write the per-case results here")
+    ap.add_argument("--python-path", action="append", default=[], metavar="DIR",
+                    help="installed packages for check (repeatable)")
     args = ap.parse_args()
+    extra = [a for p in args.python_path for a in ("--python-path", p)]
 
     cases = []
     for manifest in sorted(MANIFESTS.glob("*.toml")):
@@ -56,9 +64,9 @@ def main():
         if not bug.is_file():
             print(f"absent   {case['name']} (run the manifest's completion first)", file=sys.stderr)
             continue
-        found = findings(args.binary, bug)
+        found = findings(args.binary, bug, extra)
         fixed = folder / "fixed.py"
-        twin = findings(args.binary, fixed) if fixed.is_file() else []
+        twin = findings(args.binary, fixed, extra) if fixed.is_file() else []
         lines = sorted({f["line"] for f in found or []})
         verdict = ("error" if found is None else "found" if case["line"] in lines
                    else "elsewhere" if lines else "missed")

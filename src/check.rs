@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::analysis::load;
+use crate::corpus::installed::SitePackages;
 use crate::corpus::source::NotebookMode;
 use crate::corpus::walk::{discover_repos, walk_repo};
 use crate::corpus::{FileKind, FileStatus};
@@ -68,14 +69,25 @@ fn display_path(root: &Path, abs: &Path) -> String {
     }
 }
 
-/// Checks files and folders; with `follow_imports`, imports resolve within each file's whole
-/// project (the packages above it are read).
-pub fn check(
-    paths: &[PathBuf],
-    format: Format,
-    timeout: Duration,
-    follow_imports: bool,
-) -> std::io::Result<CheckReport> {
+/// How `check` runs.
+#[derive(Clone, Debug)]
+pub struct CheckOptions {
+    pub format: Format,
+    pub timeout: Duration,
+    /// Imports resolve within each file's whole project (the packages above it are read).
+    pub follow_imports: bool,
+    /// Folders of installed packages, read when a file imports from them.
+    pub python_path: Vec<SitePackages>,
+}
+
+/// Checks files and folders.
+pub fn check(paths: &[PathBuf], options: &CheckOptions) -> std::io::Result<CheckReport> {
+    let CheckOptions {
+        format,
+        timeout,
+        follow_imports,
+        ref python_path,
+    } = *options;
     let files = collect_files(paths)?;
     let mut solver = JobSolver::new(timeout);
     let mut analysed = Vec::new();
@@ -90,10 +102,14 @@ pub fn check(
             }
         };
         let started = std::time::Instant::now();
-        let imports = if follow_imports {
-            ImportSearch::for_file(abs, Path::new("/"))
-        } else {
-            None
+        let project = match follow_imports {
+            true => ImportSearch::for_file(abs, Path::new("/")),
+            false => None,
+        };
+        let imports = match project {
+            Some(search) => Some(search.with_installed(python_path)),
+            None if !python_path.is_empty() => Some(ImportSearch::installed_only(python_path)),
+            None => None,
         };
         let outcome = analyse_bytes(path, &bytes, *kind, imports, &mut solver);
         if timing {

@@ -40,6 +40,36 @@ pub struct CheckArgs {
     /// project (experimental: slow on large libraries; see docs/findings.md).
     #[arg(long = "follow-imports")]
     pub follow_imports: bool,
+    #[command(flatten)]
+    pub installed: InstalledArgs,
+}
+
+/// Where installed packages are read from (see `corpus/installed.rs`).
+#[derive(Debug, Args)]
+pub struct InstalledArgs {
+    /// A folder of installed packages (a site-packages) whose libraries are analysed from
+    /// their source when imported (repeatable; added before the detected ones).
+    #[arg(long = "python-path", value_name = "DIR")]
+    pub python_path: Vec<PathBuf>,
+    /// Do not detect site-packages from the active virtualenv or the `python3` on PATH.
+    #[arg(long = "no-site-packages")]
+    pub no_site_packages: bool,
+}
+
+impl InstalledArgs {
+    /// The installed-package folders these arguments name, their metadata read (an error
+    /// for a missing folder).
+    pub fn resolve(
+        &self,
+    ) -> Result<Vec<crate::corpus::installed::SitePackages>, crate::corpus::installed::NotAFolder>
+    {
+        let dirs =
+            crate::corpus::installed::python_path(&self.python_path, !self.no_site_packages)?;
+        Ok(dirs
+            .iter()
+            .map(|d| crate::corpus::installed::SitePackages::read(d))
+            .collect())
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

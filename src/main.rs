@@ -87,8 +87,20 @@ fn check(args: shapehound::cli::CheckArgs) -> ExitCode {
         eprintln!("error: no such file or folder: {}", missing.display());
         return ExitCode::from(2);
     }
-    let timeout = std::time::Duration::from_millis(args.timeout_ms);
-    match shapehound::check::check(&args.paths, args.format, timeout, args.follow_imports) {
+    let python_path = match args.installed.resolve() {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let options = shapehound::check::CheckOptions {
+        format: args.format,
+        timeout: std::time::Duration::from_millis(args.timeout_ms),
+        follow_imports: args.follow_imports,
+        python_path,
+    };
+    match shapehound::check::check(&args.paths, &options) {
         Ok(report) => {
             for p in &report.problems {
                 eprintln!("warning: {p}");

@@ -215,3 +215,78 @@ fn follow_imports_runs_classes_from_other_files_of_the_package() {
     assert_eq!(findings[0]["line"], 12, "{json}");
     assert!(findings[0]["path"].as_str().unwrap().ends_with("model.py"));
 }
+
+/// An installed library (a site-packages folder with its metadata) whose builder makes the
+/// model: analysed from its source with `--python-path`, unknown without it.
+#[test]
+fn installed_packages_are_read_with_python_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let site = dir.path().join("site");
+    let vision = site.join("vision");
+    std::fs::create_dir_all(&vision).unwrap();
+    std::fs::create_dir_all(site.join("vision-1.0.dist-info")).unwrap();
+    write(
+        &site.join("vision-1.0.dist-info"),
+        "METADATA",
+        "Name: vision\nRequires-Dist: torch\n",
+    );
+    write(
+        &site.join("vision-1.0.dist-info"),
+        "top_level.txt",
+        "vision\n",
+    );
+    write(&vision, "__init__.py", "from vision import models\n");
+    write(
+        &vision,
+        "models.py",
+        "import torch.nn as nn\n\ndef handle_legacy_interface(**weights):\n    return lambda f: f\n\n\
+         class Net(nn.Module):\n    def __init__(self, num_classes=1000):\n        super().__init__()\n        \
+         self.fc = nn.Linear(8, num_classes)\n\n    def forward(self, x):\n        return self.fc(x)\n\n\
+         @handle_legacy_interface(weights=(\"pretrained\", \"DEFAULT\"))\n\
+         def net(*, weights=None, **kwargs):\n    return Net(**kwargs)\n",
+    );
+    let script = write(
+        dir.path(),
+        "train.py",
+        "import torch\nimport torch.nn as nn\nfrom vision import models\n\n\
+         backbone = models.net(pretrained=False)\nhead = nn.Linear(512, 10)\n\
+         y = head(backbone(torch.randn(2, 8)))\n",
+    );
+    let site_arg = site.display().to_string();
+    let run = |extra: &[&str]| {
+        let mut args = vec!["check", "--format", "json", "--no-site-packages"];
+        args.extend_from_slice(extra);
+        args.push(&script);
+        let out = common::run(&args);
+        let json: Json = serde_json::from_slice(&out.stdout).unwrap_or(Json::Null);
+        (out.status.code(), json)
+    };
+    // Without the folder the backbone is unknown: nothing to report.
+    let (code, json) = run(&[]);
+    assert_eq!(code, Some(0), "{json}");
+    // With it, the backbone gives 1000 features and the head expects 512 (line 7); the
+    // legacy `pretrained=False` is `weights=None`.
+    let (code, json) = run(&["--python-path", &site_arg]);
+    assert_eq!(code, Some(1), "{json}");
+    let findings = json["findings"].as_array().unwrap();
+    assert_eq!(findings.len(), 1, "{json}");
+    assert_eq!(findings[0]["line"], 7, "{json}");
+    assert!(findings[0]["path"].as_str().unwrap().ends_with("train.py"));
+    // A distribution not built on torch is never read.
+    write(
+        &site.join("vision-1.0.dist-info"),
+        "METADATA",
+        "Name: vision\nRequires-Dist: numpy\n",
+    );
+    let (code, json) = run(&["--python-path", &site_arg]);
+    assert_eq!(code, Some(0), "{json}");
+    // A folder that does not exist is a usage error.
+    let missing = dir.path().join("missing").display().to_string();
+    let out = common::run(&["check", "--python-path", &missing, &script]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("--python-path") && stderr.contains("missing"),
+        "{stderr}"
+    );
+}

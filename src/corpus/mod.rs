@@ -1,6 +1,7 @@
 //! Corpus: which repositories and files a run covers, and how each file's bytes become source
 //! text (notebooks included). Nothing here parses Python.
 
+pub mod installed;
 pub mod notebook;
 pub mod source;
 pub mod walk;

@@ -868,6 +868,10 @@ impl<'a> Interp<'a> {
         kwargs: Vec<(String, V<'a>)>,
         span: TextRange,
     ) -> V<'a> {
+        let (args, kwargs) = match super::libraries::legacy_interface(def, &args, &kwargs) {
+            Some(rewritten) => rewritten,
+            None => (args, kwargs),
+        };
         // What the body applies has call sites of its own.
         self.callee_at = None;
         // A closure's captured frame is for this call only.

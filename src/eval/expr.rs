@@ -558,7 +558,15 @@ impl<'a> Interp<'a> {
             V::Builtin(g) if super::numpy::is_generator(g) => super::numpy::generator_attr(g, attr),
             V::Image(img) => super::images::image_attribute(img, attr),
             V::Builtin(ns) if super::images::namespace_attr(ns, attr).is_some() => {
-                super::images::namespace_attr(ns, attr).unwrap_or(V::Unknown)
+                match super::images::namespace_attr(ns, attr) {
+                    // `torchvision.models`: not modelled, perhaps installed.
+                    Some(v) if !v.is_unknown() || self.project.is_none() => v,
+                    _ => self.module_attribute(ns, attr),
+                }
+            }
+            V::SourceModule(m) => {
+                let m = m.clone();
+                self.module_attribute(&m, attr)
             }
             V::Array(t) => {
                 let t = (**t).clone();

@@ -5,9 +5,12 @@
 //!
 //! Search rules, as Python's import system would for the file run in place: the directory
 //! above the file's top package (the chain of parent folders holding `__init__.py`), then the
-//! file's own folder. `torch*` modules are never looked up (the operator catalogue models
-//! them). A module is read only below its search root and inside the boundary the caller
-//! gives (the corpus root or the checked folder), after resolving symlinks.
+//! file's own folder, then the installed packages' folders (`--python-path`, site-packages).
+//! A module is read only below its search root and inside the boundary the caller gives (the
+//! corpus root or the checked folder; an installed-packages folder is its own boundary), after
+//! resolving symlinks. `torch*` modules are never looked up (the operator catalogue models
+//! them); of installed packages, those the analysis models by their API ([`MODELLED`]) are
+//! never read either, so numpy or PIL stay what `numpy.rs` and `images.rs` say they are.
 //!
 //! Parsed modules are cached per thread (bounded by source size), so a library's helper
 //! modules are parsed once per worker, not once per importing file.
@@ -18,6 +21,8 @@ use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 use ruff_python_ast::ModModule;
+
+use crate::corpus::installed::SitePackages;
 
 /// A parsed module of the project.
 pub struct SourceModule {
@@ -30,10 +35,49 @@ pub struct SourceModule {
 /// Where a file's imports are looked up.
 #[derive(Clone, Debug)]
 pub struct ImportSearch {
-    roots: Vec<PathBuf>,
+    roots: Vec<Root>,
     /// The analysed file's package (for its relative imports); empty outside packages.
     pub package: String,
+}
+
+/// A folder modules are looked up in, the folder nothing is read outside of, and for a folder
+/// of installed packages, which of them are read.
+#[derive(Clone, Debug)]
+struct Root {
+    dir: PathBuf,
     boundary: PathBuf,
+    installed: Option<SitePackages>,
+}
+
+/// Installed packages the analysis models by their API (or that never build tensors' shapes
+/// from their own source), by top-level name or dotted prefix: never read from source.
+pub const MODELLED: &[&str] = &[
+    "torch",
+    "numpy",
+    "PIL",
+    "pandas",
+    "scipy",
+    "sklearn",
+    "matplotlib",
+    "tqdm",
+    "cv2",
+    "tensorflow",
+    "jax",
+    "IPython",
+    "torchsummary",
+    "torchinfo",
+    "torchvision.transforms",
+    "torchvision.datasets",
+    "torchvision.ops",
+    "torchvision.io",
+    "torchvision.utils",
+];
+
+/// Whether `name` is (in) a package of [`MODELLED`].
+fn is_modelled(name: &str) -> bool {
+    MODELLED
+        .iter()
+        .any(|m| name == *m || (name.starts_with(m) && name.as_bytes().get(m.len()) == Some(&b'.')))
 }
 
 /// Larger modules are not parsed for imports (generated tables, vendored bundles).
@@ -64,15 +108,48 @@ impl ImportSearch {
             package.clear();
             top = dir.clone();
         }
-        let mut roots = vec![top];
-        if !roots.contains(&dir) {
-            roots.push(dir);
+        let mut roots = vec![Root {
+            dir: top.clone(),
+            boundary: boundary.clone(),
+            installed: None,
+        }];
+        if top != dir {
+            roots.push(Root {
+                dir,
+                boundary,
+                installed: None,
+            });
         }
         Some(ImportSearch {
             roots,
             package: package.join("."),
-            boundary,
         })
+    }
+
+    /// A search of installed packages only (the file's own project is not read).
+    pub fn installed_only(python_path: &[SitePackages]) -> ImportSearch {
+        ImportSearch {
+            roots: Vec::new(),
+            package: String::new(),
+        }
+        .with_installed(python_path)
+    }
+
+    /// This search, then the installed packages in `python_path` (folders that do not
+    /// exist are left out; the caller checks what the user named).
+    pub fn with_installed(mut self, python_path: &[SitePackages]) -> ImportSearch {
+        for packages in python_path {
+            if let Ok(dir) = packages.dir.canonicalize() {
+                if !self.roots.iter().any(|r| r.dir == dir) {
+                    self.roots.push(Root {
+                        boundary: dir.clone(),
+                        dir,
+                        installed: Some(packages.clone()),
+                    });
+                }
+            }
+        }
+        self
     }
 
     /// The absolute name of `from <dots><module> import ...` written in `package`.
@@ -104,9 +181,15 @@ impl ImportSearch {
         }
         let rel: PathBuf = name.split('.').collect();
         for root in &self.roots {
+            if let Some(packages) = &root.installed {
+                let top = name.split('.').next().unwrap_or(name);
+                if is_modelled(name) || !packages.reads(top) {
+                    continue;
+                }
+            }
             for (candidate, is_package) in [
-                (root.join(&rel).with_extension("py"), false),
-                (root.join(&rel).join("__init__.py"), true),
+                (root.dir.join(&rel).with_extension("py"), false),
+                (root.dir.join(&rel).join("__init__.py"), true),
             ] {
                 if let Some(m) = self.parse_cached(&candidate, root, name, is_package) {
                     return Some(m);
@@ -120,7 +203,7 @@ impl ImportSearch {
     fn parse_cached(
         &self,
         path: &Path,
-        root: &Path,
+        root: &Root,
         name: &str,
         is_package: bool,
     ) -> Option<Rc<SourceModule>> {
@@ -154,14 +237,14 @@ impl ImportSearch {
     }
 
     /// The parsed file and its size, when it is a readable Python file of bounded size that
-    /// stays under `root` and the boundary once symlinks are resolved.
-    fn read(&self, path: &Path, root: &Path) -> Option<(ModModule, usize)> {
+    /// stays under the root's folder and boundary once symlinks are resolved.
+    fn read(&self, path: &Path, root: &Root) -> Option<(ModModule, usize)> {
         let meta = std::fs::metadata(path).ok()?;
         if !meta.is_file() || meta.len() > MAX_MODULE_BYTES {
             return None;
         }
         let real = path.canonicalize().ok()?;
-        if !real.starts_with(root) || !real.starts_with(&self.boundary) {
+        if !real.starts_with(&root.dir) || !real.starts_with(&root.boundary) {
             return None;
         }
         let text = String::from_utf8(std::fs::read(&real).ok()?).ok()?;
@@ -197,6 +280,37 @@ mod tests {
         assert_eq!(ImportSearch::absolute("a.b", 2, "").as_deref(), Some("a"));
         assert_eq!(ImportSearch::absolute("a", 3, "c"), None);
         assert_eq!(ImportSearch::absolute("", 0, "x.y").as_deref(), Some("x.y"));
+    }
+
+    #[test]
+    fn installed_folders_come_after_the_project_and_skip_modelled_packages() {
+        let dir = tempfile::tempdir().unwrap();
+        let site = dir.path().join("site");
+        let proj = dir.path().join("proj");
+        for p in ["numpy", "vision/transforms", "vision/models"] {
+            std::fs::create_dir_all(site.join(p)).unwrap();
+        }
+        std::fs::create_dir_all(&proj).unwrap();
+        for p in ["numpy", "vision", "vision/models"] {
+            std::fs::write(site.join(p).join("__init__.py"), "x = 1\n").unwrap();
+        }
+        std::fs::write(site.join("helper.py"), "where = 'site'\n").unwrap();
+        std::fs::write(proj.join("helper.py"), "where = 'proj'\n").unwrap();
+        std::fs::write(proj.join("main.py"), "").unwrap();
+        let packages = crate::corpus::installed::SitePackages::read(&site);
+        let search = ImportSearch::for_file(&proj.join("main.py"), &proj)
+            .unwrap()
+            .with_installed(std::slice::from_ref(&packages));
+        assert!(search.load("vision.models").is_some());
+        assert!(search.load("numpy").is_none(), "modelled by its API");
+        let helper = search.load("helper").unwrap();
+        assert!(
+            format!("{:?}", helper.ast.body[0]).contains("proj"),
+            "the project's module shadows the installed one"
+        );
+        assert!(is_modelled("torchvision.transforms.v2"));
+        assert!(!is_modelled("torchvision.models"));
+        assert!(!is_modelled("numpyro"));
     }
 
     #[test]

@@ -12,6 +12,7 @@ use ruff_python_ast::{ExceptHandler, Expr, Stmt, StmtClassDef};
 use ruff_text_size::{Ranged, TextRange};
 
 use super::env::Snapshot;
+use super::project::modelled;
 use super::trace::{guarded, never, Obligation, Span, Trace};
 use super::value::V;
 use crate::catalogue::{fresh_index, Outcome};
@@ -645,7 +646,14 @@ impl<'a> Interp<'a> {
                         self.bind(&name, v);
                     }
                 }
-                (Imported::Module(path), Some(bound)) => self.bind(bound, torch_module(path)),
+                (Imported::Module(path), Some(bound)) => {
+                    let v = if self.project.is_some() {
+                        self.import_module(path)
+                    } else {
+                        torch_module(path)
+                    };
+                    self.bind(bound, v)
+                }
                 (
                     Imported::Member {
                         level,
@@ -654,8 +662,10 @@ impl<'a> Interp<'a> {
                     },
                     Some(bound),
                 ) => {
-                    // A modelled library function wins over its source in the project.
+                    // A modelled library object wins over its source in the project.
                     let v = if let Some(v) = super::libraries::library_import(module, level, name) {
+                        v
+                    } else if let Some(v) = b.imported.path().and_then(|p| modelled(&p)) {
                         v
                     } else if let Some(v) = self.project_import(level, module, name) {
                         v

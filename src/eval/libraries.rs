@@ -3,11 +3,12 @@
 //! callers run them. Only effects that matter to shapes are modelled; anything else
 //! (loading weights, wrapping the model) leaves shapes alone or makes the result unknown.
 
-use ruff_python_ast::StmtClassDef;
+use ruff_python_ast::{Expr, StmtClassDef, StmtFunctionDef};
 use ruff_text_size::TextRange;
 
 use super::interp::Interp;
 use super::value::V;
+use crate::shapes::Value;
 
 /// timm's `build_model_with_cfg(model_cls, variant, pretrained, **kwargs)`
 /// (`timm/models/_builder.py`, formerly `helpers.py`), which every timm model file's
@@ -93,6 +94,76 @@ pub fn library_import<'a>(module: &str, level: u32, name: &str) -> Option<V<'a>>
         }
         "summary" if level == 0 && module == "torchsummary" => Some(V::Builtin(TORCHSUMMARY)),
         "summary" if level == 0 && module == "torchinfo" => Some(V::Builtin(TORCHINFO)),
+        _ => None,
+    }
+}
+
+/// A call's positional and keyword arguments.
+pub type Arguments<'a> = (Vec<V<'a>>, Vec<(String, V<'a>)>);
+
+/// torchvision's `@handle_legacy_interface(weights=("pretrained", DEFAULT))`
+/// (`torchvision/models/_utils.py`) on its builders, with `@kwonly_to_pos_or_kw`: positional
+/// arguments fill the keyword-only parameters in order, and the legacy `pretrained=flag` (by
+/// name, or a bool in the weights parameter's place) becomes `weights=None` when false and the
+/// default weights (unknown here) when true. The call's arguments as the builder sees them;
+/// `None` when `def` is not so decorated.
+pub fn legacy_interface<'a>(
+    def: &StmtFunctionDef,
+    args: &[V<'a>],
+    kwargs: &[(String, V<'a>)],
+) -> Option<Arguments<'a>> {
+    let renames: Vec<(&str, &str)> = def
+        .decorator_list
+        .iter()
+        .filter_map(|d| match &d.expression {
+            Expr::Call(c) if called_name(&c.func) == Some("handle_legacy_interface") => Some(c),
+            _ => None,
+        })
+        .flat_map(|c| c.arguments.keywords.iter())
+        .filter_map(|k| {
+            let new = k.arg.as_ref()?.as_str();
+            let Expr::Tuple(t) = &k.value else {
+                return None;
+            };
+            match t.elts.first() {
+                Some(Expr::StringLiteral(old)) => Some((new, old.value.to_str())),
+                _ => None,
+            }
+        })
+        .collect();
+    if renames.is_empty() {
+        return None;
+    }
+    let mut kwargs = kwargs.to_vec();
+    let kwonly = def.parameters.kwonlyargs.iter();
+    for (param, v) in kwonly.zip(args) {
+        kwargs.push((param.parameter.name.id.to_string(), v.clone()));
+    }
+    let weights = |flag: &V<'a>| match flag.truth() {
+        Some(false) => V::none(),
+        _ => V::Unknown,
+    };
+    for (new, old) in renames {
+        if let Some(i) = kwargs.iter().position(|(k, _)| k == old) {
+            let (_, flag) = kwargs.remove(i);
+            if !kwargs.iter().any(|(k, _)| k == new) {
+                kwargs.push((new.to_string(), weights(&flag)));
+            }
+        } else if let Some((_, v)) = kwargs.iter_mut().find(|(k, _)| k == new) {
+            if matches!(v, V::Data(Value::Bool(_))) {
+                *v = weights(v);
+            }
+        }
+    }
+    let rest = args.len().saturating_sub(def.parameters.kwonlyargs.len());
+    Some((args[args.len() - rest..].to_vec(), kwargs))
+}
+
+/// The last name of a called expression (`f` of `f(...)` or `m.f(...)`).
+fn called_name(e: &Expr) -> Option<&str> {
+    match e {
+        Expr::Name(n) => Some(n.id.as_str()),
+        Expr::Attribute(a) => Some(a.attr.id.as_str()),
         _ => None,
     }
 }

@@ -73,10 +73,13 @@
 //! utilities that are not operators (`weight_norm` and `spectral_norm` return their module,
 //! `_pair`, `from_pretrained`, `torch.relu_`, `parameters()`, `autograd.Function.apply`). `SHAPEHOUND_DEBUG=1` prints unmodelled
 //! calls, module-level assignments and imports. `libraries.rs` models well-known builder helpers
-//! of other libraries (timm's `build_model_with_cfg`, torchvision's `WeightsEnum.verify`).
-//! Cross-file analysis, only with `check --follow-imports` (experimental): `imports.rs` finds and
-//! parses the modules of the file's project (package chain and the file's folder, bounded, cached
-//! per thread); `project.rs` loads them in isolation (lazy imports; `from m import *` binds
+//! of other libraries (timm's `build_model_with_cfg`, torchvision's `WeightsEnum.verify` and
+//! `handle_legacy_interface`).
+//! Cross-file analysis, with `check --follow-imports` (experimental) and installed packages
+//! (`--python-path`, detected site-packages): `imports.rs` finds and parses the modules of the
+//! file's project (package chain and the file's folder) and of installed libraries built on torch
+//! (bounded, cached per thread); `project.rs` loads them in isolation (modules are values:
+//! `import a.b as c`, `from pkg import submodule`) (lazy imports; `from m import *` binds
 //! `__all__` or the public globals), runs their code with their own globals, and anchors every
 //! recorded span at the call site in the analysed file. `trace.rs`: what a run records
 //! (obligations with line/column spans, facts, symbolic inputs for witnesses). Invariant: unknown

@@ -140,9 +140,29 @@ impl<'a> Interp<'a> {
     /// object, else the project's definition, else what a direct import of a module outside
     /// the project gives (a torch path or unknown).
     pub fn resolve_import(&mut self, module: &str, name: &str, hops: usize) -> V<'a> {
+        let path = format!("{module}.{name}");
         super::libraries::library_import(module, 0, name)
+            .or_else(|| modelled(&path))
             .or_else(|| self.import_name(module, name, hops))
-            .unwrap_or_else(|| super::interp::torch_module(&format!("{module}.{name}")))
+            .unwrap_or_else(|| super::interp::torch_module(&path))
+    }
+
+    /// `import a.b [as c]`: the module object when `path` is not modelled and is a module
+    /// of the project or an installed package.
+    pub fn import_module(&mut self, path: &str) -> V<'a> {
+        if let Some(v) = modelled(path) {
+            return v;
+        }
+        match self.load_module(path) {
+            Some(_) => V::SourceModule(path.into()),
+            None => V::Unknown,
+        }
+    }
+
+    /// `module.attr` of a module object: a modelled object, a global of the module, or a
+    /// submodule.
+    pub fn module_attribute(&mut self, module: &str, attr: &str) -> V<'a> {
+        self.resolve_import(module, attr, 0)
     }
 
     fn import_name(&mut self, module: &str, name: &str, hops: usize) -> Option<V<'a>> {
@@ -157,6 +177,10 @@ impl<'a> Interp<'a> {
             project.loaded[id].globals.get(name).cloned()
         };
         match found {
+            // `from pkg import sub` in `pkg/__init__.py`: the submodule, not a re-export.
+            Some(V::Lazy(target)) if target.0 == module && target.1 == name => {
+                Some(self.submodule(module, name))
+            }
             Some(V::Lazy(target)) => {
                 let v = self.resolve_import(&target.0, &target.1, hops + 1);
                 if let Some(p) = self.project.as_mut() {
@@ -167,8 +191,17 @@ impl<'a> Interp<'a> {
                 Some(v)
             }
             Some(v) => Some(v),
-            // `from pkg import submodule`: module objects are not modelled.
-            None => Some(V::Unknown),
+            // `from pkg import submodule` (a submodule not imported by the package itself).
+            None => Some(self.submodule(module, name)),
+        }
+    }
+
+    /// The submodule `module.name` as a module object, when it is a file of the project.
+    fn submodule(&mut self, module: &str, name: &str) -> V<'a> {
+        let sub = format!("{module}.{name}");
+        match self.load_module(&sub) {
+            Some(_) => V::SourceModule(sub.into()),
+            None => V::Unknown,
         }
     }
 
@@ -258,6 +291,13 @@ impl<'a> Interp<'a> {
     pub fn here(&self, span: TextRange) -> TextRange {
         self.anchor.unwrap_or(span)
     }
+}
+
+/// What the analysis models at a dotted path (torch, numpy, torchvision's transforms, the
+/// standard library ...), which wins over any source of the same name.
+pub(super) fn modelled<'a>(path: &str) -> Option<V<'a>> {
+    let v = super::interp::torch_module(path);
+    (!v.is_unknown()).then_some(v)
 }
 
 /// Records the module of every function and class defined in `body` (nested ones too).
@@ -379,6 +419,55 @@ def block():
         let mut solver = JobSolver::new(DEFAULT_TIMEOUT);
         let shapes = analyse_module(&module, &text, "model.py", search, &mut solver);
         shapes.findings.iter().map(|f| f.span.line).collect()
+    }
+
+    /// The findings' lines of `main.py` next to `pkg/` (`pkg/layers.py` defines `Block`,
+    /// whose output is 16 wide; `pkg/__init__.py` is `init`).
+    fn module_object_findings(init: &str, main: &str) -> Vec<u32> {
+        let dir = tempfile::tempdir().unwrap();
+        let pkg = dir.path().join("pkg");
+        std::fs::create_dir_all(&pkg).unwrap();
+        std::fs::write(pkg.join("__init__.py"), init).unwrap();
+        std::fs::write(
+            pkg.join("layers.py"),
+            "import torch.nn as nn\n\ndef Block():\n    return nn.Linear(4, 16)\n",
+        )
+        .unwrap();
+        let text = format!("import torch\nimport torch.nn as nn\n{main}\n");
+        let path = dir.path().join("main.py");
+        std::fs::write(&path, &text).unwrap();
+        let module = crate::frontend::parse_python(&text).unwrap();
+        let search = ImportSearch::for_file(&path, dir.path());
+        let mut solver = JobSolver::new(DEFAULT_TIMEOUT);
+        let shapes = analyse_module(&module, &text, "main.py", search, &mut solver);
+        shapes.findings.iter().map(|f| f.span.line).collect()
+    }
+
+    /// Modules as values: `import a.b as c`, `import a` then `a.b.x`, `from a import b`
+    /// (a submodule the package never imports, or one its `__init__` imports by name).
+    #[test]
+    fn modules_imported_as_objects_expose_their_definitions() {
+        let use_block = |get: &str, width: u32| {
+            format!("y = nn.Linear({width}, 2)({get}()(torch.randn(3, 4)))")
+        };
+        for (init, import, get) in [
+            ("", "import pkg.layers as L", "L.Block"),
+            ("", "import pkg.layers", "pkg.layers.Block"),
+            ("", "from pkg import layers", "layers.Block"),
+            ("from pkg import layers", "import pkg", "pkg.layers.Block"),
+            (
+                "from . import layers",
+                "from pkg import layers",
+                "layers.Block",
+            ),
+        ] {
+            let bug = format!("{import}\n{}", use_block(get, 8));
+            assert_eq!(module_object_findings(init, &bug), vec![4], "{import}");
+            let fixed = format!("{import}\n{}", use_block(get, 16));
+            assert!(module_object_findings(init, &fixed).is_empty(), "{import}");
+        }
+        // A module that is not there stays unknown.
+        assert!(module_object_findings("", "import pkg.nothing as L\ny = L.Block()(1)").is_empty());
     }
 
     /// timm's factories across files: an activation class reached through a star import, a

@@ -83,6 +83,10 @@ pub enum V<'a> {
     /// A name another module of the project imports, resolved when first read
     /// (module, name); see `project.rs`.
     Lazy(Rc<(String, String)>),
+    /// A module of the project or of an installed package, by absolute name
+    /// (`import pkg.layers as layers`, `from torchvision import models`); its attributes
+    /// are its globals and submodules (see `project.rs`).
+    SourceModule(Rc<str>),
     /// One of two layers, by a branch the analysis cannot decide (`DropPath(p) if p > 0
     /// else nn.Identity()`): calling it calls each under its guard and joins the results.
     Either(Rc<Either<'a>>),
@@ -268,6 +272,7 @@ impl<'a> V<'a> {
             V::Super(c, _) => format!("super({})", c.name),
             V::Packed(_) => "packed".into(),
             V::Lazy(l) => format!("lazy {}.{}", l.0, l.1),
+            V::SourceModule(m) => format!("module {m}"),
             V::Drawn(b) => format!("float in {b:?}"),
             V::Array(t) => format!("array {}", t.shape),
             V::Image(i) => format!("image {:?}x{:?} {:?}", i.width, i.height, i.mode),
@@ -439,6 +444,7 @@ impl<'a> V<'a> {
             (V::Dict(a), V::Dict(b)) => same_items(a, b),
             (V::Bound(r, m), V::Bound(s, n)) => m == n && r.same(s),
             (V::Lazy(a), V::Lazy(b)) => a == b,
+            (V::SourceModule(a), V::SourceModule(b)) => a == b,
             (V::Image(a), V::Image(b)) => a == b,
             (V::Transform(a), V::Transform(b)) => Rc::ptr_eq(a, b),
             (V::Either(a), V::Either(b)) => {
