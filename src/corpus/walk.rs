@@ -78,7 +78,7 @@ pub struct DiscoveredFile {
     pub outside_root: bool,
 }
 
-fn has_marker(dir: &Path) -> bool {
+pub(crate) fn has_marker(dir: &Path) -> bool {
     REPO_MARKERS.iter().any(|m| dir.join(m).exists())
 }
 

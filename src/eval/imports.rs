@@ -16,9 +16,10 @@
 //! modules are parsed once per worker, not once per importing file.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
+use std::sync::Arc;
 
 use ruff_python_ast::ModModule;
 
@@ -29,6 +30,10 @@ pub struct SourceModule {
     /// The package relative imports start from: the module's own name for a package's
     /// `__init__.py`, its parent otherwise.
     pub package: String,
+    /// The search folder it was found in: where its own relative imports resolve.
+    pub root: PathBuf,
+    /// The file.
+    pub path: PathBuf,
     pub ast: ModModule,
 }
 
@@ -38,16 +43,24 @@ pub struct ImportSearch {
     roots: Vec<Root>,
     /// The analysed file's package (for its relative imports); empty outside packages.
     pub package: String,
+    /// The folder above the analysed file's package chain, where its relative imports resolve.
+    pub package_root: Option<PathBuf>,
 }
 
-/// A folder modules are looked up in, the folder nothing is read outside of, and for a folder
-/// of installed packages, which of them are read.
+/// A folder modules are looked up in, the folder nothing is read outside of, the top-level
+/// names it provides when known (`None`: whatever is on disk), and for a folder of installed
+/// packages, which of them are read.
 #[derive(Clone, Debug)]
 struct Root {
     dir: PathBuf,
     boundary: PathBuf,
+    names: Option<Arc<BTreeSet<String>>>,
     installed: Option<SitePackages>,
 }
+
+/// Separates the search folder from the module name in the names of relative imports
+/// ([`ImportSearch::located`]); never part of a Python name.
+const LOCATED: char = '\0';
 
 /// Installed packages the analysis models by their API (or that never build tensors' shapes
 /// from their own source), by top-level name or dotted prefix: never read from source.
@@ -86,44 +99,80 @@ const MAX_MODULE_BYTES: u64 = 512 * 1024;
 const CACHE_BYTES: usize = 64 * 1024 * 1024;
 
 impl ImportSearch {
-    /// The search for the file at `path`; `boundary` is a folder nothing is read above.
+    /// The search for the file at `path` read from the file system (`check`): the folders
+    /// of [`crate::resolve::layout::search_roots`] within the file's repository (the nearest
+    /// folder above it with a repository marker, never above `boundary`).
     pub fn for_file(path: &Path, boundary: &Path) -> Option<ImportSearch> {
         let boundary = boundary.canonicalize().ok()?;
         let path = path.canonicalize().ok()?;
         let dir = path.parent()?.to_path_buf();
-        let mut top = dir.clone();
-        let mut package: Vec<String> = Vec::new();
-        while top.join("__init__.py").is_file() && top.starts_with(&boundary) {
-            let Some(name) = top.file_name().and_then(|n| n.to_str()) else {
-                break;
-            };
-            package.insert(0, name.to_string());
-            match top.parent() {
-                Some(parent) if parent.starts_with(&boundary) => top = parent.to_path_buf(),
-                _ => break,
-            }
-        }
-        if !package.is_empty() && top.join("__init__.py").is_file() {
-            // Stopped by the boundary inside a package: relative names are not reliable.
-            package.clear();
-            top = dir.clone();
-        }
-        let mut roots = vec![Root {
-            dir: top.clone(),
-            boundary: boundary.clone(),
-            installed: None,
-        }];
-        if top != dir {
-            roots.push(Root {
+        let repo = dir
+            .ancestors()
+            .take_while(|a| a.starts_with(&boundary))
+            .find(|a| crate::corpus::walk::has_marker(a))
+            .unwrap_or(&dir)
+            .to_path_buf();
+        let rel = path.strip_prefix(&repo).ok()?.to_str()?.replace('\\', "/");
+        let top = crate::resolve::layout::package_top(&rel, |d| {
+            repo.join(d).join("__init__.py").is_file()
+        });
+        // The package chain may go on above the repository folder (a checked sub-folder).
+        let above = match &top {
+            Some(t) => repo.join(t),
+            None => dir.clone(),
+        };
+        let (package_root, package) = package_chain(&above, &dir, &boundary);
+        let roots = crate::resolve::layout::search_roots(&rel, None, repo.join("src").is_dir())
+            .into_iter()
+            .map(|r| repo.join(r))
+            .chain(package_root.clone())
+            .map(|dir| Root {
                 dir,
-                boundary,
+                boundary: boundary.clone(),
+                names: None,
                 installed: None,
             });
-        }
         Some(ImportSearch {
-            roots,
-            package: package.join("."),
+            roots: dedup_roots(roots),
+            package,
+            package_root,
         })
+    }
+
+    /// The search of a scanned file: its repository folder, its path in it, and the search
+    /// folders (repository-relative) with the top-level names each provides, in order.
+    pub fn for_layout(
+        repo: &Path,
+        rel_path: &str,
+        roots: Vec<(String, Arc<BTreeSet<String>>)>,
+        package_top: Option<&str>,
+    ) -> ImportSearch {
+        let file_dir = repo.join(crate::resolve::layout::folder(rel_path));
+        let (package_root, package) = match package_top {
+            Some(top) => {
+                let top_dir = repo.join(top);
+                let parent = top_dir.parent().unwrap_or(repo).to_path_buf();
+                let package = file_dir
+                    .strip_prefix(&parent)
+                    .ok()
+                    .and_then(|p| p.to_str())
+                    .map(|p| p.replace(['/', '\\'], "."))
+                    .unwrap_or_default();
+                (Some(parent), package)
+            }
+            None => (None, String::new()),
+        };
+        let roots = roots.into_iter().map(|(dir, names)| Root {
+            dir: repo.join(dir),
+            boundary: repo.to_path_buf(),
+            names: Some(names),
+            installed: None,
+        });
+        ImportSearch {
+            roots: dedup_roots(roots),
+            package,
+            package_root,
+        }
     }
 
     /// A search of installed packages only (the file's own project is not read).
@@ -131,6 +180,7 @@ impl ImportSearch {
         ImportSearch {
             roots: Vec::new(),
             package: String::new(),
+            package_root: None,
         }
         .with_installed(python_path)
     }
@@ -144,6 +194,7 @@ impl ImportSearch {
                     self.roots.push(Root {
                         boundary: dir.clone(),
                         dir,
+                        names: None,
                         installed: Some(packages.clone()),
                     });
                 }
@@ -174,15 +225,36 @@ impl ImportSearch {
         Some(parts.join("."))
     }
 
-    /// The parsed module `name`, if it is a file of the project.
+    /// The name a relative import resolves to: `absolute`, looked up only in `root` (the
+    /// search folder the importing module was found in).
+    pub fn located(root: &Path, absolute: &str) -> String {
+        format!("{}{LOCATED}{absolute}", root.display())
+    }
+
+    /// The Python name of a module name (without the folder of a relative import).
+    pub fn python_name(name: &str) -> &str {
+        name.rsplit_once(LOCATED).map_or(name, |(_, n)| n)
+    }
+
+    /// The parsed module `name`, if it is a file of the project or an installed package.
     pub fn load(&self, name: &str) -> Option<Rc<SourceModule>> {
+        let (only, name) = match name.split_once(LOCATED) {
+            Some((root, n)) => (Some(PathBuf::from(root)), n),
+            None => (None, name),
+        };
         if name.is_empty() || name == "torch" || name.starts_with("torch.") {
             return None;
         }
+        let top = name.split('.').next().unwrap_or(name);
         let rel: PathBuf = name.split('.').collect();
         for root in &self.roots {
+            match &only {
+                Some(dir) if *dir != root.dir => continue,
+                Some(_) => {}
+                None if root.names.as_ref().is_some_and(|n| !n.contains(top)) => continue,
+                None => {}
+            }
             if let Some(packages) = &root.installed {
-                let top = name.split('.').next().unwrap_or(name);
                 if is_modelled(name) || !packages.reads(top) {
                     continue;
                 }
@@ -221,6 +293,8 @@ impl ImportSearch {
             };
             Rc::new(SourceModule {
                 package: package.to_string(),
+                root: root.dir.clone(),
+                path: path.to_path_buf(),
                 ast,
             })
         });
@@ -251,6 +325,46 @@ impl ImportSearch {
         let ast = crate::frontend::parse_python(&text).ok()?;
         Some((ast, text.len()))
     }
+}
+
+/// Roots in order, each folder once.
+fn dedup_roots(roots: impl Iterator<Item = Root>) -> Vec<Root> {
+    let mut out: Vec<Root> = Vec::new();
+    for r in roots {
+        if !out.iter().any(|o| o.dir == r.dir) {
+            out.push(r);
+        }
+    }
+    out
+}
+
+/// The folder above the package chain that holds `dir` (climbing from `start`, never above
+/// `boundary`) and the dotted package name of `dir` below it; `(None, "")` outside packages
+/// or when the boundary cuts the chain (relative names would not be reliable).
+fn package_chain(start: &Path, dir: &Path, boundary: &Path) -> (Option<PathBuf>, String) {
+    let mut top = start.to_path_buf();
+    if !top.join("__init__.py").is_file() {
+        return (None, String::new());
+    }
+    while let Some(parent) = top.parent() {
+        if !parent.starts_with(boundary) || !parent.join("__init__.py").is_file() {
+            break;
+        }
+        top = parent.to_path_buf();
+    }
+    let Some(root) = top.parent().filter(|p| p.starts_with(boundary)) else {
+        return (None, String::new());
+    };
+    if root.join("__init__.py").is_file() {
+        return (None, String::new());
+    }
+    let package = dir
+        .strip_prefix(root)
+        .ok()
+        .and_then(|p| p.to_str())
+        .map(|p| p.replace(['/', '\\'], "."))
+        .unwrap_or_default();
+    (Some(root.to_path_buf()), package)
 }
 
 #[derive(Default)]

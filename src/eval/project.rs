@@ -38,6 +38,8 @@ pub struct Project<'a> {
     arena: &'a ModuleArena,
     loaded: Vec<Loaded<'a>>,
     ids: HashMap<String, Option<usize>>,
+    /// Loaded modules by file.
+    by_path: HashMap<std::path::PathBuf, usize>,
     /// The module each loaded function and class is defined in (by address).
     owner: HashMap<usize, usize>,
     /// The module whose code runs now (`None`: the analysed file).
@@ -53,6 +55,7 @@ impl<'a> Project<'a> {
             arena,
             loaded: Vec::new(),
             ids: HashMap::new(),
+            by_path: HashMap::new(),
             owner: HashMap::new(),
             current: None,
             home_globals: HashMap::new(),
@@ -128,20 +131,34 @@ impl<'a> Interp<'a> {
         )
     }
 
-    /// The absolute name of `<dots><module>` when it may be a module of the project (torch
-    /// never is).
+    /// The name of `<dots><module>` when it may be a module of the project (torch never is):
+    /// a relative import is looked up only in the folder its importing module was found in.
     fn project_module(&self, level: u32, module: &str) -> Option<String> {
         let project = self.project.as_ref()?;
         let absolute = ImportSearch::absolute(project.package(), level, module)?;
-        (absolute != "torch" && !absolute.starts_with("torch.")).then_some(absolute)
+        if absolute == "torch" || absolute.starts_with("torch.") {
+            return None;
+        }
+        if level == 0 {
+            return Some(absolute);
+        }
+        let root = match project.current {
+            Some(id) => Some(project.loaded[id].source.root.as_path()),
+            None => project.search.package_root.as_deref(),
+        };
+        Some(match root {
+            Some(root) => ImportSearch::located(root, &absolute),
+            None => absolute,
+        })
     }
 
     /// Resolves a lazy import (`hops`: re-exports followed so far): a modelled library
     /// object, else the project's definition, else what a direct import of a module outside
     /// the project gives (a torch path or unknown).
     pub fn resolve_import(&mut self, module: &str, name: &str, hops: usize) -> V<'a> {
-        let path = format!("{module}.{name}");
-        super::libraries::library_import(module, 0, name)
+        let python = ImportSearch::python_name(module);
+        let path = format!("{python}.{name}");
+        super::libraries::library_import(python, 0, name)
             .or_else(|| modelled(&path))
             .or_else(|| self.import_name(module, name, hops))
             .unwrap_or_else(|| super::interp::torch_module(&path))
@@ -219,12 +236,20 @@ impl<'a> Interp<'a> {
             project.ids.insert(module.to_string(), None);
             return None;
         };
+        // The same file reached by another name (relative and absolute) is one module.
+        if let Some(&id) = project.by_path.get(&source.path) {
+            project.ids.insert(module.to_string(), Some(id));
+            return Some(id);
+        }
         let source: &'a SourceModule = project.arena.alloc(source);
         let id = project.loaded.len();
+        project.by_path.insert(source.path.clone(), id);
         let mut globals = HashMap::new();
         globals.insert(
             "__name__".to_string(),
-            V::Data(Value::Str(Some(module.to_string()))),
+            V::Data(Value::Str(Some(
+                ImportSearch::python_name(module).to_string(),
+            ))),
         );
         project.loaded.push(Loaded { source, globals });
         project.ids.insert(module.to_string(), Some(id));

@@ -4,6 +4,8 @@
 //! same operator in `op_calls` and in a finding (checked over real code by
 //! `tests/resolution_agreement.rs`).
 
+pub mod layout;
+
 use ruff_python_ast::Stmt;
 
 use crate::operators::api::{torch_api, ApiKind};

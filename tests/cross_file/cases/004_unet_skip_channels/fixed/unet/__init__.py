@@ -1,0 +1,1 @@
+"""A small UNet for binary segmentation."""

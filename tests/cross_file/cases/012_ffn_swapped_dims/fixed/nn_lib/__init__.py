@@ -1,0 +1,1 @@
+"""Reusable transformer building blocks."""

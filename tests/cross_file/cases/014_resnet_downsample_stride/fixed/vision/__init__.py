@@ -1,0 +1,1 @@
+"""Small vision models."""

@@ -1,0 +1,1 @@
+"""GRU encoder-decoder for toy translation."""

@@ -1,0 +1,7 @@
+def make_targets(labels):
+    return labels.float()
+
+
+def accuracy(logits, targets):
+    preds = (logits > 0).float()
+    return (preds == targets).float().mean().item()

@@ -1,0 +1,3 @@
+from .model import ResidualMLP
+
+__all__ = ["ResidualMLP"]

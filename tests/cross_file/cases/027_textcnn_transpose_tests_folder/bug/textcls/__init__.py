@@ -1,0 +1,1 @@
+"""Convolutional text classifier."""

@@ -1,0 +1,19 @@
+import torch.nn as nn
+
+
+class Encoder(nn.Module):
+    def __init__(self, in_dim=64, hidden=512, out_dim=256):
+        super().__init__()
+        self.net = nn.Sequential(nn.Linear(in_dim, hidden), nn.ReLU(), nn.Linear(hidden, out_dim))
+
+    def forward(self, x):
+        return self.net(x)
+
+
+class Classifier(nn.Module):
+    def __init__(self, in_dim=256, num_classes=10):
+        super().__init__()
+        self.fc = nn.Linear(in_dim, num_classes)
+
+    def forward(self, z):
+        return self.fc(z)

@@ -1,0 +1,3 @@
+from .nets import Classifier, Encoder
+
+__all__ = ["Classifier", "Encoder"]

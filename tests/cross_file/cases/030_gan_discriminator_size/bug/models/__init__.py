@@ -1,0 +1,1 @@
+"""DCGAN-style generator and discriminator."""

@@ -1,0 +1,1 @@
+"""Single-scale YOLO-style detector."""
