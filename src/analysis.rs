@@ -9,6 +9,7 @@ use ruff_python_ast::ModModule;
 
 use crate::corpus::source::{decode, NotebookMode, SourceFailure, SourceText};
 use crate::corpus::{FileKind, FileStatus};
+use crate::eval::imports::ImportSearch;
 use crate::frontend::parse_python;
 use crate::guard::{catch_panic, inject_panic};
 use crate::operators::teosc::TeoscOpList;
@@ -80,13 +81,19 @@ const GROWN_STACK: usize = 256 * 1024 * 1024;
 /// Stack size for threads that run analyses: enough that `maybe_grow` never needs to allocate.
 pub const ANALYSIS_THREAD_STACK: usize = 512 * 1024 * 1024;
 
-/// Analyses one file's bytes. Never panics. Imports from other files are not followed here
-/// (only `check --follow-imports` does).
-pub fn analyse_file(path: &str, bytes: &[u8], kind: FileKind, mode: &CountMode) -> FileAnalysis {
+/// Analyses one file's bytes. Never panics. `imports` finds the modules it imports (none:
+/// file by file).
+pub fn analyse_file(
+    path: &str,
+    bytes: &[u8],
+    kind: FileKind,
+    mode: &CountMode,
+    imports: Option<ImportSearch>,
+) -> FileAnalysis {
     let start = Instant::now();
     let mut result = guarded(|| {
         inject_panic("", path);
-        analyse_unguarded(path, bytes, kind, mode)
+        analyse_unguarded(path, bytes, kind, mode, imports)
     });
     result.micros = start.elapsed().as_micros() as u64;
     result
@@ -136,7 +143,13 @@ pub fn load<T>(
     })
 }
 
-fn analyse_unguarded(path: &str, bytes: &[u8], kind: FileKind, mode: &CountMode) -> FileAnalysis {
+fn analyse_unguarded(
+    path: &str,
+    bytes: &[u8],
+    kind: FileKind,
+    mode: &CountMode,
+    imports: Option<ImportSearch>,
+) -> FileAnalysis {
     let notebook_mode = match mode {
         CountMode::Precise => NotebookMode::Precise,
         CountMode::Teosc(_) => NotebookMode::Teosc,
@@ -146,7 +159,7 @@ fn analyse_unguarded(path: &str, bytes: &[u8], kind: FileKind, mode: &CountMode)
             CountMode::Precise => {
                 let mut found = precise::find_calls(module, &source.text);
                 inject_panic("units", path);
-                let (units, applied) = run_units_noting_operators(module, &source.text);
+                let (units, applied) = run_units_noting_operators(module, &source.text, imports);
                 precise::add_analysed(&mut found, module, &source.text, &applied);
                 (found, units)
             }
@@ -189,7 +202,7 @@ mod tests {
     fn parse_errors_in_notebooks_name_the_cell() {
         let nb = br#"{"cells": [{"cell_type": "code", "source": ["x = 1\n"]},
                       {"cell_type": "code", "source": ["y = (\n"]}]}"#;
-        let r = analyse_file("nb.ipynb", nb, FileKind::Ipynb, &CountMode::Precise);
+        let r = analyse_file("nb.ipynb", nb, FileKind::Ipynb, &CountMode::Precise, None);
         assert_eq!(r.status, FileStatus::ParseError);
         assert!(
             r.message.as_ref().unwrap().contains("(cell 1, line"),
@@ -200,15 +213,21 @@ mod tests {
     #[test]
     fn precise_mode_runs_the_shape_units_and_teosc_mode_does_not() {
         let src = b"import torch\nx = torch.zeros(2, 3)\ny = x.view(6)\n";
-        let r = analyse_file("a.py", src, FileKind::Py, &CountMode::Precise);
+        let r = analyse_file("a.py", src, FileKind::Py, &CountMode::Precise, None);
         assert_eq!(r.status, FileStatus::Ok);
         assert_eq!(r.units.len(), 1, "the module unit");
         assert_eq!(r.units[0].name, "<module>");
         let list = Arc::new(TeoscOpList::parse("zeros\n"));
-        let r = analyse_file("a.py", src, FileKind::Py, &CountMode::Teosc(list));
+        let r = analyse_file("a.py", src, FileKind::Py, &CountMode::Teosc(list), None);
         assert_eq!(r.status, FileStatus::Ok);
         assert!(r.units.is_empty());
-        let r = analyse_file("a.py", b"def f(:\n", FileKind::Py, &CountMode::Precise);
+        let r = analyse_file(
+            "a.py",
+            b"def f(:\n",
+            FileKind::Py,
+            &CountMode::Precise,
+            None,
+        );
         assert_eq!(r.status, FileStatus::ParseError);
         assert!(r.units.is_empty());
     }
@@ -217,13 +236,31 @@ mod tests {
     fn deep_nesting_does_not_overflow() {
         let depth = 10_000;
         let src = format!("x = {}1{}\n", "(".repeat(depth), ")".repeat(depth));
-        let r = analyse_file("deep.py", src.as_bytes(), FileKind::Py, &CountMode::Precise);
+        let r = analyse_file(
+            "deep.py",
+            src.as_bytes(),
+            FileKind::Py,
+            &CountMode::Precise,
+            None,
+        );
         assert_eq!(r.status, FileStatus::Ok, "{r:?}");
         let src = format!("x = {}1{}\n", "[".repeat(depth), "]".repeat(depth));
-        let r = analyse_file("deep.py", src.as_bytes(), FileKind::Py, &CountMode::Precise);
+        let r = analyse_file(
+            "deep.py",
+            src.as_bytes(),
+            FileKind::Py,
+            &CountMode::Precise,
+            None,
+        );
         assert_eq!(r.status, FileStatus::Ok, "{r:?}");
         let src = format!("y = torch.zeros(1){}\n", ".view(1)".repeat(depth));
-        let r = analyse_file("deep.py", src.as_bytes(), FileKind::Py, &CountMode::Precise);
+        let r = analyse_file(
+            "deep.py",
+            src.as_bytes(),
+            FileKind::Py,
+            &CountMode::Precise,
+            None,
+        );
         assert_eq!(r.status, FileStatus::Ok, "{r:?}");
     }
 }

@@ -36,10 +36,9 @@ pub struct CheckArgs {
     /// Z3 timeout per check, in milliseconds (a timeout is never a finding).
     #[arg(long = "timeout-ms", default_value_t = 2000)]
     pub timeout_ms: u64,
-    /// Also run classes and functions imported from other files of the checked file's
-    /// project (experimental: slow on large libraries; see docs/findings.md).
-    #[arg(long = "follow-imports")]
-    pub follow_imports: bool,
+    /// Analyse every file alone: imports from other files of the project stay unknown.
+    #[arg(long = "file-by-file")]
+    pub file_by_file: bool,
     #[command(flatten)]
     pub installed: InstalledArgs,
 }
@@ -137,6 +136,13 @@ pub struct ScanArgs {
     /// Number of operators in the summary.
     #[arg(long = "top", default_value_t = 20)]
     pub top: usize,
+
+    /// Analyse every file alone: imports from other files of a repository stay unknown.
+    #[arg(long = "file-by-file")]
+    pub file_by_file: bool,
+
+    #[command(flatten)]
+    pub installed: InstalledArgs,
 
     /// Print help.
     #[arg(long = "help", action = ArgAction::Help)]

@@ -97,7 +97,7 @@ fn check(args: shapehound::cli::CheckArgs) -> ExitCode {
     let options = shapehound::check::CheckOptions {
         format: args.format,
         timeout: std::time::Duration::from_millis(args.timeout_ms),
-        follow_imports: args.follow_imports,
+        follow_imports: !args.file_by_file,
         python_path,
     };
     match shapehound::check::check(&args.paths, &options) {
@@ -152,6 +152,7 @@ fn scan(args: ScanArgs) -> std::result::Result<(), Failure> {
     if args.processes > 1 && args.hostfile.is_none() {
         return Err(usage("a cluster run (-n > 1) needs a hostfile (-h FILE)"));
     }
+    let python_path = args.installed.resolve().map_err(|e| usage(e.to_string()))?;
     let mode = match (args.count_mode, &args.op_list) {
         (CountModeArg::Precise, None) => CountMode::Precise,
         (CountModeArg::Precise, Some(_)) => {
@@ -212,6 +213,8 @@ fn scan(args: ScanArgs) -> std::result::Result<(), Failure> {
         solver_timeout: std::time::Duration::from_millis(args.timeout_ms),
         timely_args: args.timely_args(),
         progress: progress.clone(),
+        follow_imports: !args.file_by_file,
+        python_path,
     };
     let totals = run_scan(options).map_err(|e| Failure::Run(anyhow::anyhow!(e)))?;
     if let Some(bar) = &progress {

@@ -178,7 +178,7 @@ fn a_file_that_does_not_parse_is_a_warning_not_a_crash() {
 }
 
 #[test]
-fn follow_imports_runs_classes_from_other_files_of_the_package() {
+fn imports_run_classes_from_other_files_of_the_package() {
     let dir = tempfile::tempdir().unwrap();
     let pkg = dir.path().join("pkg");
     std::fs::create_dir_all(pkg.join("layers")).unwrap();
@@ -198,16 +198,18 @@ fn follow_imports_runs_classes_from_other_files_of_the_package() {
          super().__init__()\n        self.mlp = Mlp(32, 64)\n        self.head = nn.Linear(64, 10)\n\n    \
          def forward(self, x):\n        return self.head(self.mlp(x))\n",
     );
-    // Without the flag `Mlp` is unknown: no finding.
-    let (code, json) = check_json(&model);
+    // File by file, `Mlp` is unknown: no finding.
+    let out = common::run(&["check", "--format", "json", "--file-by-file", &model]);
+    let code = out.status.code().unwrap_or(-1);
+    let json: Json = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(
         (code, json["findings"].as_array().unwrap().len()),
         (0, 0),
         "{json}"
     );
-    // With it, Mlp returns width 32 and the head expects 64: the finding is in model.py, at
-    // the head's call, whatever runs inside mlp.py.
-    let out = common::run(&["check", "--format", "json", "--follow-imports", &model]);
+    // By default imports are followed: Mlp returns width 32 and the head expects 64; the
+    // finding is in model.py, at the head's call, whatever runs inside mlp.py.
+    let out = common::run(&["check", "--format", "json", &model]);
     assert_eq!(out.status.code(), Some(1));
     let json: Json = serde_json::from_slice(&out.stdout).unwrap();
     let findings = json["findings"].as_array().unwrap();

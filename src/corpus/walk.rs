@@ -76,6 +76,19 @@ pub struct DiscoveredFile {
     pub kind: FileKind,
     /// The symlink target leaves the corpus root: listed, never read.
     pub outside_root: bool,
+    /// The repository's folder (imports resolve within it).
+    pub repo_dir: PathBuf,
+}
+
+impl DiscoveredFile {
+    /// The path inside the repository (`/`-separated), for module resolution.
+    pub fn repo_path(&self) -> String {
+        let rel = self
+            .abs_path
+            .strip_prefix(&self.repo_dir)
+            .unwrap_or(&self.abs_path);
+        rel.to_string_lossy().replace('\\', "/")
+    }
 }
 
 pub(crate) fn has_marker(dir: &Path) -> bool {
@@ -220,6 +233,7 @@ pub fn walk_repo(repo: &RepoRoot, mut emit: impl FnMut(DiscoveredFile)) -> Vec<S
                             abs_path: path.to_path_buf(),
                             kind: FileKind::from_path(path).unwrap_or(FileKind::Py),
                             outside_root: false,
+                            repo_dir: repo.dir.clone(),
                         });
                     }
                     _ => problems.push(err.to_string()),
@@ -243,6 +257,7 @@ pub fn walk_repo(repo: &RepoRoot, mut emit: impl FnMut(DiscoveredFile)) -> Vec<S
             abs_path: path.to_path_buf(),
             kind,
             outside_root,
+            repo_dir: repo.dir.clone(),
         });
     }
     problems

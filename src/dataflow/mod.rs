@@ -1,6 +1,8 @@
 //! The dataflow: how a corpus scan is laid out on timely workers (`scan`), the per-record
-//! steps it is made of (`rows`, `shape_jobs`) and its custom operators (`stages`).
+//! steps it is made of (`rows`, `shape_jobs`), module resolution as a join (`modules`) and
+//! its custom operators (`stages`).
 
+pub mod modules;
 pub mod rows;
 pub mod scan;
 pub mod shape_jobs;

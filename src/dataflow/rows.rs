@@ -6,13 +6,17 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
+use super::modules::{FileKey, ImportContext};
 use super::shape_jobs::{unit_jobs, ContentJobs};
 use super::stages::GroupOutput;
 use crate::analysis::{analyse_file, CountMode, FileAnalysis};
+use crate::corpus::installed::SitePackages;
 use crate::corpus::source::{content_hash, count_lines};
 use crate::corpus::{DiscoveredFile, FileKind, FileStatus};
+use crate::eval::imports::ImportSearch;
 use crate::operators::api::family_of;
 use crate::reports::tables::{FileRow, OpCallRow};
+use crate::resolve::layout::imported_names;
 
 /// A readable file, waiting for its content group to be analysed.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -22,6 +26,27 @@ pub struct FileMeta {
     pub abs_path: PathBuf,
     pub bytes: u64,
     pub lines: u64,
+    /// The repository's folder and the path inside it.
+    pub repo_dir: PathBuf,
+    pub repo_path: String,
+    /// Where its imports resolve (`None`: file by file).
+    pub imports: Option<ImportContext>,
+    /// The top-level names its text may import, sorted, and whether it imports relatively
+    /// (`resolve::layout::imported_names`).
+    pub imported: Vec<String>,
+    pub relative_imports: bool,
+}
+
+impl FileMeta {
+    /// See [`ImportContext::digest`].
+    pub fn import_digest(&self, context: &ImportContext) -> u64 {
+        context.digest(&self.repo_path, &self.imported, self.relative_imports)
+    }
+
+    /// The file's key in module resolution (`modules.rs`).
+    pub fn key(&self) -> FileKey {
+        (self.repo_dir.display().to_string(), self.path.clone())
+    }
 }
 
 fn rejected_row(
@@ -95,6 +120,8 @@ pub fn probe_file(
         }
     };
     let key = (content_hash(&bytes), file.kind);
+    let repo_path = file.repo_path();
+    let (imported, relative_imports) = imported_names(&String::from_utf8_lossy(&bytes));
     Ok((
         key,
         FileMeta {
@@ -103,6 +130,11 @@ pub fn probe_file(
             abs_path: file.abs_path,
             bytes: bytes.len() as u64,
             lines: count_lines(&bytes),
+            repo_dir: file.repo_dir,
+            repo_path,
+            imports: None,
+            imported: imported.into_iter().collect(),
+            relative_imports,
         },
     ))
 }
@@ -116,6 +148,7 @@ pub fn analyse_group(
     kind: FileKind,
     metas: Vec<FileMeta>,
     mode: &CountMode,
+    installed: &[SitePackages],
 ) -> GroupOutput {
     let mut out = GroupOutput {
         files: Vec::with_capacity(metas.len()),
@@ -124,8 +157,13 @@ pub fn analyse_group(
     let Some(first) = metas.first() else {
         return out;
     };
+    let imports = match &first.imports {
+        Some(context) => Some(context.search(&first.repo_dir, &first.repo_path, installed)),
+        None if !installed.is_empty() => Some(ImportSearch::installed_only(installed)),
+        None => None,
+    };
     let mut analysis = match std::fs::read(&first.abs_path) {
-        Ok(bytes) => analyse_file(&first.path, &bytes, kind, mode),
+        Ok(bytes) => analyse_file(&first.path, &bytes, kind, mode, imports),
         Err(e) => FileAnalysis::failure(
             FileStatus::Unreadable,
             format!("cannot read: {e}"),
@@ -134,7 +172,11 @@ pub fn analyse_group(
         ),
     };
     let representative = first.path.clone();
-    let content = (hash.to_string(), kind);
+    // Jobs come back by content group: the same content in another layout is another group.
+    let content = match &first.imports {
+        Some(context) => (format!("{hash}/{:x}", first.import_digest(context)), kind),
+        None => (hash.to_string(), kind),
+    };
     let unit_jobs = unit_jobs(
         &content,
         &first.repo,

@@ -29,10 +29,12 @@ use indicatif::ProgressBar;
 use serde::{Deserialize, Serialize};
 use timely::dataflow::operators::Exchange;
 
+use super::modules::import_contexts;
 use super::rows::{analyse_group, probe_file, FileMeta};
 use super::shape_jobs::{finding_rows, ContentKey, UnitJob, WorkerSolver};
 use super::stages::{analyse_fueled, balance_by_cost, regroup_solved, sink, solve_fueled, Fuel};
 use crate::analysis::CountMode;
+use crate::corpus::installed::SitePackages;
 use crate::corpus::{discover_repos, walk_repo, DiscoveredFile, FileKind};
 use crate::reports::parquet::PartWriter;
 use crate::reports::tables::{FileRow, FindingRow, JobRow, OpCallRow, OpCountRow, Table};
@@ -73,6 +75,10 @@ pub struct ScanOptions {
     /// `-w/-n/-p/-h` in timely's own syntax.
     pub timely_args: Vec<String>,
     pub progress: Option<ProgressBar>,
+    /// Imports resolve across each repository's files (`modules.rs`); off: file by file.
+    pub follow_imports: bool,
+    /// Folders of installed packages, read when a file imports from them.
+    pub python_path: Vec<SitePackages>,
 }
 
 /// Global totals, gathered by worker 0 from the dataflow's `count` outputs.
@@ -219,6 +225,8 @@ fn scan_worker(
     }));
     let mode = opts.mode.clone();
     let max_bytes = opts.max_file_bytes;
+    let follow_imports = opts.follow_imports && matches!(mode, CountMode::Precise);
+    let installed = Arc::new(opts.python_path.clone());
     let progress = opts.progress.clone();
     // Z3 solvers are not `Send`: each worker makes its own and reuses it for every job.
     let mut solver = WorkerSolver::new(opts.solver_timeout, index as u32);
@@ -235,9 +243,29 @@ fn scan_worker(
         let rejected = probed.clone().flat_map(|p| p.err().map(|row| *row));
         let readable = probed.flat_map(|p| p.ok());
 
-        // Identical content (same hash and kind) is analysed once, by the hash's owner.
+        // Each file's imports resolve through a join over its repository's files; the
+        // context becomes part of the content key (same content, same layout: one analysis).
+        let readable = if follow_imports {
+            let keyed = readable.map(|(content, meta)| (meta.key(), (content, meta)));
+            let contexts = import_contexts(
+                keyed
+                    .clone()
+                    .map(|(key, (_, meta))| (key, meta.repo_path.clone())),
+            );
+            keyed.join_map(contexts, |_, ((hash, kind), meta), context| {
+                let digest = meta.import_digest(context);
+                let mut meta = meta.clone();
+                meta.imports = Some(context.clone());
+                ((hash.clone(), *kind, digest), meta)
+            })
+        } else {
+            readable.map(|((hash, kind), meta)| ((hash, kind, 0), meta))
+        };
+
+        // Identical content (same hash, kind and import context) is analysed once, by the
+        // hash's owner.
         let groups = readable.reduce(
-            |_key: &(String, FileKind),
+            |_key: &(String, FileKind, u64),
              paths: &[(&FileMeta, isize)],
              out: &mut Vec<(Vec<FileMeta>, isize)>| {
                 let mut metas: Vec<FileMeta> = paths.iter().map(|(m, _)| (*m).clone()).collect();
@@ -245,8 +273,8 @@ fn scan_worker(
                 out.push((metas, 1));
             },
         );
-        let analysed = analyse_fueled(groups, ANALYSE_FUEL, move |((hash, kind), metas)| {
-            analyse_group(&hash, kind, metas, &mode)
+        let analysed = analyse_fueled(groups, ANALYSE_FUEL, move |((hash, kind, _), metas)| {
+            analyse_group(&hash, kind, metas, &mode, &installed)
         });
         let files = analysed.files.concat(rejected);
         let (calls, tallies) = (analysed.calls, analysed.tallies);

@@ -83,6 +83,45 @@ pub fn package_top(rel_path: &str, is_package: impl Fn(&str) -> bool) -> Option<
     top
 }
 
+/// The top-level module names a source text may import (`import a.b, c as d` gives `a`, `c`;
+/// `from x.y import z` gives `x`) and whether it has a relative import, read line by line
+/// without parsing (notebooks' JSON included: a statement may start after a quote). It may
+/// over-approximate, never miss a plain import statement.
+pub fn imported_names(text: &str) -> (std::collections::BTreeSet<String>, bool) {
+    let mut names = std::collections::BTreeSet::new();
+    let mut relative = false;
+    let ident = |s: &str| -> String {
+        s.chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect()
+    };
+    for line in text.lines() {
+        let line = line
+            .trim_start()
+            .trim_start_matches(['"', '\''])
+            .trim_start();
+        if let Some(rest) = line.strip_prefix("import ") {
+            for part in rest.split(',') {
+                let name = ident(part.trim_start());
+                if !name.is_empty() {
+                    names.insert(name);
+                }
+            }
+        } else if let Some(rest) = line.strip_prefix("from ") {
+            let rest = rest.trim_start();
+            if rest.starts_with('.') {
+                relative = true;
+            } else {
+                let name = ident(rest);
+                if !name.is_empty() {
+                    names.insert(name);
+                }
+            }
+        }
+    }
+    (names, relative)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -102,6 +141,16 @@ mod tests {
         // A component that is not a module name hides what is below it from folders above.
         assert_eq!(names("my-repo/x.py"), vec![("my-repo".into(), "x".into())]);
         assert!(names("nb.ipynb").is_empty());
+    }
+
+    #[test]
+    fn imported_names_are_read_from_import_lines() {
+        let (names, relative) = imported_names(
+            "import torch.nn as nn, numpy\nfrom model import Net\n    from .layers import X\n\"import cfg\\n\",\nx = 1  # import nothing\n",
+        );
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        assert_eq!(names, vec!["cfg", "model", "numpy", "torch"]);
+        assert!(relative);
     }
 
     #[test]

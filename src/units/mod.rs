@@ -124,8 +124,12 @@ pub fn run_units(module: &ModModule, text: &str, imports: Option<ImportSearch>) 
 /// [`run_units`], with the operators the units apply directly at the file's call sites: what
 /// the analysis resolves calls to (precise counting adds those it does not resolve itself;
 /// `tests/resolution_agreement.rs` compares the two).
-pub fn run_units_noting_operators(module: &ModModule, text: &str) -> (Vec<Unit>, AppliedOperators) {
-    let (units, applied) = run_units_in(module, text, None, true);
+pub fn run_units_noting_operators(
+    module: &ModModule,
+    text: &str,
+    imports: Option<ImportSearch>,
+) -> (Vec<Unit>, AppliedOperators) {
+    let (units, applied) = run_units_in(module, text, imports, true);
     (units, applied.unwrap_or_default())
 }
 
