@@ -1,6 +1,7 @@
 //! `shapehound check PATH...`: analyse the files of one project and report shape bugs as
 //! compiler-style diagnostics, JSON or SARIF.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -14,6 +15,7 @@ use crate::findings::render::{self, FileFindings};
 use crate::findings::{analyse_module, Finding};
 use crate::guard::catch_panic;
 use crate::jobs::JobSolver;
+use crate::resolve::layout::beside;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
@@ -124,6 +126,7 @@ pub fn check(paths: &[PathBuf], options: &CheckOptions) -> std::io::Result<Check
             Err(msg) => problems.push(format!("{path}: {msg}")),
         }
     }
+    let analysed = by_failing_file(analysed);
     let views: Vec<FileFindings<'_>> = analysed
         .iter()
         .filter(|a| !a.findings.is_empty())
@@ -155,6 +158,49 @@ pub fn check(paths: &[PathBuf], options: &CheckOptions) -> std::io::Result<Check
         output,
         problems,
     })
+}
+
+/// The findings regrouped by the file of their failing operation: a finding in another file
+/// of the project (reached from an analysed file) is that file's, once however many files
+/// reach it; related spans name their file when it is not the finding's.
+fn by_failing_file(analysed: Vec<Analysed>) -> Vec<Analysed> {
+    let mut files: BTreeMap<String, Analysed> = BTreeMap::new();
+    let mut moved: Vec<(String, Finding)> = Vec::new();
+    for mut a in analysed {
+        for mut f in std::mem::take(&mut a.findings) {
+            let path = match f.path.take() {
+                Some(rel) => beside(&a.path, &rel),
+                None => a.path.clone(),
+            };
+            for r in &mut f.related {
+                r.path = match r.path.take() {
+                    Some(rel) => Some(beside(&a.path, &rel)),
+                    None => (path != a.path).then(|| a.path.clone()),
+                };
+            }
+            moved.push((path, f));
+        }
+        files.insert(a.path.clone(), a);
+    }
+    for (path, f) in moved {
+        let file = files.entry(path.clone()).or_insert_with(|| Analysed {
+            text: std::fs::read_to_string(&path).unwrap_or_default(),
+            path,
+            findings: Vec::new(),
+        });
+        let seen = file
+            .findings
+            .iter()
+            .any(|g| g.span == f.span && g.operator == f.operator && g.kind == f.kind);
+        if !seen {
+            file.findings.push(f);
+        }
+    }
+    let mut out: Vec<Analysed> = files.into_values().collect();
+    for a in &mut out {
+        a.findings.sort_by_key(|f| f.span);
+    }
+    out
 }
 
 /// Loads and analyses one file ([`load`]); a panic is caught and reported.

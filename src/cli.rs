@@ -36,9 +36,10 @@ pub struct CheckArgs {
     /// Z3 timeout per check, in milliseconds (a timeout is never a finding).
     #[arg(long = "timeout-ms", default_value_t = 2000)]
     pub timeout_ms: u64,
-    /// Analyse every file alone: imports from other files of the project stay unknown.
-    #[arg(long = "file-by-file")]
-    pub file_by_file: bool,
+    /// Also run what a file imports from other files of its project (not yet the default:
+    /// see docs/findings.md for its cost and false alarms on wild code).
+    #[arg(long = "follow-imports")]
+    pub follow_imports: bool,
     #[command(flatten)]
     pub installed: InstalledArgs,
 }
@@ -137,9 +138,10 @@ pub struct ScanArgs {
     #[arg(long = "top", default_value_t = 20)]
     pub top: usize,
 
-    /// Analyse every file alone: imports from other files of a repository stay unknown.
-    #[arg(long = "file-by-file")]
-    pub file_by_file: bool,
+    /// Resolve imports across each repository's files (a join over the corpus) and run what
+    /// a file imports (not yet the default: see docs/findings.md).
+    #[arg(long = "follow-imports")]
+    pub follow_imports: bool,
 
     #[command(flatten)]
     pub installed: InstalledArgs,

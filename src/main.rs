@@ -97,7 +97,7 @@ fn check(args: shapehound::cli::CheckArgs) -> ExitCode {
     let options = shapehound::check::CheckOptions {
         format: args.format,
         timeout: std::time::Duration::from_millis(args.timeout_ms),
-        follow_imports: !args.file_by_file,
+        follow_imports: args.follow_imports,
         python_path,
     };
     match shapehound::check::check(&args.paths, &options) {
@@ -213,7 +213,7 @@ fn scan(args: ScanArgs) -> std::result::Result<(), Failure> {
         solver_timeout: std::time::Duration::from_millis(args.timeout_ms),
         timely_args: args.timely_args(),
         progress: progress.clone(),
-        follow_imports: !args.file_by_file,
+        follow_imports: args.follow_imports,
         python_path,
     };
     let totals = run_scan(options).map_err(|e| Failure::Run(anyhow::anyhow!(e)))?;

@@ -198,8 +198,8 @@ fn imports_run_classes_from_other_files_of_the_package() {
          super().__init__()\n        self.mlp = Mlp(32, 64)\n        self.head = nn.Linear(64, 10)\n\n    \
          def forward(self, x):\n        return self.head(self.mlp(x))\n",
     );
-    // File by file, `Mlp` is unknown: no finding.
-    let out = common::run(&["check", "--format", "json", "--file-by-file", &model]);
+    // File by file (the default), `Mlp` is unknown: no finding.
+    let out = common::run(&["check", "--format", "json", &model]);
     let code = out.status.code().unwrap_or(-1);
     let json: Json = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(
@@ -207,9 +207,9 @@ fn imports_run_classes_from_other_files_of_the_package() {
         (0, 0),
         "{json}"
     );
-    // By default imports are followed: Mlp returns width 32 and the head expects 64; the
-    // finding is in model.py, at the head's call, whatever runs inside mlp.py.
-    let out = common::run(&["check", "--format", "json", &model]);
+    // With imports followed, Mlp returns width 32 and the head expects 64; the finding is in
+    // model.py, at the head's call, whatever runs inside mlp.py.
+    let out = common::run(&["check", "--format", "json", "--follow-imports", &model]);
     assert_eq!(out.status.code(), Some(1));
     let json: Json = serde_json::from_slice(&out.stdout).unwrap();
     let findings = json["findings"].as_array().unwrap();

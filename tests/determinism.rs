@@ -46,12 +46,24 @@ fn wait_bounded(mut child: Child, limit: Duration) -> std::process::Output {
 
 #[test]
 fn one_worker_two_workers_and_two_processes_write_the_same_rows() {
+    same_rows_for_any_workers(&[]);
+}
+
+/// Module resolution is a join: its result, and so every table, is the same however the
+/// files are spread over workers and processes.
+#[test]
+fn imports_followed_give_the_same_rows_for_any_workers() {
+    same_rows_for_any_workers(&["--follow-imports", "--no-site-packages"]);
+}
+
+fn same_rows_for_any_workers(extra: &[&str]) {
     let t = tempfile::tempdir().unwrap();
     let corpus = sample_corpus();
     let w1 = t.path().join("w1");
     let w2 = t.path().join("w2");
-    scan(&[&corpus], &w1, &["-w", "1"]);
-    scan(&[&corpus], &w2, &["-w", "2"]);
+    let with = |w: &'static str| [&["-w", w][..], extra].concat();
+    scan(&[&corpus], &w1, &with("1"));
+    scan(&[&corpus], &w2, &with("2"));
 
     let cluster = t.path().join("cluster");
     let hostfile = t.path().join("hosts.txt");
@@ -79,6 +91,7 @@ fn one_worker_two_workers_and_two_processes_write_the_same_rows() {
                 "-h",
                 hostfile.to_str().unwrap(),
             ])
+            .args(extra)
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()

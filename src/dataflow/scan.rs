@@ -285,6 +285,28 @@ fn scan_worker(
         let (job_rows, solved) =
             solve_fueled(jobs, SOLVE_FUEL, move |unit| solver.solve_unit(unit));
         let findings = regroup_solved(analysed.contents, solved, route::<ContentKey>, finding_rows);
+        // A failing operation reached from several files (its own and those importing it)
+        // is one finding: the least row, so that the choice is the same for any -w/-n.
+        let findings = findings
+            .map(|row: FindingRow| {
+                let key = (
+                    row.repo.clone(),
+                    row.path.clone(),
+                    row.line,
+                    row.column,
+                    row.operator.clone(),
+                    row.kind.clone(),
+                );
+                (key, row)
+            })
+            .reduce(
+                |_key, rows: &[(&FindingRow, isize)], out: &mut Vec<(FindingRow, isize)>| {
+                    if let Some((least, _)) = rows.first() {
+                        out.push(((*least).clone(), 1));
+                    }
+                },
+            )
+            .map(|(_, row)| row);
 
         // Per-file tallies carry their count as the diff; `count` sums them per key.
         let op_counts = tallies.clone().count();

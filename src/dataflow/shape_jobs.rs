@@ -11,6 +11,7 @@ use crate::corpus::FileKind;
 use crate::findings::{file_findings, unit_finding, Finding};
 use crate::jobs::{self, JobSolver, Verdict};
 use crate::reports::tables::{FindingRow, JobRow, RelatedSpan};
+use crate::resolve::layout::beside;
 use crate::units::Unit;
 
 /// A content group: BLAKE3 hash and kind (identical bytes as `.py` and `.ipynb` differ).
@@ -133,7 +134,13 @@ pub fn finding_rows(group: &ContentJobs, mut solved: Vec<SolvedUnit>) -> Vec<Fin
     rows
 }
 
-fn finding_row(f: &Finding, repo: &str, path: &str) -> FindingRow {
+fn finding_row(f: &Finding, repo: &str, analysed: &str) -> FindingRow {
+    // A failing operation in another file of the project is that file's finding.
+    let path = match &f.path {
+        Some(rel) => beside(analysed, rel),
+        None => analysed.to_string(),
+    };
+    let path = path.as_str();
     FindingRow {
         id: f.id(path),
         repo: repo.to_string(),
@@ -154,6 +161,10 @@ fn finding_row(f: &Finding, repo: &str, path: &str) -> FindingRow {
             .related
             .iter()
             .map(|r| RelatedSpan {
+                path: match &r.path {
+                    Some(rel) => Some(beside(analysed, rel)),
+                    None => (path != analysed).then(|| analysed.to_string()),
+                },
                 line: r.span.line,
                 column: r.span.column,
                 end_line: r.span.end_line,

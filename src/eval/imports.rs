@@ -34,6 +34,9 @@ pub struct SourceModule {
     pub root: PathBuf,
     /// The file.
     pub path: PathBuf,
+    /// Found among installed packages (not the project's own code).
+    pub installed: bool,
+    pub text: String,
     pub ast: ModModule,
 }
 
@@ -45,6 +48,8 @@ pub struct ImportSearch {
     pub package: String,
     /// The folder above the analysed file's package chain, where its relative imports resolve.
     pub package_root: Option<PathBuf>,
+    /// The analysed file's folder: paths of findings in other files are relative to it.
+    pub file_dir: Option<PathBuf>,
 }
 
 /// A folder modules are looked up in, the folder nothing is read outside of, the top-level
@@ -136,6 +141,7 @@ impl ImportSearch {
             roots: dedup_roots(roots),
             package,
             package_root,
+            file_dir: Some(dir),
         })
     }
 
@@ -172,6 +178,7 @@ impl ImportSearch {
             roots: dedup_roots(roots),
             package,
             package_root,
+            file_dir: Some(file_dir),
         }
     }
 
@@ -181,6 +188,7 @@ impl ImportSearch {
             roots: Vec::new(),
             package: String::new(),
             package_root: None,
+            file_dir: None,
         }
         .with_installed(python_path)
     }
@@ -279,13 +287,13 @@ impl ImportSearch {
         name: &str,
         is_package: bool,
     ) -> Option<Rc<SourceModule>> {
-        let key = (path.to_path_buf(), name.to_string());
+        let key = (path.to_path_buf(), name.to_string(), root.dir.clone());
         if let Some(hit) = CACHE.with(|c| c.borrow().modules.get(&key).cloned()) {
             return hit;
         }
         let read = self.read(path, root);
-        let bytes = read.as_ref().map_or(0, |(_, bytes)| *bytes);
-        let parsed = read.map(|(ast, _)| {
+        let bytes = read.as_ref().map_or(0, |(_, text)| 2 * text.len());
+        let parsed = read.map(|(ast, text)| {
             let package = if is_package {
                 name
             } else {
@@ -295,6 +303,8 @@ impl ImportSearch {
                 package: package.to_string(),
                 root: root.dir.clone(),
                 path: path.to_path_buf(),
+                installed: root.installed.is_some(),
+                text,
                 ast,
             })
         });
@@ -312,7 +322,7 @@ impl ImportSearch {
 
     /// The parsed file and its size, when it is a readable Python file of bounded size that
     /// stays under the root's folder and boundary once symlinks are resolved.
-    fn read(&self, path: &Path, root: &Root) -> Option<(ModModule, usize)> {
+    fn read(&self, path: &Path, root: &Root) -> Option<(ModModule, String)> {
         let meta = std::fs::metadata(path).ok()?;
         if !meta.is_file() || meta.len() > MAX_MODULE_BYTES {
             return None;
@@ -323,7 +333,7 @@ impl ImportSearch {
         }
         let text = String::from_utf8(std::fs::read(&real).ok()?).ok()?;
         let ast = crate::frontend::parse_python(&text).ok()?;
-        Some((ast, text.len()))
+        Some((ast, text))
     }
 }
 
@@ -369,7 +379,7 @@ fn package_chain(start: &Path, dir: &Path, boundary: &Path) -> (Option<PathBuf>,
 
 #[derive(Default)]
 struct Cache {
-    modules: HashMap<(PathBuf, String), Option<Rc<SourceModule>>>,
+    modules: HashMap<(PathBuf, String, PathBuf), Option<Rc<SourceModule>>>,
     bytes: usize,
 }
 

@@ -380,6 +380,7 @@ impl<'a> Interp<'a> {
         if let Some(site) = self.run.call_sites.first().filter(|s| !s.is_empty()) {
             related.push((self.position(*site), "called from here".to_string()));
         }
+        let origin = self.origin(span);
         let span = self.position(span);
         self.run.trace.require(Obligation {
             pred: guarded(&self.run.guards, pred),
@@ -389,6 +390,7 @@ impl<'a> Interp<'a> {
             span,
             related,
             shapes: shapes.to_string(),
+            origin,
         });
     }
 

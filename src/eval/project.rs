@@ -30,6 +30,7 @@ pub type ModuleArena = typed_arena::Arena<Rc<SourceModule>>;
 struct Loaded<'a> {
     source: &'a SourceModule,
     globals: HashMap<String, V<'a>>,
+    lines: crate::frontend::LineIndex,
 }
 
 /// The other modules of the project an analysis has loaded.
@@ -251,7 +252,11 @@ impl<'a> Interp<'a> {
                 ImportSearch::python_name(module).to_string(),
             ))),
         );
-        project.loaded.push(Loaded { source, globals });
+        project.loaded.push(Loaded {
+            source,
+            globals,
+            lines: crate::frontend::LineIndex::new(&source.text),
+        });
         project.ids.insert(module.to_string(), Some(id));
         register_definitions(&mut project.owner, &source.ast.body, id);
         let saved = self.isolate();
@@ -312,10 +317,42 @@ impl<'a> Interp<'a> {
         self.anchor = s.anchor;
     }
 
+    /// Where the operation at `range` is when code of another file of the project runs (not
+    /// an installed package's: a finding there is the caller's to fix, at the call).
+    pub fn origin(&self, range: TextRange) -> Option<super::trace::Origin> {
+        self.anchor?;
+        let project = self.project.as_ref()?;
+        let loaded = &project.loaded[project.current?];
+        if loaded.source.installed {
+            return None;
+        }
+        let dir = project.search.file_dir.as_ref()?;
+        Some(super::trace::Origin {
+            path: relative_path(dir, &loaded.source.path)?,
+            span: super::trace::Span::of(range, &loaded.source.text, &loaded.lines),
+        })
+    }
+
     /// A span to store in a value created now: the anchor while another module's code runs.
     pub fn here(&self, span: TextRange) -> TextRange {
         self.anchor.unwrap_or(span)
     }
+}
+
+/// `to` relative to the folder `from`, `/`-separated (`../pkg/layers.py`).
+fn relative_path(from: &std::path::Path, to: &std::path::Path) -> Option<String> {
+    use std::path::Component;
+    let a: Vec<Component> = from.components().collect();
+    let b: Vec<Component> = to.components().collect();
+    let common = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    if common == 0 {
+        return None;
+    }
+    let mut parts: Vec<String> = vec!["..".to_string(); a.len() - common];
+    for c in &b[common..] {
+        parts.push(c.as_os_str().to_str()?.to_string());
+    }
+    Some(parts.join("/"))
 }
 
 /// What the analysis models at a dotted path (torch, numpy, torchvision's transforms, the

@@ -62,6 +62,18 @@ pub struct Obligation {
     pub related: Vec<(Span, String)>,
     /// The operands' shapes, for messages.
     pub shapes: String,
+    /// Where the operation is when it is code of another file of the project (`span` is
+    /// then the call in the analysed file that reached it).
+    #[serde(default)]
+    pub origin: Option<Origin>,
+}
+
+/// An operation in another file of the project: its path relative to the analysed file's
+/// folder (`/`-separated, `..` where needed) and its span there.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Origin {
+    pub path: String,
+    pub span: Span,
 }
 
 /// A fact the unit may assume: dims are non-negative, sizes positive, asserts hold.

@@ -14,10 +14,17 @@ pub use crate::shapes::kind::FindingKind;
 pub struct Related {
     pub span: Span,
     pub label: String,
+    /// The file, relative to the analysed file's folder, when it is another one.
+    #[serde(default)]
+    pub path: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Finding {
+    /// The file of the failing operation, relative to the analysed file's folder, when it
+    /// is another file of the project (`span` is then in that file).
+    #[serde(default)]
+    pub path: Option<String>,
     pub kind: FindingKind,
     pub unit: String,
     pub unit_kind: UnitKind,
@@ -72,12 +79,12 @@ pub fn file_findings(per_unit: impl IntoIterator<Item = Finding>) -> Vec<Finding
     for f in per_unit {
         if !out
             .iter()
-            .any(|g| g.span == f.span && g.operator == f.operator)
+            .any(|g| g.span == f.span && g.path == f.path && g.operator == f.operator)
         {
             out.push(f);
         }
     }
-    out.sort_by_key(|f| f.span);
+    out.sort_by(|a, b| (&a.path, a.span).cmp(&(&b.path, b.span)));
     out
 }
 
@@ -141,27 +148,44 @@ pub fn unit_finding(unit: &Unit, solved: &[Solved]) -> Option<Finding> {
     };
     let ob = &run.trace.obligations[failing];
     let mut related: Vec<Related> = Vec::new();
-    let mut push = |span: Span, label: String| {
-        if !related.iter().any(|r| r.span == span) {
-            related.push(Related { span, label });
+    let mut push = |span: Span, path: Option<&String>, label: String| {
+        let path = path.cloned();
+        if !related.iter().any(|r| r.span == span && r.path == path) {
+            related.push(Related { span, label, path });
         }
     };
+    // An operation in another file is reported there; the call in this file that reached
+    // it is related.
+    if ob.origin.is_some() {
+        push(ob.span, None, "reached from this call".to_string());
+    }
     for (range, label) in &ob.related {
-        push(*range, label.clone());
+        push(*range, None, label.clone());
     }
     for &c in core {
         if c == failing {
             continue;
         }
         let other = &run.trace.obligations[c];
-        push(other.span, format!("requires: {}", other.message));
+        match &other.origin {
+            Some(o) => push(
+                o.span,
+                Some(&o.path),
+                format!("requires: {}", other.message),
+            ),
+            None => push(other.span, None, format!("requires: {}", other.message)),
+        }
         for (range, label) in &other.related {
-            push(*range, label.clone());
+            push(*range, None, label.clone());
         }
     }
-    let primary = ob.span;
-    related.retain(|r| r.span != primary);
+    let (primary, path) = match &ob.origin {
+        Some(o) => (o.span, Some(o.path.clone())),
+        None => (ob.span, None),
+    };
+    related.retain(|r| r.span != primary || r.path != path);
     Some(Finding {
+        path,
         kind: ob.kind,
         unit: unit.name.clone(),
         unit_kind: unit.kind,

@@ -38,9 +38,11 @@ pub fn text(files: &[FileFindings<'_>]) -> String {
                 f.path, finding.span.line, finding.span.column
             ));
             out.push_str(&format!("{pad} |\n"));
+            let here = |r: &&super::Related| r.path.as_deref().is_none_or(|p| p == f.path);
             let mut frames: Vec<(&Span, String, char)> = finding
                 .related
                 .iter()
+                .filter(here)
                 .map(|r| (&r.span, r.label.clone(), '-'))
                 .collect();
             let primary = if finding.shapes.is_empty() || finding.message.contains('[') {
@@ -67,6 +69,13 @@ pub fn text(files: &[FileFindings<'_>]) -> String {
                 ));
             }
             out.push_str(&format!("{pad} |\n"));
+            for r in finding.related.iter().filter(|r| !here(r)) {
+                let path = r.path.as_deref().unwrap_or(f.path);
+                out.push_str(&format!(
+                    "{pad} = {}: {path}:{}:{}\n",
+                    r.label, r.span.line, r.span.column
+                ));
+            }
             out.push_str(&format!(
                 "{pad} = in: {} `{}`\n",
                 finding.unit_kind.name(),
@@ -100,7 +109,7 @@ fn finding_json(path: &str, f: &Finding) -> Json {
         "message": f.message,
         "shapes": f.shapes,
         "related": f.related.iter().map(|r| json!({
-            "path": path,
+            "path": r.path.as_deref().unwrap_or(path),
             "line": r.span.line,
             "column": r.span.column,
             "end_line": r.span.end_line,
@@ -168,7 +177,7 @@ pub fn sarif(files: &[FileFindings<'_>]) -> String {
                         "id": i,
                         "message": {"text": r.label},
                         "physicalLocation": {
-                            "artifactLocation": {"uri": f.path},
+                            "artifactLocation": {"uri": r.path.as_deref().unwrap_or(f.path)},
                             "region": region(&r.span),
                         }
                     })).collect::<Vec<_>>(),

@@ -316,6 +316,8 @@ impl Table for RunRow {
 /// A source span with a label: a definition a finding's operation conflicts with.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct RelatedSpan {
+    /// The file, when it is not the finding's own (a call in the importing file).
+    pub path: Option<String>,
     pub line: u32,
     pub column: u32,
     pub end_line: u32,
@@ -325,6 +327,7 @@ pub struct RelatedSpan {
 
 fn related_fields() -> Fields {
     Fields::from(vec![
+        utf8("path", true),
         Field::new("line", DataType::UInt32, false),
         Field::new("column", DataType::UInt32, false),
         Field::new("end_line", DataType::UInt32, false),
@@ -337,12 +340,15 @@ fn related_item() -> Arc<Field> {
     Arc::new(Field::new("item", DataType::Struct(related_fields()), true))
 }
 
-/// `list<struct<line, column, end_line, end_column, label>>`, one list per row.
+/// `list<struct<path, line, column, end_line, end_column, label>>`, one list per row.
 fn related_lists(rows: &[FindingRow]) -> Result<ArrayRef, ArrowError> {
     let items: Vec<&RelatedSpan> = rows.iter().flat_map(|r| &r.related).collect();
     let values = StructArray::try_new(
         related_fields(),
         vec![
+            Arc::new(StringArray::from(
+                items.iter().map(|s| s.path.as_deref()).collect::<Vec<_>>(),
+            )),
             u32s(&items, |s| s.line),
             u32s(&items, |s| s.column),
             u32s(&items, |s| s.end_line),
@@ -533,6 +539,7 @@ mod tests {
 
     fn span(line: u32, label: &str) -> RelatedSpan {
         RelatedSpan {
+            path: None,
             line,
             column: 1,
             end_line: line,

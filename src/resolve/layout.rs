@@ -25,6 +25,23 @@ pub fn join(dir: &str, name: &str) -> String {
     }
 }
 
+/// The path of `rel` (a path relative to the folder of `path`, perhaps with `..`) in the
+/// terms `path` is written in: `beside("a/train.py", "../b/x.py")` is `b/x.py`.
+pub fn beside(path: &str, rel: &str) -> String {
+    let mut parts: Vec<&str> = path.split('/').collect();
+    parts.pop();
+    for part in rel.split('/') {
+        match part {
+            ".." if parts.last().is_some_and(|p| *p != "..") => {
+                parts.pop();
+            }
+            "." | "" => {}
+            other => parts.push(other),
+        }
+    }
+    parts.join("/")
+}
+
 /// Whether `name` can be a component of a module name.
 fn is_identifier(name: &str) -> bool {
     let mut chars = name.chars();
@@ -141,6 +158,14 @@ mod tests {
         // A component that is not a module name hides what is below it from folders above.
         assert_eq!(names("my-repo/x.py"), vec![("my-repo".into(), "x".into())]);
         assert!(names("nb.ipynb").is_empty());
+    }
+
+    #[test]
+    fn paths_beside_a_file() {
+        assert_eq!(beside("a/train.py", "layers.py"), "a/layers.py");
+        assert_eq!(beside("a/b/train.py", "../c/x.py"), "a/c/x.py");
+        assert_eq!(beside("train.py", "pkg/x.py"), "pkg/x.py");
+        assert_eq!(beside("train.py", "../x.py"), "../x.py");
     }
 
     #[test]

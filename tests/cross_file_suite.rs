@@ -1,0 +1,114 @@
+//! The cross-file suite (tests/cross_file/cases): small multi-file projects whose shape bug
+//! has its cause in one file and its crash in another, confirmed under real PyTorch by
+//! scripts/gen_cross_file_suite.py (tests/data/cross_file_suite.json records the crash's
+//! file and line). Every case's `bug/` and `fixed/` become repositories of two corpora, each
+//! scanned once with `scan --follow-imports`: a bug counts as found when the findings table
+//! has a row at the crash's file and line; no fixed twin may have a finding at all.
+
+mod common;
+
+use std::path::Path;
+
+use serde_json::Value as Json;
+
+/// The committed verdict of every case (`found`, `elsewhere` or `missed`); any change fails
+/// the test. `SHAPEHOUND_BLESS=1 cargo test --test cross_file_suite` rewrites it.
+const EXPECTED: &str = "tests/data/cross_file_expected.tsv";
+
+/// Copies `from` into `to` (folders and files).
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+/// A corpus with one repository per case, from the case's `side` (`bug` or `fixed`).
+fn corpus(cases: &[Json], side: &str, dir: &Path) {
+    let root = common::repo_root().join("tests/cross_file/cases");
+    for case in cases {
+        let name = case["name"].as_str().unwrap();
+        let repo = dir.join(name);
+        copy_tree(&root.join(name).join(side), &repo);
+        // The repository rule: a marker makes the folder a repository.
+        std::fs::write(repo.join("pyproject.toml"), "").unwrap();
+    }
+}
+
+#[test]
+fn cross_file_bugs_are_found_where_torch_fails() {
+    let suite: Json = serde_json::from_str(
+        &std::fs::read_to_string(common::repo_root().join("tests/data/cross_file_suite.json"))
+            .unwrap(),
+    )
+    .unwrap();
+    let cases: Vec<Json> = suite["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["confirmed"] == true)
+        .cloned()
+        .collect();
+    assert!(cases.len() >= 30, "{} confirmed cases", cases.len());
+    let tmp = tempfile::tempdir().unwrap();
+    let (bugs, fixed) = (tmp.path().join("bugs"), tmp.path().join("fixed"));
+    corpus(&cases, "bug", &bugs);
+    corpus(&cases, "fixed", &fixed);
+    let flags = ["--follow-imports", "--no-site-packages"];
+    common::scan(&[&bugs], &tmp.path().join("out-bugs"), &flags);
+    common::scan(&[&fixed], &tmp.path().join("out-fixed"), &flags);
+    let found_rows = common::read_table(&tmp.path().join("out-bugs"), "findings");
+    let twin_rows = common::read_table(&tmp.path().join("out-fixed"), "findings");
+
+    let mut verdicts = String::new();
+    let mut found = 0;
+    for case in &cases {
+        let name = case["name"].as_str().unwrap();
+        let crash = format!("{name}/{}", case["crash_file"].as_str().unwrap());
+        let line = case["crash_line"].to_string();
+        let rows: Vec<_> = found_rows.iter().filter(|r| r["repo"] == name).collect();
+        let verdict = if rows.iter().any(|r| r["path"] == crash && r["line"] == line) {
+            found += 1;
+            "found"
+        } else if rows.is_empty() {
+            "missed"
+        } else {
+            "elsewhere"
+        };
+        let style = case["style"].as_str().unwrap_or("");
+        verdicts.push_str(&format!("{name}\t{style}\t{verdict}\n"));
+    }
+    eprintln!(
+        "cross-file suite: {found} of {} found at the crash's file and line ({:.1}%)",
+        cases.len(),
+        100.0 * found as f64 / cases.len() as f64
+    );
+    assert!(
+        twin_rows.is_empty(),
+        "fixed twins with findings: {:?}",
+        twin_rows
+            .iter()
+            .map(|r| format!("{}:{}", r["path"], r["line"]))
+            .collect::<Vec<_>>()
+    );
+    assert!(
+        found * 10 >= cases.len() * 9,
+        "{found} of {} found",
+        cases.len()
+    );
+    let expected_path = common::repo_root().join(EXPECTED);
+    if std::env::var_os("SHAPEHOUND_BLESS").is_some() {
+        std::fs::write(&expected_path, &verdicts).unwrap();
+    }
+    let expected = std::fs::read_to_string(&expected_path).unwrap();
+    assert_eq!(
+        expected, verdicts,
+        "verdicts differ from {EXPECTED} (SHAPEHOUND_BLESS=1 records an improvement)"
+    );
+}
