@@ -1065,7 +1065,7 @@ pub fn own_method<'a>(class: &'a StmtClassDef, name: &str) -> Option<&'a StmtFun
 
 /// The names a function body declares `global` (its own statements, nested blocks
 /// included, nested functions and classes not).
-fn declared_globals(body: &[Stmt]) -> Vec<&str> {
+pub(super) fn declared_globals(body: &[Stmt]) -> Vec<&str> {
     let mut names = Vec::new();
     for stmt in body {
         match stmt {

@@ -779,10 +779,11 @@ impl<'a> Interp<'a> {
         Span::of(self.here(range), self.text, &self.lines)
     }
 
+    /// The source text of `span` in the code running now (another module's own text while
+    /// its code runs).
     pub fn source(&self, span: TextRange) -> &'a str {
-        let span = self.here(span);
-        self.text
-            .get(span.start().to_usize()..span.end().to_usize())
+        let text = self.running_text().unwrap_or(self.text);
+        text.get(span.start().to_usize()..span.end().to_usize())
             .unwrap_or("")
     }
 

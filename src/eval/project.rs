@@ -262,6 +262,11 @@ impl<'a> Interp<'a> {
         let saved = self.isolate();
         let switch = self.enter_module(Some(id), TextRange::default());
         self.exec_block(&source.ast.body);
+        // State a function sets with `global` (a process group, a world size set by an
+        // initialiser) may have been set by the time the module's code runs: unknown.
+        for name in rebound_globals(&source.ast.body) {
+            self.globals.insert(name.to_string(), V::Unknown);
+        }
         self.leave_module(switch);
         self.restore_isolated(saved);
         Some(id)
@@ -333,6 +338,13 @@ impl<'a> Interp<'a> {
         })
     }
 
+    /// The text of the module whose code runs now, when it is not the analysed file.
+    pub fn running_text(&self) -> Option<&'a str> {
+        let project = self.project.as_ref()?;
+        let source: &'a SourceModule = project.loaded[project.current?].source;
+        Some(source.text.as_str())
+    }
+
     /// A span to store in a value created now: the anchor while another module's code runs.
     pub fn here(&self, span: TextRange) -> TextRange {
         self.anchor.unwrap_or(span)
@@ -360,6 +372,29 @@ fn relative_path(from: &std::path::Path, to: &std::path::Path) -> Option<String>
 pub(super) fn modelled<'a>(path: &str) -> Option<V<'a>> {
     let v = super::interp::torch_module(path);
     (!v.is_unknown()).then_some(v)
+}
+
+/// The names functions and methods defined in `body` declare `global`.
+fn rebound_globals(body: &[Stmt]) -> Vec<&str> {
+    let mut names = Vec::new();
+    for stmt in body {
+        match stmt {
+            Stmt::FunctionDef(f) => {
+                names.extend(super::calls::declared_globals(&f.body));
+                names.extend(rebound_globals(&f.body));
+            }
+            Stmt::ClassDef(c) => names.extend(rebound_globals(&c.body)),
+            Stmt::If(s) => {
+                names.extend(rebound_globals(&s.body));
+                for clause in &s.elif_else_clauses {
+                    names.extend(rebound_globals(&clause.body));
+                }
+            }
+            Stmt::Try(s) => names.extend(rebound_globals(&s.body)),
+            _ => {}
+        }
+    }
+    names
 }
 
 /// Records the module of every function and class defined in `body` (nested ones too).
@@ -530,6 +565,26 @@ def block():
         }
         // A module that is not there stays unknown.
         assert!(module_object_findings("", "import pkg.nothing as L\ny = L.Block()(1)").is_empty());
+    }
+
+    /// Module state an initialiser sets with `global` (Megatron's process groups) is unknown
+    /// when the module's functions run later; an `assert` there is quoted from its own file.
+    #[test]
+    fn globals_set_by_initialisers_are_unknown() {
+        let dir = tempfile::tempdir().unwrap();
+        let dist = "_GROUP = None\n\ndef init(g):\n    global _GROUP\n    _GROUP = g\n\n\
+                    def world_size():\n    assert _GROUP is not None, 'not initialised'\n    return 2\n";
+        std::fs::write(dir.path().join("dist.py"), dist).unwrap();
+        let text = "import torch.nn as nn\nfrom dist import world_size\n\n\
+                    class P(nn.Module):\n    def __init__(self):\n        super().__init__()\n        \
+                    self.fc = nn.Linear(8, 8 // world_size())\n";
+        let path = dir.path().join("main.py");
+        std::fs::write(&path, text).unwrap();
+        let module = crate::frontend::parse_python(text).unwrap();
+        let search = ImportSearch::for_file(&path, dir.path());
+        let mut solver = JobSolver::new(DEFAULT_TIMEOUT);
+        let shapes = analyse_module(&module, text, "main.py", search, &mut solver);
+        assert!(shapes.findings.is_empty(), "{:?}", shapes.findings);
     }
 
     /// timm's factories across files: an activation class reached through a star import, a
