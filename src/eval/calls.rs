@@ -872,6 +872,7 @@ impl<'a> Interp<'a> {
             Some(rewritten) => rewritten,
             None => (args, kwargs),
         };
+        let result_unknown = !def.decorator_list.is_empty() && self.decorated_result_unknown(def);
         // What the body applies has call sites of its own.
         self.callee_at = None;
         // A closure's captured frame is for this call only.
@@ -944,8 +945,8 @@ impl<'a> Interp<'a> {
         self.run.locals.pop();
         self.run.depth -= 1;
         self.leave_module(switch);
-        if self.run.dead {
-            // The call raised: it has no result.
+        if self.run.dead || result_unknown {
+            // The call raised (it has no result), or a decorator may replace its result.
             return V::Unknown;
         }
         let mut out: Option<V<'a>> = None;

@@ -556,8 +556,36 @@ impl<'a> Interp<'a> {
         self.exec_for(&f.target, iter, &f.body, &f.orelse)
     }
 
-    /// `with`: a context object is bound as itself, anything else is unknown.
+    /// `with`: a context object is bound as itself, anything else is unknown. A block a test
+    /// expects to raise (`with pytest.raises(...)`, `self.assertRaises(...)`) is run like a
+    /// `try` that catches: its failure is what the test wants.
     fn exec_with(&mut self, w: &'a ruff_python_ast::StmtWith) -> Flow {
+        let expects_raise = w.items.iter().any(|i| match &i.context_expr {
+            Expr::Call(c) => match &*c.func {
+                Expr::Attribute(a) => EXPECT_RAISE.contains(&a.attr.id.as_str()),
+                Expr::Name(n) => EXPECT_RAISE.contains(&n.id.as_str()),
+                _ => false,
+            },
+            _ => false,
+        });
+        if expects_raise {
+            let g = self.fresh_choice();
+            self.run.guards.push(g);
+            let before = self.snapshot();
+            for item in &w.items {
+                self.eval(&item.context_expr);
+                if let Some(target) = &item.optional_vars {
+                    self.assign(target, V::Unknown);
+                }
+            }
+            self.exec_block(&w.body);
+            self.run.guards.pop();
+            let after = self.snapshot();
+            self.restore(before.clone());
+            self.join_into(after, before);
+            self.run.dead = false;
+            return Flow::Normal;
+        }
         for item in &w.items {
             let v = self.eval(&item.context_expr);
             if let Some(target) = &item.optional_vars {
@@ -873,6 +901,14 @@ impl<'a> Interp<'a> {
 
 /// Builtin exceptions that are neither what torch raises for a shape error (`RuntimeError`,
 /// `ValueError`, `IndexError`, `TypeError`, `AssertionError`) nor one of their bases.
+/// Context managers of test frameworks whose block is expected to raise.
+const EXPECT_RAISE: &[&str] = &[
+    "raises",
+    "assertRaises",
+    "assertRaisesRegex",
+    "assertRaisesRegexp",
+];
+
 const CANNOT_CATCH_SHAPE_ERRORS: &[&str] = &[
     "KeyboardInterrupt",
     "SystemExit",
@@ -949,7 +985,32 @@ pub fn torch_module<'a>(path: &str) -> V<'a> {
 
 #[cfg(test)]
 mod tests {
-    use crate::testing::assert_twins;
+    use crate::testing::{assert_twins, findings};
+
+    /// What a test expects to raise is not a finding; what runs after it still is.
+    #[test]
+    fn blocks_expected_to_raise_are_not_findings() {
+        let src = r#"
+import pytest
+import torch
+import torch.nn as nn
+
+def test_widths():
+    fc = nn.Linear(8, 4)
+    with pytest.raises(RuntimeError):
+        fc(torch.randn(2, 5))
+    y = fc(torch.randn(2, 8))
+    return nn.Linear(WIDTH, 2)(y)
+"#;
+        let lines = |w: &str| -> Vec<u32> {
+            findings(&src.replace("WIDTH", w))
+                .iter()
+                .map(|f| f.span.line)
+                .collect()
+        };
+        assert_eq!(lines("3"), vec![11]);
+        assert!(lines("4").is_empty());
+    }
 
     /// `global model` in a function called from the entry point: the module's binding
     /// changes, and the functions called after it see the layer.

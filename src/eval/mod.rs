@@ -92,6 +92,7 @@ pub mod builtins;
 pub mod calls;
 pub mod config;
 pub mod data;
+pub mod decorators;
 pub mod env;
 pub mod expr;
 pub mod frames;

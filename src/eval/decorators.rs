@@ -1,0 +1,178 @@
+//! What a function's decorators do to its calls. The analysis runs the undecorated body; that
+//! is sound only when the decorator returns the function itself (a registry such as timm's
+//! `@register_model`, `functools.lru_cache`, torch's `no_grad`/`jit` decorators) or changes
+//! only how it is called (`staticmethod`, `property`). A decorator that wraps the function may
+//! change its result (BasicSR's `@weighted_loss` reduces an element-wise loss to a scalar): the
+//! body still runs, since what fails in it fails in the wrapper's call too, but the call's
+//! result is unknown.
+
+use ruff_python_ast::{Expr, Stmt, StmtFunctionDef};
+
+use super::interp::Interp;
+use super::value::V;
+
+/// Decorators known to keep the result of the function (by the last name of their path).
+const KEEP_RESULT: &[&str] = &[
+    "staticmethod",
+    "classmethod",
+    "property",
+    "setter",
+    "getter",
+    "deleter",
+    "cached_property",
+    "abstractmethod",
+    "overload",
+    "override",
+    "final",
+    "wraps",
+    "lru_cache",
+    "cache",
+    "no_grad",
+    "inference_mode",
+    "enable_grad",
+    "set_grad_enabled",
+    "script",
+    "script_method",
+    "ignore",
+    "unused",
+    "export",
+    "compile",
+    "wrap",
+    "autocast",
+    "custom_fwd",
+    "custom_bwd",
+    "handle_legacy_interface",
+    "kwonly_to_pos_or_kw",
+    "deprecated",
+];
+
+/// The last name of a decorator's callee (`torch.no_grad` of `@torch.no_grad()`).
+fn callee(e: &Expr) -> (&Expr, bool) {
+    match e {
+        Expr::Call(c) => (&c.func, true),
+        other => (other, false),
+    }
+}
+
+fn last_name(e: &Expr) -> Option<&str> {
+    match e {
+        Expr::Name(n) => Some(n.id.as_str()),
+        Expr::Attribute(a) => Some(a.attr.id.as_str()),
+        _ => None,
+    }
+}
+
+/// Whether `def` returns its first parameter unchanged somewhere (`return fn`, `return cls`).
+fn returns_its_argument(def: &StmtFunctionDef) -> bool {
+    let Some(first) = def.parameters.args.first() else {
+        return false;
+    };
+    let name = first.parameter.name.id.as_str();
+    returns(
+        &def.body,
+        &|e| matches!(e, Expr::Name(n) if n.id.as_str() == name),
+    )
+}
+
+/// Whether a `return` in `body` (not in nested functions) returns an expression `is`.
+fn returns(body: &[Stmt], is: &dyn Fn(&Expr) -> bool) -> bool {
+    body.iter().any(|s| match s {
+        Stmt::Return(r) => r.value.as_deref().is_some_and(is),
+        Stmt::If(i) => {
+            returns(&i.body, is) || i.elif_else_clauses.iter().any(|c| returns(&c.body, is))
+        }
+        Stmt::Try(t) => returns(&t.body, is) || returns(&t.orelse, is),
+        Stmt::With(w) => returns(&w.body, is),
+        _ => false,
+    })
+}
+
+/// Whether a decorator factory (`def register(name): def deco(cls): ...; return cls; return
+/// deco`) makes a decorator that returns its argument.
+fn factory_of_identity(def: &StmtFunctionDef) -> bool {
+    def.body.iter().any(|s| match s {
+        Stmt::FunctionDef(inner) => {
+            returns_its_argument(inner)
+                && returns(
+                    &def.body,
+                    &|e| matches!(e, Expr::Name(n) if n.id.as_str() == inner.name.id.as_str()),
+                )
+        }
+        _ => false,
+    })
+}
+
+impl<'a> Interp<'a> {
+    /// Whether a decorator of `def` may replace what a call returns (see the module docs).
+    pub(super) fn decorated_result_unknown(&mut self, def: &'a StmtFunctionDef) -> bool {
+        def.decorator_list
+            .iter()
+            .any(|d| !self.keeps_result(&d.expression))
+    }
+
+    fn keeps_result(&mut self, decorator: &'a Expr) -> bool {
+        let (func, called) = callee(decorator);
+        let Some(name) = last_name(func) else {
+            return false;
+        };
+        if KEEP_RESULT.contains(&name) || name.starts_with("register") {
+            return true;
+        }
+        let value = match func {
+            Expr::Name(_) if self.globals.contains_key(name) => self.lookup(name),
+            Expr::Name(_) => return false,
+            other => self.eval(other),
+        };
+        match value {
+            V::Func(f) if called => factory_of_identity(f),
+            V::Func(f) => returns_its_argument(f),
+            V::Torch(_) | V::Builtin(_) => true,
+            _ => false,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::testing::findings;
+
+    const LOSS: &str = r#"
+import torch
+import torch.nn.functional as F
+
+def weighted(fn):
+    def wrapper(pred, target):
+        return fn(pred, target).mean()
+    return wrapper
+
+REGISTRY = {}
+
+def register(name):
+    def deco(fn):
+        REGISTRY[name] = fn
+        return fn
+    return deco
+
+@weighted
+def l1(pred, target):
+    return (pred - target).abs()
+
+@register("l2")
+def l2(pred, target):
+    return (pred - target) ** 2
+
+a = l1(torch.randn(2, 3), torch.randn(2, 3))
+b = l1(torch.randn(3, 2), torch.randn(3, 2))
+c = a + b
+d = l2(torch.randn(2, 3), torch.randn(2, 3)) + l2(torch.randn(3, 2), torch.randn(3, 2))
+"#;
+
+    /// A wrapping decorator's result is unknown (`a + b` adds two scalars in Python); a
+    /// registry's is the function's own (`l2(...) + l2(...)` fails: [2, 3] + [3, 2]).
+    #[test]
+    fn wrapping_decorators_make_the_result_unknown_registries_do_not() {
+        let found = findings(LOSS);
+        let lines: Vec<u32> = found.iter().map(|f| f.span.line).collect();
+        assert_eq!(lines, vec![29], "{found:?}");
+    }
+}
