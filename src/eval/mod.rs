@@ -74,7 +74,8 @@
 //! `_pair`, `from_pretrained`, `torch.relu_`, `parameters()`, `autograd.Function.apply`). `SHAPEHOUND_DEBUG=1` prints unmodelled
 //! calls, module-level assignments and imports. `libraries.rs` models well-known builder helpers
 //! of other libraries (timm's `build_model_with_cfg`, torchvision's `WeightsEnum.verify` and
-//! `handle_legacy_interface`).
+//! `handle_legacy_interface`). `decorators.rs`: a decorator that may wrap a function makes its
+//! calls' result unknown.
 //! Cross-file analysis, with `check --follow-imports` (experimental) and installed packages
 //! (`--python-path`, detected site-packages): `imports.rs` finds and parses the modules of the
 //! file's project (package chain and the file's folder) and of installed libraries built on torch
