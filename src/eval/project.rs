@@ -262,10 +262,13 @@ impl<'a> Interp<'a> {
         let saved = self.isolate();
         let switch = self.enter_module(Some(id), TextRange::default());
         self.exec_block(&source.ast.body);
-        // State a function sets with `global` (a process group, a world size set by an
-        // initialiser) may have been set by the time the module's code runs: unknown.
+        // State left `None` at load time and set by a function with `global` (a process
+        // group, a world size set by an initialiser) is set by the time the module's code
+        // runs: unknown. A global with a value at load time is a default setting and keeps it.
         for name in rebound_globals(&source.ast.body) {
-            self.globals.insert(name.to_string(), V::Unknown);
+            if matches!(self.globals.get(name), Some(V::Data(Value::None))) {
+                self.globals.insert(name.to_string(), V::Unknown);
+            }
         }
         self.leave_module(switch);
         self.restore_isolated(saved);
