@@ -54,7 +54,8 @@ fn callee(e: &Expr) -> (&Expr, bool) {
     }
 }
 
-fn last_name(e: &Expr) -> Option<&str> {
+/// The last name of a dotted expression (`f` of `f` or `m.f`).
+pub(super) fn last_name(e: &Expr) -> Option<&str> {
     match e {
         Expr::Name(n) => Some(n.id.as_str()),
         Expr::Attribute(a) => Some(a.attr.id.as_str()),

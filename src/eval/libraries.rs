@@ -116,7 +116,11 @@ pub fn legacy_interface<'a>(
         .decorator_list
         .iter()
         .filter_map(|d| match &d.expression {
-            Expr::Call(c) if called_name(&c.func) == Some("handle_legacy_interface") => Some(c),
+            Expr::Call(c)
+                if super::decorators::last_name(&c.func) == Some("handle_legacy_interface") =>
+            {
+                Some(c)
+            }
             _ => None,
         })
         .flat_map(|c| c.arguments.keywords.iter())
@@ -157,15 +161,6 @@ pub fn legacy_interface<'a>(
     }
     let rest = args.len().saturating_sub(def.parameters.kwonlyargs.len());
     Some((args[args.len() - rest..].to_vec(), kwargs))
-}
-
-/// The last name of a called expression (`f` of `f(...)` or `m.f(...)`).
-fn called_name(e: &Expr) -> Option<&str> {
-    match e {
-        Expr::Name(n) => Some(n.id.as_str()),
-        Expr::Attribute(a) => Some(a.attr.id.as_str()),
-        _ => None,
-    }
 }
 
 /// torchvision's box operations (`from torchvision.ops import nms`, also through
