@@ -313,6 +313,8 @@ impl ImportSearch {
             if c.bytes > CACHE_BYTES {
                 c.modules.clear();
                 c.bytes = 0;
+                // Summaries keep their modules' trees alive: they go with them.
+                super::summaries::clear();
             }
             c.bytes += bytes;
             c.modules.insert(key, parsed.clone());

@@ -51,7 +51,7 @@ pub struct Interp<'a> {
     /// Dim hints by name, for the symbols the run makes.
     pub(super) hints: HashMap<String, usize>,
     /// Statements executed for the whole file.
-    file_steps: usize,
+    pub(super) file_steps: usize,
     /// The run's planned answers to the questions rules cannot settle.
     pub plan: Plan,
     /// What the file's classes hold besides their methods.

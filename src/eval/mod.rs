@@ -109,6 +109,7 @@ pub mod packed;
 pub mod project;
 pub mod sequences;
 pub mod strings;
+pub mod summaries;
 pub mod torch_utils;
 pub mod trace;
 pub mod types;

@@ -1,21 +1,27 @@
 //! Running code defined in other files of the project: modules found by `imports.rs` are
-//! loaded (their top level run once, in isolation, with their own globals) and their classes
-//! and functions called like the file's own. Each call into another module runs with that
-//! module's globals; everything it records is placed at the call site in the analysed file
-//! (the *anchor*), so findings and spans always point into the file being analysed.
+//! loaded (their top level run once, in isolation, with their own globals; see
+//! `summaries.rs`, which shares what a load leaves between the files of a worker) and their
+//! classes and functions called like the file's own. Each call into another module runs with
+//! that module's globals; an operation that fails there is recorded with its [`Origin`] in
+//! that file, and everything else is placed at the call site in the analysed file (the
+//! *anchor*).
 //!
 //! Imports inside a loaded module are bound lazily ([`V::Lazy`]) and resolved when a name
 //! is first read, so loading a package's `__init__.py` does not load everything it
-//! re-exports. The number of loaded modules per analysed file is bounded.
+//! re-exports. The number of modules a load adds to a project is bounded.
+//!
+//! [`Origin`]: super::trace::Origin
 
 use std::collections::HashMap;
+use std::path::PathBuf;
 use std::rc::Rc;
 
 use ruff_python_ast::Stmt;
 use ruff_text_size::TextRange;
 
 use super::imports::{ImportSearch, SourceModule};
-use super::interp::Interp;
+use super::interp::{Classes, Interp};
+use super::summaries;
 use super::value::V;
 use crate::shapes::Value;
 
@@ -29,13 +35,14 @@ pub type ModuleArena = typed_arena::Arena<Rc<SourceModule>>;
 
 struct Loaded<'a> {
     source: &'a SourceModule,
+    rc: Rc<SourceModule>,
     globals: HashMap<String, V<'a>>,
-    lines: crate::frontend::LineIndex,
+    lines: Rc<crate::frontend::LineIndex>,
 }
 
 /// The other modules of the project an analysis has loaded.
 pub struct Project<'a> {
-    search: ImportSearch,
+    search: Rc<ImportSearch>,
     arena: &'a ModuleArena,
     loaded: Vec<Loaded<'a>>,
     ids: HashMap<String, Option<usize>>,
@@ -47,10 +54,23 @@ pub struct Project<'a> {
     current: Option<usize>,
     /// The analysed file's globals while another module runs.
     home_globals: HashMap<String, V<'a>>,
+    /// The modules whose summaries are being built, outermost first (see `summaries.rs`).
+    building: Vec<PathBuf>,
+    /// Every module lookup made, and the import cycles cut, loading modules so far.
+    lookups: Vec<summaries::Lookup>,
+    cuts: Vec<PathBuf>,
+    /// Where module names were found (lookups made for the analysed file, memoised).
+    located: HashMap<String, Option<(PathBuf, PathBuf)>>,
+    /// Sources values may refer to that are not among `loaded` (see `Summary::also`).
+    also: Vec<Rc<SourceModule>>,
 }
 
 impl<'a> Project<'a> {
     pub fn new(search: ImportSearch, arena: &'a ModuleArena) -> Self {
+        Project::with_search(Rc::new(search), arena)
+    }
+
+    fn with_search(search: Rc<ImportSearch>, arena: &'a ModuleArena) -> Self {
         Project {
             search,
             arena,
@@ -60,6 +80,11 @@ impl<'a> Project<'a> {
             owner: HashMap::new(),
             current: None,
             home_globals: HashMap::new(),
+            building: Vec::new(),
+            lookups: Vec::new(),
+            cuts: Vec::new(),
+            located: HashMap::new(),
+            also: Vec::new(),
         }
     }
 
@@ -223,8 +248,9 @@ impl<'a> Interp<'a> {
         }
     }
 
-    /// Loads `module` once: parsed, its definitions registered, its top level run with
-    /// its own globals and a throwaway trace.
+    /// Loads `module` once per analysed file: its summary (see `summaries.rs`), built by
+    /// running its top level in isolation or reused from an earlier load on this thread,
+    /// merged into the project.
     fn load_module(&mut self, module: &str) -> Option<usize> {
         let project = self.project.as_mut()?;
         if let Some(id) = project.ids.get(module) {
@@ -233,7 +259,11 @@ impl<'a> Interp<'a> {
         if project.loaded.len() >= MAX_MODULES {
             return None;
         }
-        let Some(source) = project.search.load(module) else {
+        let source = project.search.load(module);
+        let found = source.as_ref().map(|s| (s.path.clone(), s.root.clone()));
+        project.located.insert(module.to_string(), found.clone());
+        project.lookups.push((module.to_string(), found));
+        let Some(source) = source else {
             project.ids.insert(module.to_string(), None);
             return None;
         };
@@ -242,6 +272,99 @@ impl<'a> Interp<'a> {
             project.ids.insert(module.to_string(), Some(id));
             return Some(id);
         }
+        // An import cycle: the module's load is under way in an enclosing load.
+        if project.building.contains(&source.path) {
+            project.cuts.push(source.path.clone());
+            project.ids.insert(module.to_string(), None);
+            return None;
+        }
+        let search = project.search.clone();
+        let located = &mut project.located;
+        let mut locate = |name: &str| {
+            located
+                .entry(name.to_string())
+                .or_insert_with(|| summaries::locate(&search, name))
+                .clone()
+        };
+        let summary = match summaries::cached(&source, module, &project.building, &mut locate) {
+            Some(summary) => summary,
+            None => {
+                let summary = Rc::new(self.summarise(source.clone(), module)?);
+                summaries::store(&source, module, summary.clone());
+                summary
+            }
+        };
+        let id = self.merge_summary(&summary);
+        if let Some(project) = self.project.as_mut() {
+            project.ids.insert(module.to_string(), id);
+        }
+        id
+    }
+
+    /// Runs `source`'s top level (imported as `module`) in a project of its own, with the
+    /// analysed file's state set aside: what it leaves is the module's summary.
+    fn summarise(&mut self, source: Rc<SourceModule>, module: &str) -> Option<summaries::Summary> {
+        let parent = self.project.as_ref()?;
+        let mut sub = Project::with_search(parent.search.clone(), parent.arena);
+        sub.building = parent.building.clone();
+        sub.building.push(source.path.clone());
+        let saved_project = self.project.replace(sub);
+        let saved_globals = std::mem::take(&mut self.globals);
+        let saved_classes = std::mem::take(&mut self.classes);
+        let saved_hints = std::mem::take(&mut self.hints);
+        let saved_steps = std::mem::replace(&mut self.file_steps, 0);
+        let saved_plan = std::mem::take(&mut self.plan);
+        let saved_anchor = self.anchor.take();
+        let saved_captured = self.captured.take();
+        let saved_applied = self.applied.take();
+        let saved_callee = self.callee_at.take();
+        let saved_run = self.isolate();
+
+        self.run_top_level(source.clone(), module);
+
+        self.restore_isolated(saved_run);
+        self.callee_at = saved_callee;
+        self.applied = saved_applied;
+        self.captured = saved_captured;
+        self.anchor = saved_anchor;
+        self.plan = saved_plan;
+        self.file_steps = saved_steps;
+        self.hints = saved_hints;
+        let classes = std::mem::replace(&mut self.classes, saved_classes);
+        self.globals = saved_globals;
+        let sub = std::mem::replace(&mut self.project, saved_project)?;
+        let mut cuts = sub.cuts;
+        cuts.retain(|c| *c != source.path);
+        cuts.sort();
+        cuts.dedup();
+        let modules = sub
+            .loaded
+            .into_iter()
+            .map(|m| summaries::SummaryModule {
+                source: m.rc,
+                globals: summaries::to_static(m.globals),
+                lines: m.lines,
+            })
+            .collect();
+        let mut lookups = sub.lookups;
+        lookups.sort();
+        lookups.dedup();
+        let mut ids: Vec<(String, Option<usize>)> = sub.ids.into_iter().collect();
+        ids.sort();
+        Some(summaries::Summary {
+            modules,
+            also: sub.also,
+            ids,
+            classes: summaries::classes_to_static(classes),
+            lookups,
+            cuts,
+        })
+    }
+
+    /// Runs a module's top level as the first module of a fresh project.
+    fn run_top_level(&mut self, source: Rc<SourceModule>, module: &str) -> Option<()> {
+        let project = self.project.as_mut()?;
+        let rc = source.clone();
         let source: &'a SourceModule = project.arena.alloc(source);
         let id = project.loaded.len();
         project.by_path.insert(source.path.clone(), id);
@@ -254,12 +377,12 @@ impl<'a> Interp<'a> {
         );
         project.loaded.push(Loaded {
             source,
+            rc,
             globals,
-            lines: crate::frontend::LineIndex::new(&source.text),
+            lines: Rc::new(crate::frontend::LineIndex::new(&source.text)),
         });
         project.ids.insert(module.to_string(), Some(id));
         register_definitions(&mut project.owner, &source.ast.body, id);
-        let saved = self.isolate();
         let switch = self.enter_module(Some(id), TextRange::default());
         self.exec_block(&source.ast.body);
         // State left `None` at load time and set by a function with `global` (a process
@@ -271,8 +394,95 @@ impl<'a> Interp<'a> {
             }
         }
         self.leave_module(switch);
-        self.restore_isolated(saved);
-        Some(id)
+        Some(())
+    }
+
+    /// Adds a copy of `summary`'s modules to the project (those it has already stay as they
+    /// are); the id of the summarised module.
+    fn merge_summary(&mut self, summary: &summaries::Summary) -> Option<usize> {
+        let project = self.project.as_mut()?;
+        let mut copies = summaries::Copies::new();
+        let mut ids = Vec::with_capacity(summary.modules.len());
+        for m in &summary.modules {
+            let source: &'a SourceModule = project.arena.alloc(m.source.clone());
+            let id = match project.by_path.get(&m.source.path) {
+                Some(&id) => id,
+                None => {
+                    let globals = m
+                        .globals
+                        .iter()
+                        .map(|(k, v)| (k.clone(), summaries::copied(v, &mut copies)))
+                        .collect();
+                    let id = project.loaded.len();
+                    project.by_path.insert(m.source.path.clone(), id);
+                    project.loaded.push(Loaded {
+                        source,
+                        rc: m.source.clone(),
+                        globals: summaries::from_static(globals),
+                        lines: m.lines.clone(),
+                    });
+                    id
+                }
+            };
+            register_definitions(&mut project.owner, &source.ast.body, id);
+            ids.push(id);
+        }
+        for also in &summary.also {
+            let source: &'a SourceModule = project.arena.alloc(also.clone());
+            if let Some(&id) = project.by_path.get(&also.path) {
+                register_definitions(&mut project.owner, &source.ast.body, id);
+            }
+            project.also.push(also.clone());
+        }
+        project.also.extend(
+            summary
+                .modules
+                .iter()
+                .filter(|m| !project.loaded.iter().any(|l| Rc::ptr_eq(&l.rc, &m.source)))
+                .map(|m| m.source.clone()),
+        );
+        for (name, index) in &summary.ids {
+            project
+                .ids
+                .entry(name.clone())
+                .or_insert(index.map(|i| ids[i]));
+        }
+        project.lookups.extend(summary.lookups.iter().cloned());
+        project.cuts.extend(summary.cuts.iter().cloned());
+        let classes = &summary.classes;
+        let mut merged = Classes::default();
+        for (k, attrs) in &classes.attrs {
+            let attrs = attrs
+                .iter()
+                .map(|(n, v)| (n.clone(), summaries::copied(v, &mut copies)))
+                .collect();
+            merged.attrs.insert(*k, attrs);
+        }
+        for (k, bases) in &classes.bases {
+            let bases = bases
+                .iter()
+                .map(|v| summaries::copied(v, &mut copies))
+                .collect();
+            merged.bases.insert(*k, bases);
+        }
+        for (k, attrs) in &classes.assigned {
+            let attrs = attrs
+                .iter()
+                .map(|(n, v)| (n.clone(), summaries::copied(v, &mut copies)))
+                .collect();
+            merged.assigned.insert(*k, attrs);
+        }
+        let merged: Classes<'a> = summaries::classes_from_static(merged);
+        for (k, v) in merged.attrs {
+            self.classes.attrs.entry(k).or_insert(v);
+        }
+        for (k, v) in merged.bases {
+            self.classes.bases.entry(k).or_insert(v);
+        }
+        for (k, v) in merged.assigned {
+            self.classes.assigned.entry(k).or_insert(v);
+        }
+        ids.first().copied()
     }
 
     /// The module a function or class is defined in (`None`: the analysed file).
@@ -588,6 +798,66 @@ def block():
         let mut solver = JobSolver::new(DEFAULT_TIMEOUT);
         let shapes = analyse_module(&module, text, "main.py", search, &mut solver);
         assert!(shapes.findings.is_empty(), "{:?}", shapes.findings);
+    }
+
+    /// The findings' lines of each of `files` (name, text) written to one folder, analysed in
+    /// turn on this thread (so later files reuse the summaries earlier ones built), for the
+    /// names in `analysed`.
+    fn findings_in_turn(files: &[(&str, &str)], analysed: &[&str]) -> Vec<Vec<u32>> {
+        let dir = tempfile::tempdir().unwrap();
+        for (name, text) in files {
+            std::fs::write(dir.path().join(name), text).unwrap();
+        }
+        analysed
+            .iter()
+            .map(|name| {
+                let path = dir.path().join(name);
+                let text = std::fs::read_to_string(&path).unwrap();
+                let module = crate::frontend::parse_python(&text).unwrap();
+                let search = ImportSearch::for_file(&path, dir.path());
+                let mut solver = JobSolver::new(DEFAULT_TIMEOUT);
+                let shapes = analyse_module(&module, &text, name, search, &mut solver);
+                shapes.findings.iter().map(|f| f.span.line).collect()
+            })
+            .collect()
+    }
+
+    /// A summary shared between importing files is copied: a file that changes an imported
+    /// module's object does not change it for the next file, and each file's findings are
+    /// the same whichever files ran before it on the thread (import cycles included).
+    #[test]
+    fn shared_summaries_never_leak_between_files() {
+        let files = [
+            (
+                "state.py",
+                "import torch.nn as nn\nimport other\n\nclass Holder:\n    def __init__(self):\n        \
+                 self.width = 16\n\ncfg = Holder()\n",
+            ),
+            ("other.py", "import state\n\nWIDTH = 16\n"),
+            (
+                "a.py",
+                "import torch\nimport torch.nn as nn\nfrom state import cfg\ncfg.width = 8\n\
+                 y = nn.Linear(cfg.width, 2)(torch.randn(3, 16))\n",
+            ),
+            (
+                "b.py",
+                "import torch\nimport torch.nn as nn\nfrom state import cfg\nfrom other import WIDTH\n\
+                 y = nn.Linear(cfg.width, 2)(torch.randn(3, WIDTH))\n\
+                 z = nn.Linear(WIDTH, 2)(torch.randn(3, 15))\n",
+            ),
+        ];
+        let alone_a = findings_in_turn(&files, &["a.py"]);
+        let alone_b = findings_in_turn(&files, &["b.py"]);
+        assert_eq!(alone_a, vec![vec![5]]);
+        assert_eq!(alone_b, vec![vec![6]]);
+        assert_eq!(
+            findings_in_turn(&files, &["a.py", "b.py", "a.py"]),
+            vec![alone_a[0].clone(), alone_b[0].clone(), alone_a[0].clone()]
+        );
+        assert_eq!(
+            findings_in_turn(&files, &["b.py", "a.py", "b.py"]),
+            vec![alone_b[0].clone(), alone_a[0].clone(), alone_b[0].clone()]
+        );
     }
 
     /// timm's factories across files: an activation class reached through a star import, a

@@ -1,0 +1,311 @@
+//! Imported modules summarised once per worker and shared by every file that imports them.
+//!
+//! Loading a module runs its top level, and with it the top levels of what it imports: for
+//! a library like transformers that is hundreds of milliseconds per importing file. So a
+//! module is loaded *in isolation* — a fresh project holding only what its own top level
+//! loads, its own statement budget, symbol names, class tables and planned answers — and
+//! what that leaves (every module's globals, the class tables) is its [`Summary`]. A file
+//! that imports the module merges a copy of the summary into its project.
+//!
+//! Because a summary depends on nothing of the importing file but where names resolve, it
+//! is kept per thread and reused: it records every module lookup its load made
+//! (`lookups`), and is reused only where the same lookups give the same files. Import
+//! cycles are cut: a module whose load is under way in an enclosing load is not loaded
+//! again (`cuts`), so a summary is reused only where it would be built the same way (none of
+//! its modules is being loaded, and the modules it cut still are). Reuse therefore never
+//! changes a result: a file's analysis is the same whichever files its worker analysed
+//! before, so tables are identical for any `-w`/`-n`.
+//!
+//! Merging copies the summary's objects (instances of user classes are mutable) so nothing a
+//! file does to an imported module's state reaches another file.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::rc::Rc;
+
+use super::imports::{ImportSearch, SourceModule};
+use super::interp::Classes;
+use super::value::{Object, V};
+
+/// Summaries kept per thread, at most (the cache is emptied when full).
+const MAX_SUMMARIES: usize = 4096;
+
+/// A module lookup and the file it found (path and search folder), if any.
+pub type Lookup = (String, Option<(PathBuf, PathBuf)>);
+
+/// What loading one module leaves, independent of the file that imports it.
+pub struct Summary {
+    /// The modules loaded, the summarised one first, with their globals after loading.
+    pub modules: Vec<SummaryModule>,
+    /// Sources the values may refer to besides `modules` (the same file parsed under
+    /// another name, met in a nested load): kept alive with the summary.
+    pub also: Vec<Rc<SourceModule>>,
+    /// Module names the load resolved, to indices of `modules` (`None`: not loaded).
+    pub ids: Vec<(String, Option<usize>)>,
+    /// Class tables of the classes defined by the load.
+    pub classes: Classes<'static>,
+    pub lookups: Vec<Lookup>,
+    /// Modules not loaded because their load was under way in an enclosing load.
+    pub cuts: Vec<PathBuf>,
+}
+
+pub struct SummaryModule {
+    pub source: Rc<SourceModule>,
+    pub globals: HashMap<String, V<'static>>,
+    pub lines: Rc<crate::frontend::LineIndex>,
+}
+
+/// The summaries of one thread, by module (path, name, search folder).
+type Key = (PathBuf, String, PathBuf);
+
+#[derive(Default)]
+struct Cache {
+    summaries: HashMap<Key, Vec<Rc<Summary>>>,
+    count: usize,
+}
+
+thread_local! {
+    static CACHE: RefCell<Cache> = RefCell::new(Cache::default());
+}
+
+fn key(source: &SourceModule, name: &str) -> Key {
+    (source.path.clone(), name.to_string(), source.root.clone())
+}
+
+/// A summary of `source` (imported as `name`) built before on this thread that a load under
+/// `search`, inside the loads of `building`, would build identically.
+pub fn cached(
+    source: &SourceModule,
+    name: &str,
+    building: &[PathBuf],
+    locate: &mut impl FnMut(&str) -> Option<(PathBuf, PathBuf)>,
+) -> Option<Rc<Summary>> {
+    let candidates = CACHE.with(|c| c.borrow().summaries.get(&key(source, name)).cloned())?;
+    candidates
+        .into_iter()
+        .find(|s| s.reusable(building, locate))
+}
+
+/// Forgets this thread's summaries.
+pub fn clear() {
+    CACHE.with(|c| *c.borrow_mut() = Cache::default());
+}
+
+/// Keeps `summary` for later loads on this thread.
+pub fn store(source: &SourceModule, name: &str, summary: Rc<Summary>) {
+    CACHE.with(|c| {
+        let mut c = c.borrow_mut();
+        if c.count >= MAX_SUMMARIES {
+            c.summaries.clear();
+            c.count = 0;
+        }
+        c.count += 1;
+        c.summaries
+            .entry(key(source, name))
+            .or_default()
+            .push(summary);
+    });
+}
+
+impl Summary {
+    fn reusable(
+        &self,
+        building: &[PathBuf],
+        locate: &mut impl FnMut(&str) -> Option<(PathBuf, PathBuf)>,
+    ) -> bool {
+        self.modules
+            .iter()
+            .all(|m| !building.contains(&m.source.path))
+            && self.cuts.iter().all(|c| building.contains(c))
+            && self
+                .lookups
+                .iter()
+                .all(|(name, found)| locate(name) == *found)
+    }
+}
+
+/// Where `name` is found under `search`: the file and its search folder.
+pub fn locate(search: &ImportSearch, name: &str) -> Option<(PathBuf, PathBuf)> {
+    search.load(name).map(|m| (m.path.clone(), m.root.clone()))
+}
+
+/// Values of a summary as stored: they refer into the syntax trees of the summary's own
+/// sources, which the summary keeps alive.
+///
+/// SAFETY (for [`to_static`] and [`from_static`]): `V<'a>` borrows syntax trees for `'a`
+/// only. A summary's values are built by a load that sees nothing but the modules it loads
+/// (the importing file's globals, classes and running state are set aside), so they borrow
+/// only the trees of `Summary::modules` and `Summary::also`, held by `Rc`s the summary owns.
+/// They are handed out again only after those `Rc`s were put in the importing file's arena,
+/// which lives for that file's `'a`. The types differ in the lifetime alone.
+pub fn to_static<'a>(globals: HashMap<String, V<'a>>) -> HashMap<String, V<'static>> {
+    unsafe { std::mem::transmute::<HashMap<String, V<'a>>, HashMap<String, V<'static>>>(globals) }
+}
+
+/// See [`to_static`].
+pub fn classes_to_static(classes: Classes<'_>) -> Classes<'static> {
+    unsafe { std::mem::transmute::<Classes<'_>, Classes<'static>>(classes) }
+}
+
+/// See [`to_static`]: the caller has put the summary's sources in an arena living for `'a`.
+pub fn from_static<'a>(globals: HashMap<String, V<'static>>) -> HashMap<String, V<'a>> {
+    unsafe { std::mem::transmute::<HashMap<String, V<'static>>, HashMap<String, V<'a>>>(globals) }
+}
+
+/// See [`from_static`].
+pub fn classes_from_static<'a>(classes: Classes<'static>) -> Classes<'a> {
+    unsafe { std::mem::transmute::<Classes<'static>, Classes<'a>>(classes) }
+}
+
+/// Copies of the objects already copied in one merge, by address (aliasing is kept).
+pub type Copies<'a> = HashMap<*const RefCell<Object<'a>>, Rc<RefCell<Object<'a>>>>;
+
+/// `v` with every object reachable from it copied (`None`: nothing to copy, `v` can be
+/// shared as it is).
+pub fn fork<'a>(v: &V<'a>, copies: &mut Copies<'a>) -> Option<V<'a>> {
+    Some(match v {
+        V::Object(o) => {
+            if let Some(copy) = copies.get(&Rc::as_ptr(o)) {
+                return Some(V::Object(copy.clone()));
+            }
+            let (class, order, span) = {
+                let o = o.borrow();
+                (o.class, o.order.clone(), o.span)
+            };
+            let copy = Rc::new(RefCell::new(Object {
+                class,
+                attrs: Default::default(),
+                order,
+                span,
+            }));
+            copies.insert(Rc::as_ptr(o), copy.clone());
+            let attrs = o
+                .borrow()
+                .attrs
+                .iter()
+                .map(|(k, v)| (k.clone(), copied(v, copies)))
+                .collect();
+            copy.borrow_mut().attrs = attrs;
+            V::Object(copy)
+        }
+        V::Tuple(items) => V::Tuple(fork_all(items, copies)?),
+        V::List(items) => V::List(fork_all(items, copies)?),
+        V::Set(items) => V::Set(fork_all(items, copies)?),
+        V::Dict(items) => V::Dict(fork_named(items, copies)?),
+        V::Closure(f, env) => V::Closure(f, Rc::new(fork_map(env, copies)?)),
+        V::Lambda(f, Some(env)) => V::Lambda(f, Some(Rc::new(fork_map(env, copies)?))),
+        V::Partial(p) => {
+            let func = fork(&p.func, copies);
+            let args = fork_all(&p.args, copies);
+            let kwargs = fork_named(&p.kwargs, copies);
+            if func.is_none() && args.is_none() && kwargs.is_none() {
+                return None;
+            }
+            V::Partial(Rc::new(super::value::Partial {
+                func: func.unwrap_or_else(|| p.func.clone()),
+                args: args.unwrap_or_else(|| p.args.clone()),
+                kwargs: kwargs.unwrap_or_else(|| p.kwargs.clone()),
+            }))
+        }
+        V::Bound(r, m) => V::Bound(Box::new(fork(r, copies)?), m.clone()),
+        V::Container(k, items, span) => {
+            V::Container(*k, Rc::new(fork_named(items, copies)?), *span)
+        }
+        V::Super(c, r) => V::Super(c, Box::new(fork(r, copies)?)),
+        V::Packed(r) => V::Packed(Box::new(fork(r, copies)?)),
+        V::Items(r) => V::Items(Box::new(fork(r, copies)?)),
+        V::Either(e) => {
+            let then = fork(&e.then, copies);
+            let other = fork(&e.other, copies);
+            if then.is_none() && other.is_none() {
+                return None;
+            }
+            V::Either(Rc::new(super::value::Either {
+                guard: e.guard.clone(),
+                then: then.unwrap_or_else(|| e.then.clone()),
+                other: other.unwrap_or_else(|| e.other.clone()),
+            }))
+        }
+        V::Dataset(items) => V::Dataset(Rc::new(fork_all(items, copies)?)),
+        V::Sampled(s) => V::Sampled(Rc::new((s.0.clone(), fork(&s.1, copies)?))),
+        V::Batches(b) => {
+            let item = fork(&b.item, copies);
+            let last = b.last.as_ref().map(|l| fork(l, copies));
+            if item.is_none() && !matches!(last, Some(Some(_))) {
+                return None;
+            }
+            V::Batches(Rc::new(super::value::Batches {
+                item: item.unwrap_or_else(|| b.item.clone()),
+                last: match (last, &b.last) {
+                    (Some(Some(l)), _) => Some(l),
+                    (_, l) => l.clone(),
+                },
+            }))
+        }
+        V::Transform(t) => {
+            let args = fork_all(&t.args, copies);
+            let kwargs = fork_named(&t.kwargs, copies);
+            if args.is_none() && kwargs.is_none() {
+                return None;
+            }
+            V::Transform(Rc::new(super::images::Transform {
+                class: t.class,
+                v2: t.v2,
+                args: args.unwrap_or_else(|| t.args.clone()),
+                kwargs: kwargs.unwrap_or_else(|| t.kwargs.clone()),
+            }))
+        }
+        _ => return None,
+    })
+}
+
+/// `v` with its objects copied.
+pub fn copied<'a>(v: &V<'a>, copies: &mut Copies<'a>) -> V<'a> {
+    fork(v, copies).unwrap_or_else(|| v.clone())
+}
+
+fn fork_all<'a>(items: &[V<'a>], copies: &mut Copies<'a>) -> Option<Vec<V<'a>>> {
+    let forked: Vec<Option<V<'a>>> = items.iter().map(|v| fork(v, copies)).collect();
+    if forked.iter().all(Option::is_none) {
+        return None;
+    }
+    Some(
+        forked
+            .into_iter()
+            .zip(items)
+            .map(|(f, v)| f.unwrap_or_else(|| v.clone()))
+            .collect(),
+    )
+}
+
+fn fork_named<'a>(
+    items: &[(String, V<'a>)],
+    copies: &mut Copies<'a>,
+) -> Option<Vec<(String, V<'a>)>> {
+    let forked: Vec<Option<V<'a>>> = items.iter().map(|(_, v)| fork(v, copies)).collect();
+    if forked.iter().all(Option::is_none) {
+        return None;
+    }
+    Some(
+        forked
+            .into_iter()
+            .zip(items)
+            .map(|(f, (k, v))| (k.clone(), f.unwrap_or_else(|| v.clone())))
+            .collect(),
+    )
+}
+
+fn fork_map<'a>(
+    env: &HashMap<String, V<'a>>,
+    copies: &mut Copies<'a>,
+) -> Option<HashMap<String, V<'a>>> {
+    let mut changed = false;
+    let mut out = HashMap::with_capacity(env.len());
+    for (k, v) in env {
+        let f = fork(v, copies);
+        changed |= f.is_some();
+        out.insert(k.clone(), f.unwrap_or_else(|| v.clone()));
+    }
+    changed.then_some(out)
+}
