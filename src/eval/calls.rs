@@ -9,6 +9,11 @@ use ruff_python_ast::{Expr, ExprCall, Stmt, StmtClassDef, StmtFunctionDef};
 use ruff_text_size::{Ranged, TextRange};
 
 use super::interp::{Interp, MAX_DEPTH};
+
+/// Statements a call made by a loading module's top level may run (see `run_user`).
+const LOAD_CALL_STEPS: usize = 2_000;
+/// Statements a call from the analysed file into another module may run.
+const IMPORTED_CALL_STEPS: usize = 5_000;
 use super::methods::{dict_mutation, grown, list_pop, mapping_method, set_key, str_method};
 use super::sequences::tensor_to_python;
 pub use super::sequences::{element_of, iterate};
@@ -925,7 +930,32 @@ impl<'a> Interp<'a> {
             self.run.call_sites.push(span);
         }
         let saved_guards = self.run.guards.len();
+        // Code of another file runs with a budget per call, so that library machinery (an
+        // import-structure scan, a registry walk) cannot spend the unit's budget: a call
+        // from the analysed file into another module, and a call a module loaded for it
+        // makes from its top level (run for its definitions). Over budget, the call is
+        // abandoned with an unknown result.
+        let limited = self.run.call_limit.is_none()
+            && ((self.run.loading && self.run.depth == 1)
+                || (module.is_some()
+                    && switch.is_some()
+                    && self.anchor.is_some()
+                    && !self.run.loading));
+        if limited {
+            let budget = if self.run.loading {
+                LOAD_CALL_STEPS
+            } else {
+                IMPORTED_CALL_STEPS
+            };
+            self.run.call_limit = Some(self.run.steps + budget);
+        }
         self.exec_block(&def.body);
+        let abandoned = limited
+            && self
+                .run
+                .call_limit
+                .take()
+                .is_some_and(|limit| self.run.steps > limit);
         self.run.guards.truncate(saved_guards);
         if outer_call || self.run.depth <= 2 {
             self.run.call_sites.pop();
@@ -945,7 +975,7 @@ impl<'a> Interp<'a> {
         self.run.locals.pop();
         self.run.depth -= 1;
         self.leave_module(switch);
-        if self.run.dead || result_unknown {
+        if self.run.dead || result_unknown || abandoned {
             // The call raised (it has no result), or a decorator may replace its result.
             return V::Unknown;
         }

@@ -110,6 +110,11 @@ pub struct RunState<'a> {
     /// Set once a layer's `eval()` or `train(...)` ran: from then on whether layers are in
     /// training mode is not known (checks that hold only in training are not made).
     pub mode_changed: bool,
+    /// The run is a module's top level loaded for another file (see `summaries.rs`).
+    pub loading: bool,
+    /// While a call made by a loading module's top level runs: the step past which it is
+    /// abandoned.
+    pub call_limit: Option<usize>,
 }
 
 /// Planned answers to the questions rules cannot settle from the dims (`squeeze` of a dim
@@ -455,6 +460,13 @@ impl<'a> Interp<'a> {
     fn exec(&mut self, stmt: &'a Stmt) -> Flow {
         self.run.steps += 1;
         self.file_steps += 1;
+        if self
+            .run
+            .call_limit
+            .is_some_and(|limit| self.run.steps > limit)
+        {
+            return Flow::Stop;
+        }
         if self.run.steps > STEP_BUDGET || self.file_steps > FILE_STEP_BUDGET {
             if (self.run.steps == STEP_BUDGET + 1 || self.file_steps == FILE_STEP_BUDGET + 1)
                 && super::calls::debug_misses()

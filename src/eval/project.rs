@@ -319,6 +319,7 @@ impl<'a> Interp<'a> {
         let saved_applied = self.applied.take();
         let saved_callee = self.callee_at.take();
         let saved_run = self.isolate();
+        self.run.loading = true;
 
         self.run_top_level(source.clone(), module);
 
