@@ -174,12 +174,21 @@ fn skipped(run: &UnitRun, reason: SkipReason) -> Solved {
     }
 }
 
+/// Constraints from which a job is solved on a fresh solver (see [`solve`]).
+const FRESH_SOLVER_CONSTRAINTS: usize = 100;
+
 /// Solves one run of a unit of `kind`.
 ///
 /// A reused solver's answer can depend on what it solved before: a job it gives up on
 /// (`Unknown`) is tried once more on a fresh solver, so that verdicts near the timeout do
 /// not hang on the order jobs arrive in.
+///
+/// A large job (where giving up is likely) goes straight to a fresh solver: its answer is
+/// then independent of history on the first try, and a timeout is not paid twice.
 fn solve(kind: UnitKind, run: &UnitRun, z3: &JobSolver) -> Solved {
+    if run.trace.obligations.len() + run.trace.facts.len() >= FRESH_SOLVER_CONSTRAINTS {
+        return solve_once(kind, run, &JobSolver::new(z3.timeout));
+    }
     let first = solve_once(kind, run, z3);
     if first.verdict != Verdict::Unknown {
         return first;
