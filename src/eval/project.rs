@@ -450,29 +450,7 @@ impl<'a> Interp<'a> {
         }
         project.lookups.extend(summary.lookups.iter().cloned());
         project.cuts.extend(summary.cuts.iter().cloned());
-        let classes = &summary.classes;
-        let mut merged = Classes::default();
-        for (k, attrs) in &classes.attrs {
-            let attrs = attrs
-                .iter()
-                .map(|(n, v)| (n.clone(), summaries::copied(v, &mut copies)))
-                .collect();
-            merged.attrs.insert(*k, attrs);
-        }
-        for (k, bases) in &classes.bases {
-            let bases = bases
-                .iter()
-                .map(|v| summaries::copied(v, &mut copies))
-                .collect();
-            merged.bases.insert(*k, bases);
-        }
-        for (k, attrs) in &classes.assigned {
-            let attrs = attrs
-                .iter()
-                .map(|(n, v)| (n.clone(), summaries::copied(v, &mut copies)))
-                .collect();
-            merged.assigned.insert(*k, attrs);
-        }
+        let merged = summaries::copy_classes(&summary.classes, &mut copies);
         let merged: Classes<'a> = summaries::classes_from_static(merged);
         for (k, v) in merged.attrs {
             self.classes.attrs.entry(k).or_insert(v);

@@ -197,15 +197,15 @@ pub fn fork<'a>(v: &V<'a>, copies: &mut Copies<'a>) -> Option<V<'a>> {
         V::Lambda(f, Some(env)) => V::Lambda(f, Some(Rc::new(fork_map(env, copies)?))),
         V::Partial(p) => {
             let func = fork(&p.func, copies);
-            let args = fork_all(&p.args, copies);
-            let kwargs = fork_named(&p.kwargs, copies);
-            if func.is_none() && args.is_none() && kwargs.is_none() {
+            let arguments = fork_arguments(&p.args, &p.kwargs, copies);
+            if func.is_none() && arguments.is_none() {
                 return None;
             }
+            let (args, kwargs) = arguments.unwrap_or_else(|| (p.args.clone(), p.kwargs.clone()));
             V::Partial(Rc::new(super::value::Partial {
                 func: func.unwrap_or_else(|| p.func.clone()),
-                args: args.unwrap_or_else(|| p.args.clone()),
-                kwargs: kwargs.unwrap_or_else(|| p.kwargs.clone()),
+                args,
+                kwargs,
             }))
         }
         V::Bound(r, m) => V::Bound(Box::new(fork(r, copies)?), m.clone()),
@@ -244,20 +244,62 @@ pub fn fork<'a>(v: &V<'a>, copies: &mut Copies<'a>) -> Option<V<'a>> {
             }))
         }
         V::Transform(t) => {
-            let args = fork_all(&t.args, copies);
-            let kwargs = fork_named(&t.kwargs, copies);
-            if args.is_none() && kwargs.is_none() {
-                return None;
-            }
+            let (args, kwargs) = fork_arguments(&t.args, &t.kwargs, copies)?;
             V::Transform(Rc::new(super::images::Transform {
                 class: t.class,
                 v2: t.v2,
-                args: args.unwrap_or_else(|| t.args.clone()),
-                kwargs: kwargs.unwrap_or_else(|| t.kwargs.clone()),
+                args,
+                kwargs,
             }))
         }
         _ => return None,
     })
+}
+
+/// Positional and keyword arguments.
+type Arguments<'a> = (Vec<V<'a>>, Vec<(String, V<'a>)>);
+
+/// Call arguments with their objects copied (`None`: nothing to copy).
+fn fork_arguments<'a>(
+    args: &[V<'a>],
+    kwargs: &[(String, V<'a>)],
+    copies: &mut Copies<'a>,
+) -> Option<Arguments<'a>> {
+    let forked_args = fork_all(args, copies);
+    let forked_kwargs = fork_named(kwargs, copies);
+    if forked_args.is_none() && forked_kwargs.is_none() {
+        return None;
+    }
+    Some((
+        forked_args.unwrap_or_else(|| args.to_vec()),
+        forked_kwargs.unwrap_or_else(|| kwargs.to_vec()),
+    ))
+}
+
+/// A summary's class tables with their objects copied.
+pub fn copy_classes(classes: &Classes<'static>, copies: &mut Copies<'static>) -> Classes<'static> {
+    let mut copy = |attrs: &HashMap<String, V<'static>>| -> HashMap<String, V<'static>> {
+        attrs
+            .iter()
+            .map(|(n, v)| (n.clone(), copied(v, copies)))
+            .collect()
+    };
+    let attrs = classes.attrs.iter().map(|(k, a)| (*k, copy(a))).collect();
+    let assigned = classes
+        .assigned
+        .iter()
+        .map(|(k, a)| (*k, copy(a)))
+        .collect();
+    let bases = classes
+        .bases
+        .iter()
+        .map(|(k, bases)| (*k, bases.iter().map(|v| copied(v, copies)).collect()))
+        .collect();
+    Classes {
+        attrs,
+        bases,
+        assigned,
+    }
 }
 
 /// `v` with its objects copied.
@@ -266,24 +308,24 @@ pub fn copied<'a>(v: &V<'a>, copies: &mut Copies<'a>) -> V<'a> {
 }
 
 fn fork_all<'a>(items: &[V<'a>], copies: &mut Copies<'a>) -> Option<Vec<V<'a>>> {
-    let forked: Vec<Option<V<'a>>> = items.iter().map(|v| fork(v, copies)).collect();
-    if forked.iter().all(Option::is_none) {
-        return None;
-    }
-    Some(
-        forked
-            .into_iter()
-            .zip(items)
-            .map(|(f, v)| f.unwrap_or_else(|| v.clone()))
-            .collect(),
-    )
+    fork_each(items, copies, |v| v, |_, v| v)
 }
 
 fn fork_named<'a>(
     items: &[(String, V<'a>)],
     copies: &mut Copies<'a>,
 ) -> Option<Vec<(String, V<'a>)>> {
-    let forked: Vec<Option<V<'a>>> = items.iter().map(|(_, v)| fork(v, copies)).collect();
+    fork_each(items, copies, |(_, v)| v, |(k, _), v| (k.clone(), v))
+}
+
+/// Items holding a value each, with their objects copied (`None`: nothing to copy).
+fn fork_each<'a, T: Clone>(
+    items: &[T],
+    copies: &mut Copies<'a>,
+    value: impl Fn(&T) -> &V<'a>,
+    with: impl Fn(&T, V<'a>) -> T,
+) -> Option<Vec<T>> {
+    let forked: Vec<Option<V<'a>>> = items.iter().map(|t| fork(value(t), copies)).collect();
     if forked.iter().all(Option::is_none) {
         return None;
     }
@@ -291,7 +333,7 @@ fn fork_named<'a>(
         forked
             .into_iter()
             .zip(items)
-            .map(|(f, (k, v))| (k.clone(), f.unwrap_or_else(|| v.clone())))
+            .map(|(f, t)| f.map_or_else(|| t.clone(), |v| with(t, v)))
             .collect(),
     )
 }
