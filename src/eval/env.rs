@@ -147,22 +147,24 @@ impl<'a> Interp<'a> {
         }
     }
 
-    pub fn join_maps<M>(&mut self, a: M, mut b: M, guard: Option<&Pred>) -> M
-    where
-        M: IntoIterator<Item = (String, V<'a>)> + FromIterator<(String, V<'a>)> + MapLike<'a>,
-    {
-        let mut out = Vec::new();
-        for (k, va) in a {
-            let joined = match b.take(&k) {
-                Some(vb) => self.join_under(va, vb, guard),
+    /// Two environments joined name by name, in place of `a` (a name bound on one side only
+    /// is unknown).
+    pub fn join_maps(
+        &mut self,
+        mut a: HashMap<String, V<'a>>,
+        mut b: HashMap<String, V<'a>>,
+        guard: Option<&Pred>,
+    ) -> HashMap<String, V<'a>> {
+        for (k, va) in a.iter_mut() {
+            *va = match b.remove(k) {
+                Some(vb) => self.join_under(std::mem::replace(va, V::Unknown), vb, guard),
                 None => V::Unknown,
             };
-            out.push((k, joined));
         }
         for (k, _) in b {
-            out.push((k, V::Unknown));
+            a.insert(k, V::Unknown);
         }
-        out.into_iter().collect()
+        a
     }
 
     /// The join of two values: equal stays; tensors of one rank keep the dims that agree
@@ -340,16 +342,6 @@ pub struct Snapshot<'a> {
 }
 
 /// Removal by key, for joining maps of either kind.
-pub trait MapLike<'a> {
-    fn take(&mut self, k: &str) -> Option<V<'a>>;
-}
-
-impl<'a> MapLike<'a> for HashMap<String, V<'a>> {
-    fn take(&mut self, k: &str) -> Option<V<'a>> {
-        self.remove(k)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use crate::testing::{assert_twins, findings};

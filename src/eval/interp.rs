@@ -112,6 +112,8 @@ pub struct RunState<'a> {
     pub mode_changed: bool,
     /// The run is a module's top level loaded for another file (see `summaries.rs`).
     pub loading: bool,
+    /// A loop's trial pass is running (see `loops.rs`).
+    pub in_trial: bool,
     /// While a call made by a loading module's top level runs: the step past which it is
     /// abandoned.
     pub call_limit: Option<usize>,

@@ -132,6 +132,24 @@ impl<'a> Interp<'a> {
         runs: Option<Pred>,
     ) -> Flow {
         let before = self.snapshot();
+        if self.run.in_trial {
+            // Inside another loop's trial pass, which only looks for the names a pass
+            // changes: one pass, joined with not running (nested loops stay linear, not 2^depth).
+            let g = runs.unwrap_or_else(|| self.fresh_choice());
+            self.run.guards.push(g);
+            if let Some((t, v)) = target {
+                self.assign(t, v);
+            }
+            self.exec_block(body);
+            self.run.guards.pop();
+            let raised = std::mem::take(&mut self.run.dead);
+            let after = self.snapshot();
+            self.restore(before.clone());
+            if !raised {
+                self.join_into(before, after);
+            }
+            return self.exec_block(orelse);
+        }
         // A trial pass, unrecorded, finds the names the body changes.
         let saved_trace = self.run.trace.clone();
         let g = runs.clone().unwrap_or_else(|| self.fresh_choice());
@@ -139,7 +157,9 @@ impl<'a> Interp<'a> {
         if let Some((t, v)) = &target {
             self.assign(t, v.clone());
         }
+        self.run.in_trial = true;
         self.exec_block(body);
+        self.run.in_trial = false;
         self.run.guards.pop();
         self.run.dead = false;
         let trial = self.snapshot();
