@@ -65,6 +65,7 @@ fn cross_file_bugs_are_found_where_torch_fails() {
     common::scan(&[&fixed], &tmp.path().join("out-fixed"), &flags);
     let found_rows = common::read_table(&tmp.path().join("out-bugs"), "findings");
     let twin_rows = common::read_table(&tmp.path().join("out-fixed"), "findings");
+    let job_rows = common::read_table(&tmp.path().join("out-bugs"), "jobs");
 
     let mut verdicts = String::new();
     let mut found = 0;
@@ -82,7 +83,12 @@ fn cross_file_bugs_are_found_where_torch_fails() {
             "elsewhere"
         };
         let style = case["style"].as_str().unwrap_or("");
-        verdicts.push_str(&format!("{name}\t{style}\t{verdict}\n"));
+        // Whether a job of another file ran the crashing code (the `files` it spans).
+        let spanned = job_rows.iter().any(|r| {
+            r["repo"] == name && r["path"] != crash && r["files"].split('|').any(|f| f == crash)
+        });
+        let spanned = if spanned { "spanned" } else { "-" };
+        verdicts.push_str(&format!("{name}\t{style}\t{verdict}\t{spanned}\n"));
     }
     eprintln!(
         "cross-file suite: {found} of {} found at the crash's file and line ({:.1}%)",

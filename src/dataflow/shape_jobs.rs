@@ -110,6 +110,7 @@ impl WorkerSolver {
                 solve_us: s.micros,
                 worker: self.worker,
                 cost: jobs::cost(run),
+                files: spanned_files(&job.path, run),
             })
             .collect();
         let finding = unit_finding(unit, &solved);
@@ -132,6 +133,20 @@ pub fn finding_rows(group: &ContentJobs, mut solved: Vec<SolvedUnit>) -> Vec<Fin
         rows.extend(findings.iter().map(|f| finding_row(f, repo, path)));
     }
     rows
+}
+
+/// The other files a run's operations are in (its obligations' origins), named as `analysed`
+/// names its file, sorted and distinct.
+fn spanned_files(analysed: &str, run: &crate::units::UnitRun) -> Vec<String> {
+    let files: std::collections::BTreeSet<String> = run
+        .trace
+        .obligations
+        .iter()
+        .filter_map(|o| o.origin.as_ref())
+        .map(|origin| beside(analysed, &origin.path))
+        .filter(|file| file != analysed)
+        .collect();
+    files.into_iter().collect()
 }
 
 fn finding_row(f: &Finding, repo: &str, analysed: &str) -> FindingRow {

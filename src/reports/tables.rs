@@ -24,6 +24,26 @@ fn utf8(name: &str, nullable: bool) -> Field {
     Field::new(name, DataType::Utf8, nullable)
 }
 
+/// A non-null column of lists of strings.
+fn string_list(name: &str) -> Field {
+    Field::new(
+        name,
+        DataType::List(Arc::new(Field::new("item", DataType::Utf8, true))),
+        false,
+    )
+}
+
+fn string_lists<R>(rows: &[R], f: impl Fn(&R) -> &[String]) -> ArrayRef {
+    let mut lists = ListBuilder::new(StringBuilder::new());
+    for r in rows {
+        for item in f(r) {
+            lists.values().append_value(item);
+        }
+        lists.append(true);
+    }
+    Arc::new(lists.finish())
+}
+
 fn strings<'r, R: 'r>(rows: &'r [R], f: impl Fn(&'r R) -> &'r str) -> ArrayRef {
     Arc::new(StringArray::from_iter_values(rows.iter().map(f)))
 }
@@ -93,22 +113,11 @@ impl Table for FileRow {
             Field::new("jobs", DataType::UInt64, false),
             Field::new("analysis_ms", DataType::Float64, false),
             utf8("duplicate_of", true),
-            Field::new(
-                "relative_imports",
-                DataType::List(Arc::new(Field::new("item", DataType::Utf8, true))),
-                false,
-            ),
+            string_list("relative_imports"),
         ]))
     }
 
     fn to_batch(rows: &[Self]) -> Result<RecordBatch, ArrowError> {
-        let mut imports = ListBuilder::new(StringBuilder::new());
-        for r in rows {
-            for i in &r.relative_imports {
-                imports.values().append_value(i);
-            }
-            imports.append(true);
-        }
         RecordBatch::try_new(
             Self::schema(),
             vec![
@@ -127,7 +136,7 @@ impl Table for FileRow {
                 u64s(rows, |r| r.jobs),
                 millis(rows, |r| r.analysis_us),
                 opt_strings(rows, |r| r.duplicate_of.as_deref()),
-                Arc::new(imports.finish()),
+                string_lists(rows, |r| &r.relative_imports),
             ],
         )
     }
@@ -462,6 +471,9 @@ pub struct JobRow {
     pub solve_us: u64,
     pub worker: u32,
     pub cost: u64,
+    /// The other files of the project where the run's operations are (imported code it
+    /// ran), as `path` names files, sorted; empty when all are in `path`.
+    pub files: Vec<String>,
 }
 
 impl Table for JobRow {
@@ -482,6 +494,7 @@ impl Table for JobRow {
             Field::new("solve_us", DataType::UInt64, false),
             Field::new("worker", DataType::UInt32, false),
             Field::new("cost", DataType::UInt64, false),
+            string_list("files"),
         ]))
     }
 
@@ -504,6 +517,7 @@ impl Table for JobRow {
                 u64s(rows, |r| r.solve_us),
                 u32s(rows, |r| r.worker),
                 u64s(rows, |r| r.cost),
+                string_lists(rows, |r| &r.files),
             ],
         )
     }
@@ -595,6 +609,7 @@ mod tests {
             solve_us: 3,
             worker: 1,
             cost: 5,
+            files: vec!["pkg/layers.py".into()],
         };
         let batch = JobRow::to_batch(&[row]).expect("encodes");
         assert_eq!(batch.schema(), JobRow::schema());
