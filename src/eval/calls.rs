@@ -103,9 +103,17 @@ impl<'a> Interp<'a> {
                     | "register_module"
                     | "register_buffer"
                     | "register_parameter"
+                    | "__setattr__"
             ) {
                 let recv = self.eval(&a.value);
                 let (args, _) = self.eval_args(c);
+                // `self.__setattr__(name, layer)` registers a child as `add_module` does (in
+                // order, in a container); any other value is a plain attribute.
+                let method = match (method, args.get(1)) {
+                    ("__setattr__", Some(v)) if v.is_layer() => "add_module",
+                    ("__setattr__", _) => "register_buffer",
+                    _ => method,
+                };
                 if let V::Object(_) = &recv {
                     // An object is shared, not a value: it grows in place.
                     match (recv.container(), method, args.as_slice()) {
@@ -1294,6 +1302,30 @@ class Net(nn.Module):
         return x
 "#;
         assert!(crate::testing::findings(src).is_empty());
+    }
+
+    /// `self.__setattr__(name, layer)` registers a child in order, as `add_module` does (a
+    /// container subclass padding before its convolution); other values are attributes.
+    #[test]
+    fn dunder_setattr_registers_children() {
+        let src = r#"
+import torch
+import torch.nn as nn
+
+class PadConv(nn.Sequential):
+    def __init__(self, cin, cout, k):
+        super().__init__()
+        if k % 2 == 0:
+            self.pad = nn.ZeroPad2d((0, 1, 0, 1))
+        self.__setattr__("conv", nn.Conv2d(cin, cout, k))
+        self.__setattr__("scale", 2)
+
+x = torch.randn(1, 4, 9, 9)
+a = nn.MaxPool2d(2, 1)(nn.ZeroPad2d((0, 1, 0, 1))(x))
+b = PadConv(4, 4, KERNEL)(x)
+y = torch.cat([a, b], 1)
+"#;
+        crate::testing::assert_twins(src, "KERNEL", "4", "2", 16);
     }
 
     /// Batch norm needs more than one value per channel only in training: after
