@@ -945,10 +945,7 @@ impl<'a> Interp<'a> {
         // abandoned with an unknown result.
         let limited = self.run.call_limit.is_none()
             && ((self.run.loading && self.run.depth == 1)
-                || (module.is_some()
-                    && switch.is_some()
-                    && self.anchor.is_some()
-                    && !self.run.loading));
+                || (module.is_some() && switch.is_some() && !self.run.loading));
         if limited {
             let budget = if self.run.loading {
                 LOAD_CALL_STEPS
