@@ -273,9 +273,14 @@ fn scan_worker(
                 out.push((metas, 1));
             },
         );
-        let analysed = analyse_fueled(groups, ANALYSE_FUEL, move |((hash, kind, _), metas)| {
-            analyse_group(&hash, kind, metas, &mode, &installed)
-        });
+        let analysed = analyse_fueled(
+            groups,
+            ANALYSE_FUEL,
+            |(_, metas): &(_, Vec<FileMeta>)| {
+                metas.first().map(|m| (m.repo.clone(), m.repo_path.clone()))
+            },
+            move |((hash, kind, _), metas)| analyse_group(&hash, kind, metas, &mode, &installed),
+        );
         let files = analysed.files.concat(rejected);
         let (calls, tallies) = (analysed.calls, analysed.tallies);
 

@@ -74,6 +74,30 @@ impl<C, D> Backlog<C, D> {
         self.batches.push_back((caps, records.into_iter()));
     }
 
+    /// Stashes `records` in `key` order, merged with the last batch not started yet when both
+    /// are of the same time (its capabilities stand for both).
+    fn stash_ordered<K: Ord>(
+        &mut self,
+        caps: C,
+        mut records: Vec<(D, u32, isize)>,
+        key: impl Fn(&D) -> K,
+    ) {
+        let time = records.first().map(|r| r.1);
+        let same_time = |pending: &Pending<D>| {
+            let first = pending.as_slice().first().map(|r| r.1);
+            first.is_some() && first == time && pending.as_slice().iter().all(|r| Some(r.1) == time)
+        };
+        // The front batch may be part-done; merging into it only reorders what is left.
+        if let Some((_, pending)) = self.batches.back_mut().filter(|(_, p)| same_time(p)) {
+            records.extend(pending.by_ref());
+            records.sort_by_cached_key(|r| key(&r.0));
+            *pending = records.into_iter();
+            return;
+        }
+        records.sort_by_cached_key(|r| key(&r.0));
+        self.batches.push_back((caps, records.into_iter()));
+    }
+
     /// Processes records while the fuel lasts. Returns whether work is left (the operator
     /// then reschedules itself).
     fn work(&mut self, mut f: impl FnMut(&C, D, u32, isize)) -> bool {
@@ -114,13 +138,20 @@ impl<C, D> Backlog<C, D> {
 /// row before any sink runs, so memory would grow with the corpus; here the operator stashes
 /// its input, does a bounded amount of work, and reschedules itself, letting the sinks drain
 /// in between.
-pub fn analyse_fueled<'s, D, L>(
+///
+/// Records are taken in `order`, not in the order they arrive (content-hash order): files
+/// of one folder then come one after another, so the worker's caches of parsed modules and
+/// import summaries serve them, rather than being emptied between unrelated repositories.
+pub fn analyse_fueled<'s, D, K, O, L>(
     input: VecCollection<'s, u32, D, isize>,
     fuel: Fuel,
+    order: O,
     mut logic: L,
 ) -> Analysed<'s>
 where
     D: Clone + 'static,
+    K: Ord,
+    O: Fn(&D) -> K + 'static,
     L: FnMut(D) -> GroupOutput + 'static,
 {
     let scope = input.scope();
@@ -144,7 +175,7 @@ where
             input.for_each(|cap, data| {
                 let caps: Option<Vec<_>> = (0..5).map(|port| cap.retain_least(port)).collect();
                 if let Some(caps) = caps {
-                    backlog.stash(caps, std::mem::take(data));
+                    backlog.stash_ordered(caps, std::mem::take(data), &order);
                 }
             });
             let mut files = files.activate();
@@ -435,6 +466,25 @@ mod tests {
         assert!(!backlog.work(|cap, d, _, _| seen.push((*cap, d))));
         assert_eq!(seen.len(), 4);
         assert!(!backlog.work(|_, _, _, _| unreachable!()));
+    }
+
+    #[test]
+    fn ordered_batches_of_one_time_merge_and_keep_what_is_done() {
+        let mut backlog: Backlog<&str, u32> = Backlog::new(Fuel {
+            records: 2,
+            time: None,
+        });
+        backlog.stash_ordered("a", vec![(5, 0, 1), (1, 0, 1), (3, 0, 1)], |d| *d);
+        let mut seen = Vec::new();
+        assert!(backlog.work(|cap, d, _, _| seen.push((*cap, d))));
+        // A later batch of the same time joins what is left, in order; another time waits.
+        backlog.stash_ordered("b", vec![(4, 0, 1), (2, 0, 1)], |d| *d);
+        backlog.stash_ordered("c", vec![(0, 1, 1)], |d| *d);
+        while backlog.work(|cap, d, _, _| seen.push((*cap, d))) {}
+        assert_eq!(
+            seen,
+            [("a", 1), ("a", 3), ("a", 2), ("a", 4), ("a", 5), ("c", 0)]
+        );
     }
 
     #[test]
