@@ -609,7 +609,9 @@ fn repeated(dims: Vec<Dim>, along: Option<usize>, grown: Dim, dtype: Option<DTyp
     }
 }
 
-/// `x.to(dtype)`, `x.to(device)`, `x.to(other)`: same shape; the dtype may change.
+/// `x.to(dtype)`, `x.to(device)`, `x.to(other)`: same shape; the dtype may change. A
+/// positional argument or `dtype=` that is not known may be a dtype or a tensor
+/// (`m.to(x.dtype)`, `x.to(y)`): the result's dtype is then unknown, not `x`'s.
 fn to(ctx: &mut Ctx) -> RuleResult {
     let t = ctx.tensor(0, "self")?;
     const DEVICES: &[&str] = &[
@@ -640,17 +642,29 @@ fn to(ctx: &mut Ctx) -> RuleResult {
             return invalid(format!("{}: Expected one of cpu, cuda, ... device type at start of device string: {device}", ctx.op));
         }
     }
-    let dtype = ctx
+    let dtype_kw = ctx
+        .kwargs
+        .iter()
+        .filter(|(k, _)| k == "dtype" || k == "other")
+        .map(|(_, v)| v);
+    let mut said = ctx
         .args
         .iter()
         .skip(1)
-        .chain(ctx.kwargs.iter().map(|(_, v)| v))
-        .find_map(|v| match v {
-            Value::DType(d) => Some(*d),
-            Value::Tensor(o) => o.dtype,
-            _ => None,
-        })
-        .or(t.dtype);
+        .chain(dtype_kw)
+        .filter_map(|v| match v {
+            Value::DType(d) => Some(Some(*d)),
+            Value::Tensor(o) => Some(o.dtype),
+            // Devices (`"cuda"`, a device index) and flags (`non_blocking`, `copy`).
+            Value::Str(_) | Value::Int(_) | Value::IntUnknown | Value::None | Value::Bool(_) => {
+                None
+            }
+            _ => Some(None),
+        });
+    let dtype = match said.next() {
+        Some(d) => d,
+        None => t.dtype,
+    };
     Ok(Value::Tensor(t.converted(dtype)))
 }
 
@@ -672,5 +686,25 @@ fn type_(ctx: &mut Ctx) -> RuleResult {
             DType::parse(s.rsplit('.').next().unwrap_or(s)),
         )),
         Some(_) => Ok(Value::tensor(t.shape, None)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// `mask.to(x.dtype)`: `x.dtype` is not known, so the mask's bool dtype must not
+    /// survive (kornia's deformable convolution: a false alarm with imports followed).
+    /// Verified under torch 2.15: `torch.long` raises "Input type (long int) and bias type
+    /// (float) should be the same", `x.dtype` runs.
+    #[test]
+    fn to_an_unknown_dtype_forgets_the_old_one() {
+        let src = r#"
+import torch
+import torch.nn as nn
+
+x = torch.randn(2, 4, 8, 8)
+mask = (x > 0).to(DTYPE)
+y = nn.Conv2d(4, 4, 3)(mask)
+"#;
+        crate::testing::assert_twins(src, "DTYPE", "torch.long", "x.dtype", 7);
     }
 }
