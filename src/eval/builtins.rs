@@ -696,14 +696,18 @@ impl<'a> Interp<'a> {
             }
             "print" => V::none(),
             // `setattr(self, name, m)` registers `m` as `self.<name>`; under a name not
-            // known, the object gets an unknown attribute (its `children()` are unknown).
+            // known, the object gets an unknown attribute (its `children()` are unknown),
+            // and a value that is not a layer may have replaced any setting.
             "setattr" => {
                 if let (V::Object(_), Some(value)) = (&first, args.get(2)) {
                     match args.get(1) {
                         Some(V::Data(Value::Str(Some(attr)))) => {
                             self.set_attr(&first, attr, value.clone())
                         }
-                        _ => self.set_attr(&first, super::value::UNNAMED_ATTR, V::Unknown),
+                        _ if value.is_layer() => {
+                            self.set_attr(&first, super::value::UNNAMED_ATTR, V::Unknown)
+                        }
+                        _ => self.forget_data_attrs(&first),
                     }
                 }
                 V::none()

@@ -54,6 +54,31 @@ impl<'a> Interp<'a> {
         // `xs.append(v)` on a name or attribute rebinds it (lists are values here).
         if let Expr::Attribute(a) = &*c.func {
             let method = a.attr.id.as_str();
+            // `obj.__dict__.update(cfg)`: the keys of a known dict become attributes; what
+            // else writes there (`setdefault`, `pop`, a dict not known) may replace any.
+            if let Some(owner) = super::assign::instance_dict_owner(&a.value) {
+                if matches!(
+                    method,
+                    "update" | "setdefault" | "pop" | "clear" | "__setitem__"
+                ) {
+                    let owner = self.eval(owner);
+                    let (args, kwargs) = self.eval_args(c);
+                    let known = match (method, args.as_slice()) {
+                        ("update", [V::Dict(items)]) => Some(items.clone()),
+                        ("update", []) => Some(Vec::new()),
+                        _ => None,
+                    };
+                    match known {
+                        Some(items) if kwargs.iter().all(|(k, _)| k != "**") => {
+                            for (k, v) in items.into_iter().chain(kwargs) {
+                                self.set_attr(&owner, &k, v);
+                            }
+                        }
+                        _ => self.forget_data_attrs(&owner),
+                    }
+                    return V::none();
+                }
+            }
             // Dicts are values too: `d.pop(k)` returns the item and rebinds `d`.
             if matches!(method, "pop" | "setdefault" | "update")
                 && matches!(&*a.value, Expr::Name(_) | Expr::Attribute(_))
