@@ -283,6 +283,7 @@ fn run_class<'a>(
                     };
                     (n, c)
                 })
+                .chain(empty_collection_defaults(init).map(|n| (n, Choice::Unknown)))
                 .collect()
         })
         .unwrap_or_default();
@@ -506,6 +507,30 @@ fn with_free_int_sizes(def: &StmtFunctionDef, kinds: Kinds) -> Kinds {
         .collect()
 }
 
+/// Parameters whose default is an empty literal collection (`anchors=()`, `ch=[]`): a
+/// placeholder every construction replaces (yolov7's `Detect(nc=80, anchors=(), ch=())`
+/// cannot be built with it), so a class unit runs them unknown, not empty.
+fn empty_collection_defaults(def: &StmtFunctionDef) -> impl Iterator<Item = String> + '_ {
+    let p = &def.parameters;
+    p.posonlyargs
+        .iter()
+        .chain(p.args.iter())
+        .chain(p.kwonlyargs.iter())
+        .filter(|a| {
+            matches!(
+                a.default.as_deref(),
+                Some(ruff_python_ast::Expr::Tuple(t)) if t.elts.is_empty()
+            ) || matches!(
+                a.default.as_deref(),
+                Some(ruff_python_ast::Expr::List(l)) if l.elts.is_empty()
+            ) || matches!(
+                a.default.as_deref(),
+                Some(ruff_python_ast::Expr::Dict(d)) if d.items.is_empty()
+            )
+        })
+        .map(|a| a.parameter.name.id.to_string())
+}
+
 /// Whether `def` can be called without arguments (every parameter has a default).
 fn callable_bare(def: &StmtFunctionDef) -> bool {
     let p = &def.parameters;
@@ -684,6 +709,31 @@ def run():
 run()
 "#;
         assert_twins(src, "WIDTH", "4", "3", 10);
+    }
+
+    /// An empty collection default of a class (`anchors=()`) is a placeholder: building with
+    /// it is no finding (yolov7's `Detect`), and a bug past it still is. Verified under torch
+    /// 2.15 with `anchors=((10, 13, 16, 30),)`: `cat` along 0 fails, along 1 runs.
+    #[test]
+    fn empty_collection_defaults_of_classes_are_placeholders() {
+        let src = r#"
+import torch
+import torch.nn as nn
+
+class Head(nn.Module):
+    def __init__(self, nc=80, anchors=(), ch=(256,)):
+        super().__init__()
+        self.nl = len(anchors)
+        self.na = len(anchors[0]) // 2
+        a = torch.tensor(anchors).float().view(self.nl, -1, 2)
+        self.register_buffer("anchors", a)
+        self.m = nn.Conv2d(ch[0], nc, 1)
+
+    def forward(self, x):
+        b, c, h, w = x.shape
+        return torch.cat([self.m(x), x], DIM)
+"#;
+        crate::testing::assert_twins(src, "DIM", "0", "1", 16);
     }
 
     /// A function's int size defaults (`hop: int = 0`, which callers always replace; `dim:
