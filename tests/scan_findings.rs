@@ -353,3 +353,44 @@ fn teosc_mode_has_no_shape_analysis() {
     );
     assert_eq!(read_table(&out, "run")[0]["jobs"], "0");
 }
+
+/// Two forks share a byte-identical `model.py` whose import resolves alike, but their
+/// `layers.py` differ: with imports followed each fork's `model.py` is analysed with its own
+/// `layers.py` (the bug of fork `b` is not copied to fork `a`, nor hidden by it).
+#[test]
+fn identical_files_in_forks_are_analysed_with_their_own_imports() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("corpus");
+    let model = "\
+import torch
+from layers import Block
+
+
+class Net(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.block = Block(8)
+        self.head = torch.nn.Linear(16, 4)
+
+    def forward(self, x):
+        return self.head(self.block(x))
+
+
+y = Net()(torch.randn(2, 8))
+";
+    let layers = |factor: u32| {
+        format!("import torch\n\n\ndef Block(n):\n    return torch.nn.Linear(n, {factor} * n)\n")
+    };
+    for (fork, factor) in [("a", 2), ("b", 3)] {
+        write(&root, &format!("{fork}/model.py"), model);
+        write(&root, &format!("{fork}/layers.py"), &layers(factor));
+    }
+    let out = dir.path().join("out");
+    scan(&[&root], &out, &["--follow-imports", "--no-site-packages"]);
+    let findings = read_table(&out, "findings");
+    let at: Vec<(String, String)> = findings
+        .iter()
+        .map(|f| (f["repo"].clone(), f["line"].clone()))
+        .collect();
+    assert_eq!(at, [("b".to_string(), "12".to_string())], "{findings:?}");
+}

@@ -35,9 +35,10 @@ pub struct ImportContext {
 impl ImportContext {
     /// A digest of what the file's imports resolve to, as seen from its folder: for each
     /// top-level name it imports, the folder providing it, and with relative imports its
-    /// package chain. Identical files whose imports resolve alike (a fork, a vendored copy
-    /// importing only torch) are analysed once; the same content importing from different
-    /// places, separately. (What the imported files contain is not part of it.)
+    /// package chain. Identical files whose imports resolve alike are analysed once; the same
+    /// content importing from different places, separately. (What the imported files
+    /// contain is not part of it: the scan adds its repository's content, see
+    /// [`ImportContext::imports_within`].)
     pub fn digest(&self, repo_path: &str, imported: &[String], relative: bool) -> u64 {
         let here = folder(repo_path);
         let mut h = std::collections::hash_map::DefaultHasher::new();
@@ -56,6 +57,18 @@ impl ImportContext {
                 .hash(&mut h);
         }
         h.finish()
+    }
+
+    /// Whether an import of the file resolves inside its repository (a name some search
+    /// folder provides, or a relative import in a package): then what it analyses depends on
+    /// other files' content, not only on its own.
+    pub fn imports_within(&self, imported: &[String], relative: bool) -> bool {
+        (relative && self.package_top.is_some())
+            || imported.iter().any(|name| {
+                self.roots
+                    .iter()
+                    .any(|(_, names)| names.binary_search(name).is_ok())
+            })
     }
 
     /// The import search of the file at `repo_path` in `repo_dir`, installed packages last.

@@ -43,6 +43,11 @@ impl FileMeta {
         context.digest(&self.repo_path, &self.imported, self.relative_imports)
     }
 
+    /// See [`ImportContext::imports_within`].
+    pub fn imports_within(&self, context: &ImportContext) -> bool {
+        context.imports_within(&self.imported, self.relative_imports)
+    }
+
     /// The file's key in module resolution (`modules.rs`).
     pub fn key(&self) -> FileKey {
         (self.repo_dir.display().to_string(), self.path.clone())

@@ -246,18 +246,45 @@ fn scan_worker(
         // Each file's imports resolve through a join over its repository's files; the
         // context becomes part of the content key (same content, same layout: one analysis).
         let readable = if follow_imports {
-            let keyed = readable.map(|(content, meta)| (meta.key(), (content, meta)));
+            let keyed = readable
+                .clone()
+                .map(|(content, meta)| (meta.key(), (content, meta)));
             let contexts = import_contexts(
                 keyed
                     .clone()
                     .map(|(key, (_, meta))| (key, meta.repo_path.clone())),
             );
-            keyed.join_map(contexts, |_, ((hash, kind), meta), context| {
-                let digest = meta.import_digest(context);
-                let mut meta = meta.clone();
-                meta.imports = Some(context.clone());
-                ((hash.clone(), *kind, digest), meta)
-            })
+            let with_context = keyed.join_map(contexts, |_, (content, meta), context| {
+                (
+                    meta.repo.clone(),
+                    (content.clone(), meta.clone(), context.clone()),
+                )
+            });
+            // A file importing from its own repository is analysed with that repository's
+            // files: identical copies in forks that differ elsewhere are analysed apart.
+            let repo_digests = readable
+                .map(|((hash, _), meta)| (meta.repo.clone(), (meta.repo_path.clone(), hash)))
+                .reduce(|_repo, files, out: &mut Vec<(u64, isize)>| {
+                    let mut h = std::collections::hash_map::DefaultHasher::new();
+                    for (file, _) in files {
+                        file.hash(&mut h);
+                    }
+                    out.push((h.finish(), 1));
+                });
+            with_context.join_map(
+                repo_digests,
+                |_, ((hash, kind), meta, context), repo_digest| {
+                    let mut digest = meta.import_digest(context);
+                    if meta.imports_within(context) {
+                        let mut h = std::collections::hash_map::DefaultHasher::new();
+                        (digest, repo_digest).hash(&mut h);
+                        digest = h.finish();
+                    }
+                    let mut meta = meta.clone();
+                    meta.imports = Some(context.clone());
+                    ((hash.clone(), *kind, digest), meta)
+                },
+            )
         } else {
             readable.map(|((hash, kind), meta)| ((hash, kind, 0), meta))
         };
