@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use crate::analysis::load;
 use crate::corpus::installed::SitePackages;
-use crate::corpus::source::NotebookMode;
+use crate::corpus::source::{read_bounded, NotebookMode, Refusal};
 use crate::corpus::walk::{discover_repos, walk_repo};
 use crate::corpus::{FileKind, FileStatus};
 use crate::eval::imports::ImportSearch;
@@ -80,6 +80,8 @@ pub struct CheckOptions {
     pub follow_imports: bool,
     /// Folders of installed packages, read when a file imports from them.
     pub python_path: Vec<SitePackages>,
+    /// Larger files are not read (a problem each).
+    pub max_file_bytes: u64,
 }
 
 /// Checks files and folders.
@@ -89,6 +91,7 @@ pub fn check(paths: &[PathBuf], options: &CheckOptions) -> std::io::Result<Check
         timeout,
         follow_imports,
         ref python_path,
+        max_file_bytes,
     } = *options;
     let files = collect_files(paths)?;
     let mut solver = JobSolver::new(timeout);
@@ -96,9 +99,19 @@ pub fn check(paths: &[PathBuf], options: &CheckOptions) -> std::io::Result<Check
     let mut problems = Vec::new();
     let timing = std::env::var_os("SHAPEHOUND_TIMING").is_some();
     for (path, abs, kind) in &files {
-        let bytes = match std::fs::read(abs) {
+        let bytes = match read_bounded(abs, max_file_bytes) {
             Ok(b) => b,
-            Err(e) => {
+            Err(Refusal::NotRegular(what)) => {
+                problems.push(format!("{path}: {what}, not a regular file; not read"));
+                continue;
+            }
+            Err(Refusal::TooLarge(size)) => {
+                problems.push(format!(
+                    "{path}: {size} bytes is over the size limit of {max_file_bytes} bytes; not read"
+                ));
+                continue;
+            }
+            Err(Refusal::Io(e)) => {
                 problems.push(format!("{path}: unreadable: {e}"));
                 continue;
             }

@@ -40,6 +40,10 @@ pub struct CheckArgs {
     /// see docs/findings.md for its cost and false alarms on wild code).
     #[arg(long = "follow-imports")]
     pub follow_imports: bool,
+    /// Files larger than this are not read, each a problem on stderr (bytes, or with
+    /// K/M/G, KiB/MiB/GiB).
+    #[arg(long = "max-file-size", default_value = "2MiB", value_parser = parse_size)]
+    pub max_file_size: u64,
     #[command(flatten)]
     pub installed: InstalledArgs,
 }

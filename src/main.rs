@@ -99,6 +99,7 @@ fn check(args: shapehound::cli::CheckArgs) -> ExitCode {
         timeout: std::time::Duration::from_millis(args.timeout_ms),
         follow_imports: args.follow_imports,
         python_path,
+        max_file_bytes: args.max_file_size,
     };
     match shapehound::check::check(&args.paths, &options) {
         Ok(report) => {

@@ -40,6 +40,12 @@ fn every_bad_input_gets_a_row_and_the_run_goes_on() {
     std::os::unix::fs::symlink(t.path().join("outside"), repo.join("escape_dir")).unwrap();
     std::os::unix::fs::symlink(repo.join("missing.py"), repo.join("dangling.py")).unwrap();
     std::os::unix::fs::symlink(&repo, repo.join("loop")).unwrap();
+    // A FIFO under a Python name: opening it would wait for a writer forever.
+    let fifo = Command::new("mkfifo")
+        .arg(repo.join("fifo.py"))
+        .status()
+        .unwrap();
+    assert!(fifo.success());
 
     let out = t.path().join("report");
     let output = Command::new(binary())
@@ -73,6 +79,7 @@ fn every_bad_input_gets_a_row_and_the_run_goes_on() {
     assert_eq!(status("long.py"), "ok");
     assert_eq!(status("escape.py"), "skipped_symlink");
     assert_eq!(status("dangling.py"), "unreadable");
+    assert_eq!(status("fifo.py"), "skipped_not_regular");
     let panicked = by_path(&files, "repo/panics.py");
     assert!(
         panicked["message"].contains("injected panic"),
@@ -82,7 +89,7 @@ fn every_bad_input_gets_a_row_and_the_run_goes_on() {
     assert_eq!(long_row["lines"], "100000");
     assert_eq!(
         files.len(),
-        11,
+        12,
         "{:#?}",
         files.iter().map(|f| &f["path"]).collect::<Vec<_>>()
     );
@@ -148,4 +155,35 @@ fn help_and_version_succeed() {
     assert!(help.status.success());
     assert!(String::from_utf8_lossy(&help.stdout).contains("--count-mode"));
     assert!(run(&["--version"]).status.success());
+}
+
+/// `check` lists a FIFO named like a Python file as not read, and finishes (bounded: the
+/// test kills it after 60 s).
+#[test]
+fn check_never_opens_a_fifo() {
+    let t = tempfile::tempdir().unwrap();
+    write(t.path(), "ok.py", b"import torch\nx = torch.zeros(2)\n");
+    let fifo = t.path().join("x.py");
+    assert!(Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let mut child = Command::new(binary())
+        .args(["check", t.path().to_str().unwrap()])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > std::time::Duration::from_secs(60) {
+            child.kill().unwrap();
+            panic!("check did not finish with a FIFO in the folder");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("a FIFO, not a regular file"), "{stderr}");
 }

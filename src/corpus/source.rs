@@ -37,6 +37,8 @@ pub enum FileStatus {
     ParseError,
     SkippedTooLarge,
     SkippedSymlink,
+    /// A FIFO, socket or device under a Python name: never opened.
+    SkippedNotRegular,
     NotUtf8,
     Unreadable,
     NotebookNotJson,
@@ -44,11 +46,12 @@ pub enum FileStatus {
 }
 
 impl FileStatus {
-    pub const ALL: [FileStatus; 8] = [
+    pub const ALL: [FileStatus; 9] = [
         FileStatus::Ok,
         FileStatus::ParseError,
         FileStatus::SkippedTooLarge,
         FileStatus::SkippedSymlink,
+        FileStatus::SkippedNotRegular,
         FileStatus::NotUtf8,
         FileStatus::Unreadable,
         FileStatus::NotebookNotJson,
@@ -61,11 +64,75 @@ impl FileStatus {
             FileStatus::ParseError => "parse_error",
             FileStatus::SkippedTooLarge => "skipped_too_large",
             FileStatus::SkippedSymlink => "skipped_symlink",
+            FileStatus::SkippedNotRegular => "skipped_not_regular",
             FileStatus::NotUtf8 => "not_utf8",
             FileStatus::Unreadable => "unreadable",
             FileStatus::NotebookNotJson => "notebook_not_json",
             FileStatus::InternalError => "internal_error",
         }
+    }
+}
+
+/// Why [`read_bounded`] read nothing.
+#[derive(Debug)]
+pub enum Refusal {
+    /// Not a regular file: what it is (`a FIFO`, `a character device`, ...).
+    NotRegular(&'static str),
+    /// Over the limit: the size seen.
+    TooLarge(u64),
+    Io(std::io::Error),
+}
+
+/// The bytes of the regular file at `path` (symlinks followed), at most `max_bytes` of them.
+/// A FIFO, socket or device is never opened (opening a FIFO waits for a writer; a device
+/// such as `/dev/zero` reports 0 bytes and never ends), and whatever size `stat` reported,
+/// no more than `max_bytes + 1` bytes are read.
+pub fn read_bounded(path: &std::path::Path, max_bytes: u64) -> Result<Vec<u8>, Refusal> {
+    use std::io::Read;
+    let meta = std::fs::metadata(path).map_err(Refusal::Io)?;
+    if !meta.is_file() {
+        return Err(Refusal::NotRegular(file_type_name(&meta.file_type())));
+    }
+    if meta.len() > max_bytes {
+        return Err(Refusal::TooLarge(meta.len()));
+    }
+    let file = std::fs::File::open(path).map_err(Refusal::Io)?;
+    // Replaced between the two looks: judged by what was opened.
+    let opened = file.metadata().map_err(Refusal::Io)?;
+    if !opened.is_file() {
+        return Err(Refusal::NotRegular(file_type_name(&opened.file_type())));
+    }
+    let mut bytes = Vec::with_capacity(opened.len().min(max_bytes) as usize);
+    file.take(max_bytes.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(Refusal::Io)?;
+    if bytes.len() as u64 > max_bytes {
+        return Err(Refusal::TooLarge(bytes.len() as u64));
+    }
+    Ok(bytes)
+}
+
+fn file_type_name(t: &std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return "a FIFO";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+        if t.is_char_device() {
+            return "a character device";
+        }
+        if t.is_block_device() {
+            return "a block device";
+        }
+    }
+    if t.is_dir() {
+        "a folder"
+    } else {
+        "not a regular file"
     }
 }
 

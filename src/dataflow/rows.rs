@@ -11,7 +11,7 @@ use super::shape_jobs::{unit_jobs, ContentJobs};
 use super::stages::GroupOutput;
 use crate::analysis::{analyse_file, CountMode, FileAnalysis};
 use crate::corpus::installed::SitePackages;
-use crate::corpus::source::{content_hash, count_lines};
+use crate::corpus::source::{content_hash, count_lines, read_bounded, Refusal};
 use crate::corpus::{DiscoveredFile, FileKind, FileStatus};
 use crate::eval::imports::ImportSearch;
 use crate::operators::api::family_of;
@@ -94,31 +94,28 @@ pub fn probe_file(
             "symlink target is outside the corpus root; not followed".to_string(),
         ));
     }
-    let size = match std::fs::metadata(&file.abs_path) {
-        Ok(m) => m.len(),
-        Err(e) => {
+    let bytes = match read_bounded(&file.abs_path, max_bytes) {
+        Ok(b) => b,
+        Err(Refusal::NotRegular(what)) => {
             return Err(rejected_row(
                 &file,
                 0,
-                FileStatus::Unreadable,
-                format!("cannot stat: {e}"),
+                FileStatus::SkippedNotRegular,
+                format!("{what}, not a regular file; not read"),
             ))
         }
-    };
-    if size > max_bytes {
-        return Err(rejected_row(
-            &file,
-            size,
-            FileStatus::SkippedTooLarge,
-            format!("{size} bytes is over the size limit of {max_bytes} bytes"),
-        ));
-    }
-    let bytes = match std::fs::read(&file.abs_path) {
-        Ok(b) => b,
-        Err(e) => {
+        Err(Refusal::TooLarge(size)) => {
             return Err(rejected_row(
                 &file,
                 size,
+                FileStatus::SkippedTooLarge,
+                format!("{size} bytes is over the size limit of {max_bytes} bytes"),
+            ))
+        }
+        Err(Refusal::Io(e)) => {
+            return Err(rejected_row(
+                &file,
+                0,
                 FileStatus::Unreadable,
                 format!("cannot read: {e}"),
             ))
