@@ -104,7 +104,7 @@ fn check(args: shapehound::cli::CheckArgs) -> ExitCode {
     match shapehound::check::check(&args.paths, &options) {
         Ok(report) => {
             for p in &report.problems {
-                eprintln!("warning: {p}");
+                eprintln!("warning: {}", shapehound::findings::render::printable(p));
             }
             print!("{}", report.output);
             if report.findings > 0 {

@@ -165,11 +165,16 @@ pub struct SourceText {
 
 /// Number of lines as editors count them (a final line without newline counts).
 pub fn count_lines(bytes: &[u8]) -> u64 {
-    let newlines = bytes.iter().filter(|&&b| b == b'\n').count() as u64;
-    if bytes.last().is_some_and(|&b| b != b'\n') {
-        newlines + 1
+    // Python ends a line at `\n`, `\r\n` or a lone `\r` (old Mac files).
+    let ends = bytes
+        .iter()
+        .enumerate()
+        .filter(|&(i, &b)| b == b'\n' || (b == b'\r' && bytes.get(i + 1) != Some(&b'\n')))
+        .count() as u64;
+    if bytes.last().is_some_and(|&b| b != b'\n' && b != b'\r') {
+        ends + 1
     } else {
-        newlines
+        ends
     }
 }
 
@@ -265,6 +270,10 @@ mod tests {
         assert_eq!(count_lines(b"a"), 1);
         assert_eq!(count_lines(b"a\n"), 1);
         assert_eq!(count_lines(b"a\nb"), 2);
+        // CR-only (old Mac) and CRLF endings are line ends as Python reads them.
+        assert_eq!(count_lines(b"a\rb\rc"), 3);
+        assert_eq!(count_lines(b"a\r\nb\r\n"), 2);
+        assert_eq!(count_lines(b"a\r"), 1);
     }
 
     #[test]

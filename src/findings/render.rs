@@ -12,11 +12,32 @@ pub struct FileFindings<'a> {
     pub findings: &'a [Finding],
 }
 
-/// `error[kind]: message` + a code frame with the primary and related spans labelled.
+/// `s` safe to print on a terminal: control characters (escape sequences, carriage returns,
+/// newlines in a file name, C1 controls) are written as Rust escapes (`\u{1b}`), so analysed
+/// code and file names can neither forge diagnostic lines nor drive the terminal. Tabs stay.
+pub fn printable(s: &str) -> std::borrow::Cow<'_, str> {
+    if !s.chars().any(|c| c.is_control() && c != '\t') {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        if c.is_control() && c != '\t' {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// `error[kind]: message` + a code frame with the primary and related spans labelled. Every
+/// text taken from the analysed files (paths, code, messages quoting it) goes through
+/// [`printable`].
 pub fn text(files: &[FileFindings<'_>]) -> String {
     let mut out = String::new();
     for f in files {
         let lines: Vec<&str> = f.text.lines().collect();
+        let file_path = printable(f.path);
         for finding in f.findings {
             out.push_str(&format!(
                 "error[{}]: {}\n",
@@ -35,7 +56,7 @@ pub fn text(files: &[FileFindings<'_>]) -> String {
             let pad = " ".repeat(width);
             out.push_str(&format!(
                 "{pad}--> {}:{}:{}\n",
-                f.path, finding.span.line, finding.span.column
+                file_path, finding.span.line, finding.span.column
             ));
             out.push_str(&format!("{pad} |\n"));
             let here = |r: &&super::Related| r.path.as_deref().is_none_or(|p| p == f.path);
@@ -54,7 +75,7 @@ pub fn text(files: &[FileFindings<'_>]) -> String {
             frames.sort_by_key(|(s, _, _)| (s.line, s.column));
             for (span, label, mark) in frames {
                 let src = lines.get(span.line as usize - 1).copied().unwrap_or("");
-                out.push_str(&format!("{:>width$} | {}\n", span.line, src));
+                out.push_str(&format!("{:>width$} | {}\n", span.line, printable(src)));
                 let start = span.column.saturating_sub(1) as usize;
                 let len = if span.end_line == span.line {
                     (span.end_column.saturating_sub(span.column) as usize).max(1)
@@ -65,24 +86,26 @@ pub fn text(files: &[FileFindings<'_>]) -> String {
                     "{pad} | {}{} {}\n",
                     " ".repeat(start),
                     mark.to_string().repeat(len.min(120)),
-                    label
+                    printable(&label)
                 ));
             }
             out.push_str(&format!("{pad} |\n"));
             for r in finding.related.iter().filter(|r| !here(r)) {
-                let path = r.path.as_deref().unwrap_or(f.path);
+                let path = printable(r.path.as_deref().unwrap_or(f.path));
                 out.push_str(&format!(
                     "{pad} = {}: {path}:{}:{}\n",
-                    r.label, r.span.line, r.span.column
+                    printable(&r.label),
+                    r.span.line,
+                    r.span.column
                 ));
             }
             out.push_str(&format!(
                 "{pad} = in: {} `{}`\n",
                 finding.unit_kind.name(),
-                finding.unit
+                printable(&finding.unit)
             ));
             if let Some(w) = &finding.witness {
-                out.push_str(&format!("{pad} = fails for: {w}\n"));
+                out.push_str(&format!("{pad} = fails for: {}\n", printable(w)));
             }
             out.push_str(&format!(
                 "{pad} = help: see docs/findings.md#{}\n\n",
@@ -200,4 +223,41 @@ pub fn sarif(files: &[FileFindings<'_>]) -> String {
         }],
     });
     serde_json::to_string_pretty(&doc).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn printable_escapes_controls_and_keeps_the_rest() {
+        assert_eq!(printable("a\tb é"), "a\tb é");
+        assert_eq!(
+            printable("x\u{1b}]0;t\u{7}\r\n"),
+            "x\\u{1b}]0;t\\u{7}\\r\\n"
+        );
+        assert_eq!(printable("\u{85}"), "\\u{85}");
+    }
+
+    /// A file name with a newline and code with an escape sequence cannot forge a
+    /// diagnostic line or reach the terminal.
+    #[test]
+    fn text_output_never_prints_raw_controls() {
+        let src =
+            "import torch\nx = torch.randn(2, 3) @ torch.randn(4, 5)  # \u{1b}]0;pwned\u{7}\n";
+        let findings = crate::testing::findings(src);
+        assert_eq!(findings.len(), 1, "{findings:?}");
+        let out = text(&[FileFindings {
+            path: "evil\nerror[fake]: forged.py",
+            text: src,
+            findings: &findings,
+        }]);
+        assert!(!out.contains('\u{1b}') && !out.contains('\u{7}'), "{out}");
+        assert_eq!(
+            out.lines().filter(|l| l.starts_with("error[")).count(),
+            1,
+            "{out}"
+        );
+        assert!(out.contains("evil\\nerror[fake]: forged.py"), "{out}");
+    }
 }
