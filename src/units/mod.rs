@@ -516,17 +516,11 @@ fn empty_collection_defaults(def: &StmtFunctionDef) -> impl Iterator<Item = Stri
         .iter()
         .chain(p.args.iter())
         .chain(p.kwonlyargs.iter())
-        .filter(|a| {
-            matches!(
-                a.default.as_deref(),
-                Some(ruff_python_ast::Expr::Tuple(t)) if t.elts.is_empty()
-            ) || matches!(
-                a.default.as_deref(),
-                Some(ruff_python_ast::Expr::List(l)) if l.elts.is_empty()
-            ) || matches!(
-                a.default.as_deref(),
-                Some(ruff_python_ast::Expr::Dict(d)) if d.items.is_empty()
-            )
+        .filter(|a| match a.default.as_deref() {
+            Some(ruff_python_ast::Expr::Tuple(t)) => t.elts.is_empty(),
+            Some(ruff_python_ast::Expr::List(l)) => l.elts.is_empty(),
+            Some(ruff_python_ast::Expr::Dict(d)) => d.items.is_empty(),
+            _ => false,
         })
         .map(|a| a.parameter.name.id.to_string())
 }
