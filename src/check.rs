@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use crate::analysis::load;
 use crate::corpus::installed::SitePackages;
-use crate::corpus::source::{read_bounded, NotebookMode, Refusal};
+use crate::corpus::source::{read_bounded, NotebookMode};
 use crate::corpus::walk::{discover_repos, walk_repo};
 use crate::corpus::{FileKind, FileStatus};
 use crate::eval::imports::ImportSearch;
@@ -101,18 +101,8 @@ pub fn check(paths: &[PathBuf], options: &CheckOptions) -> std::io::Result<Check
     for (path, abs, kind) in &files {
         let bytes = match read_bounded(abs, max_file_bytes) {
             Ok(b) => b,
-            Err(Refusal::NotRegular(what)) => {
-                problems.push(format!("{path}: {what}, not a regular file; not read"));
-                continue;
-            }
-            Err(Refusal::TooLarge(size)) => {
-                problems.push(format!(
-                    "{path}: {size} bytes is over the size limit of {max_file_bytes} bytes; not read"
-                ));
-                continue;
-            }
-            Err(Refusal::Io(e)) => {
-                problems.push(format!("{path}: unreadable: {e}"));
+            Err(refusal) => {
+                problems.push(format!("{path}: {refusal}"));
                 continue;
             }
         };

@@ -78,9 +78,32 @@ impl FileStatus {
 pub enum Refusal {
     /// Not a regular file: what it is (`a FIFO`, `a character device`, ...).
     NotRegular(&'static str),
-    /// Over the limit: the size seen.
-    TooLarge(u64),
+    /// Over the limit: the size seen, and the limit.
+    TooLarge(u64, u64),
     Io(std::io::Error),
+}
+
+impl Refusal {
+    /// The `files` status it gives.
+    pub fn status(&self) -> FileStatus {
+        match self {
+            Refusal::NotRegular(_) => FileStatus::SkippedNotRegular,
+            Refusal::TooLarge(..) => FileStatus::SkippedTooLarge,
+            Refusal::Io(_) => FileStatus::Unreadable,
+        }
+    }
+}
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Refusal::NotRegular(what) => write!(f, "{what}, not a regular file; not read"),
+            Refusal::TooLarge(size, limit) => {
+                write!(f, "{size} bytes is over the size limit of {limit} bytes")
+            }
+            Refusal::Io(e) => write!(f, "cannot read: {e}"),
+        }
+    }
 }
 
 /// The bytes of the regular file at `path` (symlinks followed), at most `max_bytes` of them.
@@ -94,7 +117,7 @@ pub fn read_bounded(path: &std::path::Path, max_bytes: u64) -> Result<Vec<u8>, R
         return Err(Refusal::NotRegular(file_type_name(&meta.file_type())));
     }
     if meta.len() > max_bytes {
-        return Err(Refusal::TooLarge(meta.len()));
+        return Err(Refusal::TooLarge(meta.len(), max_bytes));
     }
     let file = std::fs::File::open(path).map_err(Refusal::Io)?;
     // Replaced between the two looks: judged by what was opened.
@@ -107,7 +130,7 @@ pub fn read_bounded(path: &std::path::Path, max_bytes: u64) -> Result<Vec<u8>, R
         .read_to_end(&mut bytes)
         .map_err(Refusal::Io)?;
     if bytes.len() as u64 > max_bytes {
-        return Err(Refusal::TooLarge(bytes.len() as u64));
+        return Err(Refusal::TooLarge(bytes.len() as u64, max_bytes));
     }
     Ok(bytes)
 }

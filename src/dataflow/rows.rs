@@ -96,29 +96,17 @@ pub fn probe_file(
     }
     let bytes = match read_bounded(&file.abs_path, max_bytes) {
         Ok(b) => b,
-        Err(Refusal::NotRegular(what)) => {
-            return Err(rejected_row(
-                &file,
-                0,
-                FileStatus::SkippedNotRegular,
-                format!("{what}, not a regular file; not read"),
-            ))
-        }
-        Err(Refusal::TooLarge(size)) => {
+        Err(refusal) => {
+            let size = match refusal {
+                Refusal::TooLarge(size, _) => size,
+                _ => 0,
+            };
             return Err(rejected_row(
                 &file,
                 size,
-                FileStatus::SkippedTooLarge,
-                format!("{size} bytes is over the size limit of {max_bytes} bytes"),
-            ))
-        }
-        Err(Refusal::Io(e)) => {
-            return Err(rejected_row(
-                &file,
-                0,
-                FileStatus::Unreadable,
-                format!("cannot read: {e}"),
-            ))
+                refusal.status(),
+                refusal.to_string(),
+            ));
         }
     };
     let key = (content_hash(&bytes), file.kind);

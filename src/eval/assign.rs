@@ -145,17 +145,12 @@ impl<'a> Interp<'a> {
     /// layer under a computed name adds a child, it does not replace settings.
     pub fn forget_data_attrs(&mut self, obj: &V<'a>) {
         if let V::Object(o) = obj {
-            let mut o = o.borrow_mut();
-            for v in o.attrs.values_mut() {
+            for v in o.borrow_mut().attrs.values_mut() {
                 if !v.is_layer() {
                     *v = V::Unknown;
                 }
             }
-            if !o.attrs.contains_key(super::value::UNNAMED_ATTR) {
-                o.order.push(super::value::UNNAMED_ATTR.to_string());
-            }
-            o.attrs
-                .insert(super::value::UNNAMED_ATTR.to_string(), V::Unknown);
+            self.set_attr(obj, super::value::UNNAMED_ATTR, V::Unknown);
         }
     }
 
