@@ -51,3 +51,19 @@ pub fn catch_panic<T>(f: impl FnOnce() -> T) -> Result<T, String> {
             .unwrap_or_else(|| "unknown panic payload".to_string())
     })
 }
+
+/// Environment variable for fault injection, for the end-to-end tests that a failing disk
+/// ends a run cleanly: writing the table it names fails as a full disk would.
+pub const WRITE_FAILURE_ENV: &str = "SHAPEHOUND_INJECT_WRITE_FAILURE";
+
+/// The error a write of `table` fails with when fault injection asks for it.
+pub fn injected_write_failure(table: &str) -> Option<std::io::Error> {
+    static TABLE: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
+    let wanted = TABLE.get_or_init(|| std::env::var(WRITE_FAILURE_ENV).ok());
+    (wanted.as_deref() == Some(table)).then(|| {
+        std::io::Error::new(
+            std::io::ErrorKind::StorageFull,
+            format!("no space left on device (injected by {WRITE_FAILURE_ENV})"),
+        )
+    })
+}

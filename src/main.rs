@@ -6,19 +6,19 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
-use anyhow::{bail, Context, Result};
+use anyhow::Context;
 use clap::Parser;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use shapehound::analysis::CountMode;
 use shapehound::cli::{Cli, Command, CountModeArg, ScanArgs};
-use shapehound::dataflow::scan::PART_TABLES;
 use shapehound::dataflow::{run_scan, ScanOptions};
 use shapehound::operators::api::torch_api;
 use shapehound::operators::teosc::TeoscOpList;
-use shapehound::reports::parquet::{remove_stale_parts, write_single};
+use shapehound::reports::parquet::write_single;
+use shapehound::reports::staging::{abandon, phase, set_phase, OutputLock, Phase, Staging};
 use shapehound::reports::summary::{render, top_operators};
-use shapehound::reports::tables::RunRow;
+use shapehound::reports::tables::{RunRow, Table};
 
 // Parsing allocates many small AST nodes per file; glibc malloc was a third of the profile.
 #[global_allocator]
@@ -185,7 +185,21 @@ fn scan(args: ScanArgs) -> std::result::Result<(), Failure> {
         CountMode::Precise => None,
     };
 
-    prepare_out_dir(&args).map_err(Failure::Run)?;
+    let out: &Path = &args.out;
+    if out.exists() && !out.is_dir() {
+        return Err(Failure::Run(anyhow::anyhow!(
+            "report path `{}` exists and is not a directory",
+            out.display()
+        )));
+    }
+    let process = args.process as usize;
+    let _lock = OutputLock::acquire(out, process).map_err(|e| Failure::Run(e.into()))?;
+    let staging = Staging::create(out, process).map_err(|e| Failure::Run(e.into()))?;
+    // Ctrl-C (and a scheduler's SIGTERM) end the run within moments, the previous report
+    // intact; Z3's own handler is off (`JobSolver`).
+    let on_signal = staging.clone();
+    ctrlc::set_handler(move || abandon(&on_signal, "interrupted", 130))
+        .map_err(|e| Failure::Run(anyhow::anyhow!("cannot install the Ctrl-C handler: {e}")))?;
     let show_progress = !args.quiet && args.processes == 1 && std::io::stderr().is_terminal();
     let progress = show_progress.then(|| {
         let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
@@ -208,7 +222,7 @@ fn scan(args: ScanArgs) -> std::result::Result<(), Failure> {
     let clock = Instant::now();
     let options = ScanOptions {
         roots: args.roots.clone(),
-        out_dir: args.out.clone(),
+        staging: staging.clone(),
         max_file_bytes: args.max_file_size,
         mode: mode.clone(),
         solver_timeout: std::time::Duration::from_millis(args.timeout_ms),
@@ -217,13 +231,26 @@ fn scan(args: ScanArgs) -> std::result::Result<(), Failure> {
         follow_imports: args.follow_imports,
         python_path,
     };
-    let totals = run_scan(options).map_err(|e| Failure::Run(anyhow::anyhow!(e)))?;
+    let totals = run_scan(options).map_err(|e| {
+        if phase() == Phase::Writing {
+            staging.discard();
+            Failure::Run(anyhow::anyhow!(
+                "{e}; the previous report in `{}` is unchanged",
+                out.display()
+            ))
+        } else {
+            Failure::Run(anyhow::anyhow!(e))
+        }
+    })?;
     if let Some(bar) = &progress {
         bar.finish_and_clear();
     }
     let elapsed = clock.elapsed();
     let Some(totals) = totals else {
-        return Ok(()); // not the process that hosts worker 0
+        // Not the process that hosts worker 0: its parts are in place.
+        set_phase(Phase::Committed);
+        staging.discard();
+        return Ok(());
     };
 
     let run = RunRow {
@@ -250,7 +277,17 @@ fn scan(args: ScanArgs) -> std::result::Result<(), Failure> {
         jobs_skipped: totals.jobs_with("skipped"),
         jobs_z3: totals.jobs_z3,
     };
-    write_single(&args.out, vec![run]).context("writing the run table")?;
+    // The run row comes last, and only now: a report that has one is complete.
+    write_single(&staging.dir, vec![run])
+        .and_then(|()| staging.commit_part(RunRow::NAME, 0))
+        .with_context(|| {
+            format!(
+                "writing the run table; the report in `{}` is incomplete (it has no `run` row)",
+                out.display()
+            )
+        })?;
+    set_phase(Phase::Committed);
+    staging.discard();
 
     if !args.quiet {
         let top = top_operators(&totals, args.top, |op| {
@@ -262,27 +299,6 @@ fn scan(args: ScanArgs) -> std::result::Result<(), Failure> {
             "{}",
             render(&totals, elapsed, &top, &args.out.display().to_string())
         );
-    }
-    Ok(())
-}
-
-/// Creates the report folders and removes part files this run will not rewrite: each process
-/// clears its own worker indices, process 0 also those beyond the cluster's size.
-fn prepare_out_dir(args: &ScanArgs) -> Result<()> {
-    let out: &Path = &args.out;
-    if out.exists() && !out.is_dir() {
-        bail!(
-            "report path `{}` exists and is not a directory",
-            out.display()
-        );
-    }
-    std::fs::create_dir_all(out).with_context(|| format!("creating `{}`", out.display()))?;
-    let w = args.workers as usize;
-    let mine = (args.process as usize * w)..((args.process as usize + 1) * w);
-    let total = w * args.processes as usize;
-    let first = args.process == 0;
-    for table in PART_TABLES {
-        remove_stale_parts(out, table, |i| mine.contains(&i) || (first && i >= total))?;
     }
     Ok(())
 }

@@ -32,12 +32,15 @@ use timely::dataflow::operators::Exchange;
 use super::modules::import_contexts;
 use super::rows::{analyse_group, probe_file, FileMeta};
 use super::shape_jobs::{finding_rows, ContentKey, UnitJob, WorkerSolver};
-use super::stages::{analyse_fueled, balance_by_cost, regroup_solved, sink, solve_fueled, Fuel};
+use super::stages::{
+    analyse_fueled, balance_by_cost, barrier, regroup_solved, sink, solve_fueled, Fuel,
+};
 use crate::analysis::CountMode;
 use crate::corpus::installed::SitePackages;
 use crate::corpus::{discover_repos, walk_repo, DiscoveredFile, FileKind};
 use crate::reports::parquet::PartWriter;
-use crate::reports::tables::{FileRow, FindingRow, JobRow, OpCallRow, OpCountRow, Table};
+use crate::reports::staging::{abandon, set_phase, Phase, Staging};
+use crate::reports::tables::{FileRow, FindingRow, JobRow, OpCallRow, OpCountRow, RunRow, Table};
 use crate::reports::ReportError;
 
 /// Content groups analysed per activation of the analysis operator: small enough that the
@@ -67,7 +70,8 @@ pub const PART_TABLES: [&str; 5] = [
 #[derive(Clone, Debug)]
 pub struct ScanOptions {
     pub roots: Vec<PathBuf>,
-    pub out_dir: PathBuf,
+    /// Where the parts are written until the run commits them into the report.
+    pub staging: Staging,
     pub max_file_bytes: u64,
     pub mode: CountMode,
     /// Z3 timeout per check of a constraint job (a timeout is an `unknown` job).
@@ -147,31 +151,30 @@ struct Sinks {
     counts: Option<PartWriter<OpCountRow>>,
     findings: Option<PartWriter<FindingRow>>,
     jobs: Option<PartWriter<JobRow>>,
-    error: Option<ReportError>,
+    staging: Staging,
 }
 
 impl Sinks {
-    fn create(out: &std::path::Path, worker: usize) -> Result<Sinks, ReportError> {
+    fn create(staging: &Staging, worker: usize) -> Result<Sinks, ReportError> {
+        let out = &staging.dir;
         Ok(Sinks {
             files: Some(PartWriter::create(out, worker)?),
             calls: Some(PartWriter::create(out, worker)?),
             counts: Some(PartWriter::create(out, worker)?),
             findings: Some(PartWriter::create(out, worker)?),
             jobs: Some(PartWriter::create(out, worker)?),
-            error: None,
+            staging: staging.clone(),
         })
     }
 
+    /// A write that fails (a full disk) ends the run at once: nothing is committed yet.
     fn keep(&mut self, result: Result<(), ReportError>) {
         if let Err(e) = result {
-            self.error.get_or_insert(e);
+            abandon(&self.staging, &e.to_string(), 1);
         }
     }
 
     fn finish(&mut self) -> Result<(), ReportError> {
-        if let Some(e) = self.error.take() {
-            return Err(e);
-        }
         if let Some(w) = self.files.take() {
             w.finish()?;
         }
@@ -217,7 +220,7 @@ fn scan_worker(
     let index = worker.index();
     let peers = worker.peers();
     let sinks: Shared<Sinks> = Rc::new(RefCell::new(
-        Sinks::create(&opts.out_dir, index).map_err(|e| e.to_string())?,
+        Sinks::create(&opts.staging, index).map_err(|e| e.to_string())?,
     ));
     let totals: Shared<ScanTotals> = Rc::new(RefCell::new(ScanTotals {
         workers: peers as u64,
@@ -460,7 +463,16 @@ fn scan_worker(
     input.close();
     worker.step_or_park_while(None, || !probe.done());
 
-    sinks.borrow_mut().finish().map_err(|e| e.to_string())?;
+    let written = sinks.borrow_mut().finish();
+    if let Err(e) = written {
+        abandon(&opts.staging, &e.to_string(), 1);
+    }
+    commit(worker, &opts.staging).map_err(|e| {
+        format!(
+            "{e}; the report in `{}` is incomplete (it has no `run` row): run the scan again",
+            opts.staging.out.display()
+        )
+    })?;
     for problem in &problems {
         let line = format!("warning: {problem}");
         match &opts.progress {
@@ -471,6 +483,28 @@ fn scan_worker(
     let mut totals = totals.borrow().clone();
     totals.walk_problems = problems;
     Ok((index == 0).then_some(totals))
+}
+
+/// Moves every worker's staged parts into the report, once all workers of the run have
+/// written theirs: the old `run` table goes first (a report without one is incomplete), each
+/// worker renames its own parts, worker 0 removes parts of indices this run does not have.
+/// The binary writes the new `run` row after this returns on every worker.
+fn commit(worker: &mut timely::worker::Worker, staging: &Staging) -> Result<(), ReportError> {
+    let (index, peers) = (worker.index(), worker.peers());
+    barrier(worker);
+    set_phase(Phase::Committing);
+    if index == 0 {
+        staging.remove_parts(RunRow::NAME, |_| true)?;
+    }
+    barrier(worker);
+    for table in PART_TABLES {
+        staging.commit_part(table, index)?;
+        if index == 0 {
+            staging.remove_parts(table, |i| i >= peers)?;
+        }
+    }
+    barrier(worker);
+    Ok(())
 }
 
 #[cfg(test)]

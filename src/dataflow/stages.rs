@@ -432,6 +432,19 @@ where
         .as_collection()
 }
 
+/// Returns once every worker of the run (all threads of all processes) has called it: a
+/// dataflow whose one input every worker closes on arrival, stepped until it completes.
+pub fn barrier(worker: &mut timely::worker::Worker) {
+    use timely::dataflow::operators::{Input, Probe};
+    let probe = worker.dataflow::<u32, _, _>(|scope| {
+        let (input, stream) = scope.new_input::<Vec<()>>();
+        drop(input);
+        let (probe, _) = stream.probe();
+        probe
+    });
+    worker.step_or_park_while(None, || !probe.done());
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

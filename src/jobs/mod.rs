@@ -104,6 +104,8 @@ impl JobSolver {
         let solver = z3::Solver::new();
         let mut params = z3::Params::new();
         params.set_u32("timeout", timeout.as_millis().min(u32::MAX as u128) as u32);
+        // Z3 would otherwise take SIGINT for itself while it checks: Ctrl-C is the binary's.
+        params.set_bool("ctrl_c", false);
         solver.set_params(&params);
         JobSolver { solver, timeout }
     }

@@ -2,6 +2,7 @@
 //! terminal summary (`summary`). The schema is documented in `reports/README.md`.
 
 pub mod parquet;
+pub mod staging;
 pub mod summary;
 pub mod tables;
 
@@ -14,6 +15,8 @@ pub enum ReportError {
         path: String,
         source: std::io::Error,
     },
+    #[error("another scan is writing to `{out}` (its lock `{lock}` is held); wait for it or choose another -o")]
+    Locked { out: String, lock: String },
     #[error("cannot encode table {table}: {source}")]
     Arrow {
         table: &'static str,

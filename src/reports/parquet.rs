@@ -18,35 +18,6 @@ pub fn part_path(dir: &Path, table: &str, worker: usize) -> PathBuf {
     dir.join(table).join(format!("part-{worker:05}.parquet"))
 }
 
-/// Removes part files of `table` that this run will not rewrite, so a previous run with more
-/// workers leaves nothing behind. `remove` says which worker indices to delete.
-pub fn remove_stale_parts(
-    dir: &Path,
-    table: &str,
-    remove: impl Fn(usize) -> bool,
-) -> Result<(), ReportError> {
-    let folder = dir.join(table);
-    let Ok(entries) = std::fs::read_dir(&folder) else {
-        return Ok(());
-    };
-    for entry in entries.flatten() {
-        let name = entry.file_name().to_string_lossy().into_owned();
-        let index = name
-            .strip_prefix("part-")
-            .and_then(|n| n.strip_suffix(".parquet"))
-            .and_then(|n| n.parse::<usize>().ok());
-        if let Some(i) = index {
-            if remove(i) {
-                std::fs::remove_file(entry.path()).map_err(|source| ReportError::Io {
-                    path: entry.path().display().to_string(),
-                    source,
-                })?;
-            }
-        }
-    }
-    Ok(())
-}
-
 pub struct PartWriter<R: Table> {
     path: PathBuf,
     writer: ArrowWriter<File>,
@@ -93,6 +64,12 @@ impl<R: Table> PartWriter<R> {
         if self.buffer.is_empty() {
             return Ok(());
         }
+        if let Some(source) = crate::guard::injected_write_failure(R::NAME) {
+            return Err(ReportError::Io {
+                path: self.path.display().to_string(),
+                source,
+            });
+        }
         let batch = R::to_batch(&self.buffer).map_err(|source| ReportError::Arrow {
             table: R::NAME,
             source,
@@ -121,7 +98,6 @@ impl<R: Table> PartWriter<R> {
 
 /// Writes a whole table in one part (small tables such as `run`).
 pub fn write_single<R: Table>(dir: &Path, rows: Vec<R>) -> Result<(), ReportError> {
-    remove_stale_parts(dir, R::NAME, |_| true)?;
     let mut w = PartWriter::<R>::create(dir, 0)?;
     for r in rows {
         w.push(r)?;
