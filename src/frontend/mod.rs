@@ -4,6 +4,8 @@
 //! Version-specific "unsupported syntax" diagnostics are ignored: the corpus mixes Python
 //! versions and we accept whatever the newest grammar accepts.
 
+pub mod limits;
+
 use ruff_python_ast::ModModule;
 use ruff_text_size::TextSize;
 
@@ -15,8 +17,10 @@ pub struct SyntaxFailure {
     pub message: String,
 }
 
-/// Parses a module. Deeply nested input is handled by the parser's own stack growth.
+/// Parses a module that CPython would compile ([`limits`]: what it refuses and Ruff's parser
+/// accepts is a syntax failure here too, and nesting is bounded before parsing starts).
 pub fn parse_python(text: &str) -> Result<ModModule, SyntaxFailure> {
+    limits::check_limits(text)?;
     match ruff_python_parser::parse_module(text) {
         Ok(parsed) => Ok(parsed.into_syntax()),
         Err(err) => {

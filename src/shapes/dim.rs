@@ -39,6 +39,22 @@ pub struct DimExpr {
 
 static EMPTY_MONOMIAL: Monomial = Vec::new();
 
+/// Bounds on what is kept exactly. Past them (a product of many sums, an overflowing
+/// coefficient or constant) a result is an *opaque* symbol named after a digest of the
+/// operation and its operands: nothing is assumed about its value, so it never makes a
+/// finding, and the same operation on the same operands is the same symbol. They also bound
+/// the solver's input: Z3's nonlinear preprocessing does not stop at its timeout.
+const MAX_MAGNITUDE: i64 = 1 << 62;
+const MAX_POLY_TERMS: usize = 256;
+const MAX_DEGREE: u32 = 24;
+
+/// The prefix of opaque symbols' names.
+pub const OPAQUE_PREFIX: &str = "#";
+
+fn too_big(c: i64) -> bool {
+    !(-MAX_MAGNITUDE < c && c < MAX_MAGNITUDE)
+}
+
 /// Adds `coeff * m` into a sorted term list.
 fn accumulate(poly: &mut Vec<(Monomial, i64)>, m: Monomial, coeff: i64) {
     match poly.binary_search_by(|(k, _)| k.cmp(&m)) {
@@ -111,11 +127,11 @@ fn merge(a: &[(Monomial, i64)], b: &[(Monomial, i64)], sign: i64) -> Vec<(Monomi
                 i += 1;
             }
             std::cmp::Ordering::Greater => {
-                out.push((b[j].0.clone(), sign * b[j].1));
+                out.push((b[j].0.clone(), sign.saturating_mul(b[j].1)));
                 j += 1;
             }
             std::cmp::Ordering::Equal => {
-                let c = a[i].1.saturating_add(sign * b[j].1);
+                let c = a[i].1.saturating_add(sign.saturating_mul(b[j].1));
                 if c != 0 {
                     out.push((a[i].0.clone(), c));
                 }
@@ -175,10 +191,32 @@ pub fn py_mod(a: i64, b: i64) -> Option<i64> {
 
 impl DimExpr {
     pub fn constant(c: i64) -> DimExpr {
+        if too_big(c) {
+            return DimExpr::opaque("const", &c);
+        }
         DimExpr {
             c,
             poly: Vec::new(),
         }
+    }
+
+    /// A value kept opaque (see [`MAX_POLY_TERMS`]), named by a digest of how it was made.
+    fn opaque(op: &str, operands: &impl std::hash::Hash) -> DimExpr {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        (op, operands).hash(&mut h);
+        DimExpr::sym(&format!("{OPAQUE_PREFIX}{op}{:016x}", h.finish()))
+    }
+
+    /// The result of `op` on `operands`, or an opaque symbol when it is past the bounds.
+    fn settle(self, op: &str, operands: &impl std::hash::Hash) -> DimExpr {
+        if self.poly.len() > MAX_POLY_TERMS
+            || too_big(self.c)
+            || self.poly.iter().any(|(_, c)| too_big(*c))
+        {
+            return DimExpr::opaque(op, operands);
+        }
+        self
     }
 
     pub fn zero() -> DimExpr {
@@ -223,43 +261,51 @@ impl DimExpr {
 
     pub fn add(&self, other: &DimExpr) -> DimExpr {
         let c = self.c.saturating_add(other.c);
-        if other.poly.is_empty() {
-            return DimExpr {
+        let sum = if other.poly.is_empty() {
+            DimExpr {
                 c,
                 poly: self.poly.clone(),
-            };
-        }
-        if self.poly.is_empty() {
-            return DimExpr {
+            }
+        } else if self.poly.is_empty() {
+            DimExpr {
                 c,
                 poly: other.poly.clone(),
-            };
-        }
-        DimExpr {
-            c,
-            poly: merge(&self.poly, &other.poly, 1),
-        }
+            }
+        } else {
+            DimExpr {
+                c,
+                poly: merge(&self.poly, &other.poly, 1),
+            }
+        };
+        sum.settle("add", &(self, other))
     }
 
     pub fn neg(&self) -> DimExpr {
+        // Settled values are below `MAX_MAGNITUDE`: negation cannot overflow.
         DimExpr {
-            c: -self.c,
-            poly: self.poly.iter().map(|(m, c)| (m.clone(), -c)).collect(),
+            c: self.c.wrapping_neg(),
+            poly: self
+                .poly
+                .iter()
+                .map(|(m, c)| (m.clone(), c.wrapping_neg()))
+                .collect(),
         }
     }
 
     pub fn sub(&self, other: &DimExpr) -> DimExpr {
         let c = self.c.saturating_sub(other.c);
-        if other.poly.is_empty() {
-            return DimExpr {
+        let difference = if other.poly.is_empty() {
+            DimExpr {
                 c,
                 poly: self.poly.clone(),
-            };
-        }
-        DimExpr {
-            c,
-            poly: merge(&self.poly, &other.poly, -1),
-        }
+            }
+        } else {
+            DimExpr {
+                c,
+                poly: merge(&self.poly, &other.poly, -1),
+            }
+        };
+        difference.settle("sub", &(self, other))
     }
 
     pub fn add_const(&self, c: i64) -> DimExpr {
@@ -267,6 +313,7 @@ impl DimExpr {
             c: self.c.saturating_add(c),
             poly: self.poly.clone(),
         }
+        .settle("add", &(self, c))
     }
 
     pub fn mul_const(&self, k: i64) -> DimExpr {
@@ -281,6 +328,7 @@ impl DimExpr {
                 .map(|(m, c)| (m.clone(), c.saturating_mul(k)))
                 .collect(),
         }
+        .settle("mul", &(self, k))
     }
 
     pub fn mul(&self, other: &DimExpr) -> DimExpr {
@@ -302,10 +350,15 @@ impl DimExpr {
                 }
             }
         }
+        let degree = |m: &Monomial| m.iter().map(|(_, e)| *e).sum::<u32>();
+        if terms.keys().any(|m| degree(m) > MAX_DEGREE) {
+            return DimExpr::opaque("mul", &(self, other));
+        }
         DimExpr {
             c,
             poly: terms.into_iter().filter(|(_, k)| *k != 0).collect(),
         }
+        .settle("mul", &(self, other))
     }
 
     /// Product of several expressions (1 for none).
