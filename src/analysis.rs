@@ -155,15 +155,20 @@ fn analyse_unguarded(
         CountMode::Teosc(_) => NotebookMode::Teosc,
     };
     let loaded = load(bytes, kind, notebook_mode, |source, module| {
-        let (found, units) = match mode {
+        let (found, units, over_budget) = match mode {
             CountMode::Precise => {
                 let mut found = precise::find_calls(module, &source.text);
                 inject_panic("units", path);
-                let (units, applied) = run_units_noting_operators(module, &source.text, imports);
+                let (units, applied, over_budget) =
+                    run_units_noting_operators(module, &source.text, imports);
                 precise::add_analysed(&mut found, module, &source.text, &applied);
-                (found, units)
+                (found, units, over_budget)
             }
-            CountMode::Teosc(list) => (teosc::find_calls(module, &source.text, list), Vec::new()),
+            CountMode::Teosc(list) => (
+                teosc::find_calls(module, &source.text, list),
+                Vec::new(),
+                false,
+            ),
         };
         let calls = found
             .calls
@@ -173,9 +178,20 @@ fn analyse_unguarded(
                 LocatedCall { site, cell }
             })
             .collect();
+        let budget = crate::budget::budgets().file_steps;
         FileAnalysis {
-            status: FileStatus::Ok,
-            message: None,
+            status: if over_budget {
+                FileStatus::OverBudget
+            } else {
+                FileStatus::Ok
+            },
+            message: over_budget.then(|| {
+                format!(
+                    "the analysis spent the file's budget of {budget} statements: units after \
+                     it did not run (their jobs are skipped for budget); operator calls are all \
+                     counted"
+                )
+            }),
             error_line: None,
             error_column: None,
             calls,

@@ -45,7 +45,38 @@ pub struct CheckArgs {
     #[arg(long = "max-file-size", default_value = "2MiB", value_parser = parse_size)]
     pub max_file_size: u64,
     #[command(flatten)]
+    pub budgets: BudgetArgs,
+    #[command(flatten)]
     pub installed: InstalledArgs,
+}
+
+/// How much work a file, a unit and a constraint job may take (see `budget.rs`); what is
+/// over budget is recorded (`over_budget` files, jobs `skipped` for `budget`), never a finding.
+#[derive(Debug, Args)]
+pub struct BudgetArgs {
+    /// Statements one unit may execute, over all its runs.
+    #[arg(long = "unit-steps", default_value_t = 20_000, value_name = "N")]
+    pub unit_steps: usize,
+    /// Statements one file's analysis may execute, over all its units.
+    #[arg(long = "file-steps", default_value_t = 200_000, value_name = "N")]
+    pub file_steps: usize,
+    /// Terms one constraint job may have (its facts and obligations) to be given to Z3.
+    #[arg(long = "job-terms", default_value_t = 100_000, value_name = "N")]
+    pub job_terms: usize,
+    /// Milliseconds of solving one job may take over all its Z3 checks.
+    #[arg(long = "job-budget-ms", default_value_t = 10_000, value_name = "MS")]
+    pub job_budget_ms: u64,
+}
+
+impl BudgetArgs {
+    pub fn budgets(&self) -> crate::budget::Budgets {
+        crate::budget::Budgets {
+            unit_steps: self.unit_steps,
+            file_steps: self.file_steps,
+            job_terms: self.job_terms,
+            job_solving: std::time::Duration::from_millis(self.job_budget_ms),
+        }
+    }
 }
 
 /// Where installed packages are read from (see `corpus/installed.rs`).
@@ -146,6 +177,9 @@ pub struct ScanArgs {
     /// a file imports (not yet the default: see docs/findings.md).
     #[arg(long = "follow-imports")]
     pub follow_imports: bool,
+
+    #[command(flatten)]
+    pub budgets: BudgetArgs,
 
     #[command(flatten)]
     pub installed: InstalledArgs,

@@ -4,6 +4,7 @@
 //! corpus → frontend → operators → (shapes → jobs → solver) → reports, driven by `dataflow`.
 
 pub mod analysis;
+pub mod budget;
 pub mod catalogue;
 pub mod check;
 pub mod cli;

@@ -66,6 +66,10 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    match &cli.command {
+        Command::Check(args) => shapehound::budget::set_budgets(args.budgets.budgets()),
+        Command::Scan(args) => shapehound::budget::set_budgets(args.budgets.budgets()),
+    }
     match cli.command {
         Command::Check(args) => check(args),
         Command::Scan(args) => match scan(args) {

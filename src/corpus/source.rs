@@ -39,6 +39,10 @@ pub enum FileStatus {
     SkippedSymlink,
     /// A FIFO, socket or device under a Python name: never opened.
     SkippedNotRegular,
+    /// Parsed and counted, but the analysis spent the file's budget (`crate::budget`).
+    OverBudget,
+    /// Its content when analysed was not what the scan hashed when it found it.
+    ChangedDuringScan,
     NotUtf8,
     Unreadable,
     NotebookNotJson,
@@ -46,12 +50,14 @@ pub enum FileStatus {
 }
 
 impl FileStatus {
-    pub const ALL: [FileStatus; 9] = [
+    pub const ALL: [FileStatus; 11] = [
         FileStatus::Ok,
         FileStatus::ParseError,
         FileStatus::SkippedTooLarge,
         FileStatus::SkippedSymlink,
         FileStatus::SkippedNotRegular,
+        FileStatus::OverBudget,
+        FileStatus::ChangedDuringScan,
         FileStatus::NotUtf8,
         FileStatus::Unreadable,
         FileStatus::NotebookNotJson,
@@ -65,6 +71,8 @@ impl FileStatus {
             FileStatus::SkippedTooLarge => "skipped_too_large",
             FileStatus::SkippedSymlink => "skipped_symlink",
             FileStatus::SkippedNotRegular => "skipped_not_regular",
+            FileStatus::OverBudget => "over_budget",
+            FileStatus::ChangedDuringScan => "changed_during_scan",
             FileStatus::NotUtf8 => "not_utf8",
             FileStatus::Unreadable => "unreadable",
             FileStatus::NotebookNotJson => "notebook_not_json",

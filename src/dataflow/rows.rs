@@ -152,14 +152,19 @@ pub fn analyse_group(
         None if !installed.is_empty() => Some(ImportSearch::installed_only(installed)),
         None => None,
     };
-    let mut analysis = match std::fs::read(&first.abs_path) {
-        Ok(bytes) => analyse_file(&first.path, &bytes, kind, mode, imports),
-        Err(e) => FileAnalysis::failure(
-            FileStatus::Unreadable,
-            format!("cannot read: {e}"),
+    // The probe read and hashed the file on another worker; what is analysed must be what
+    // was hashed (and never more than its size then).
+    let mut analysis = match read_bounded(&first.abs_path, first.bytes) {
+        Ok(bytes) if content_hash(&bytes) == hash => {
+            analyse_file(&first.path, &bytes, kind, mode, imports)
+        }
+        Ok(_) | Err(Refusal::TooLarge(..)) => FileAnalysis::failure(
+            FileStatus::ChangedDuringScan,
+            "the file changed while the scan read it: not analysed".to_string(),
             None,
             None,
         ),
+        Err(refusal) => FileAnalysis::failure(refusal.status(), refusal.to_string(), None, None),
     };
     let representative = first.path.clone();
     // Jobs come back by content group: the same content in another layout is another group.
@@ -247,4 +252,32 @@ pub fn analyse_group(
         });
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_that_changed_since_it_was_hashed_is_not_analysed() {
+        let t = tempfile::tempdir().unwrap();
+        let path = t.path().join("m.py");
+        std::fs::write(&path, b"import torch\nx = torch.zeros(2)\n").unwrap();
+        let file = DiscoveredFile {
+            path: "m.py".into(),
+            repo: "r".into(),
+            abs_path: path.clone(),
+            kind: FileKind::Py,
+            repo_dir: t.path().to_path_buf(),
+            outside_root: false,
+        };
+        let ((hash, kind), meta) = probe_file(file, 1 << 20).unwrap();
+        let analysed = analyse_group(&hash, kind, vec![meta.clone()], &CountMode::Precise, &[]);
+        assert_eq!(analysed.files[0].status, "ok");
+        // Rewritten between the probe and the analysis: same size, other bytes.
+        std::fs::write(&path, b"import torch\nx = torch.zeros(3)\n").unwrap();
+        let changed = analyse_group(&hash, kind, vec![meta], &CountMode::Precise, &[]);
+        assert_eq!(changed.files[0].status, "changed_during_scan");
+        assert!(changed.calls.is_empty());
+    }
 }

@@ -32,11 +32,6 @@ pub enum Flow {
     Stop,
 }
 
-/// Statements executed per unit (over all its variants) before giving up on it, and per
-/// file over all its units (keeps pathological files bounded; a file's early units cannot
-/// starve its builders).
-const STEP_BUDGET: usize = 20_000;
-const FILE_STEP_BUDGET: usize = 200_000;
 /// User-function call depth.
 pub const MAX_DEPTH: usize = 12;
 /// Loops over known sequences unroll up to this many iterations.
@@ -52,6 +47,8 @@ pub struct Interp<'a> {
     pub(super) hints: HashMap<String, usize>,
     /// Statements executed for the whole file.
     pub(super) file_steps: usize,
+    /// The file's statement budget ran out: some of its units did not run to the end.
+    pub file_over_budget: bool,
     /// The run's planned answers to the questions rules cannot settle.
     pub plan: Plan,
     /// What the file's classes hold besides their methods.
@@ -170,6 +167,7 @@ impl<'a> Interp<'a> {
             run: RunState::default(),
             hints: HashMap::new(),
             file_steps: 0,
+            file_over_budget: false,
             plan: Plan::default(),
             classes: Classes::default(),
             project: None,
@@ -469,12 +467,24 @@ impl<'a> Interp<'a> {
         {
             return Flow::Stop;
         }
-        if self.run.steps > STEP_BUDGET || self.file_steps > FILE_STEP_BUDGET {
-            if (self.run.steps == STEP_BUDGET + 1 || self.file_steps == FILE_STEP_BUDGET + 1)
-                && super::calls::debug_misses()
-            {
-                eprintln!("step budget spent");
+        // Statements per unit (over all its variants) and per file over all its units: a
+        // pathological file stays bounded, and a file's early units cannot starve its
+        // builders (`crate::budget`).
+        let budget = crate::budget::budgets();
+        let unit_spent = self.run.steps > budget.unit_steps;
+        let file_spent = self.file_steps > budget.file_steps;
+        if unit_spent || file_spent {
+            if self.run.trace.over_budget.is_none() {
+                if super::calls::debug_misses() {
+                    eprintln!("step budget spent");
+                }
+                self.run.trace.over_budget = Some(if file_spent {
+                    format!("the file's {} statements", budget.file_steps)
+                } else {
+                    format!("{} statements", budget.unit_steps)
+                });
             }
+            self.file_over_budget |= file_spent;
             return Flow::Stop;
         }
         match stmt {

@@ -106,6 +106,10 @@ pub struct Trace {
     /// is at least 1).
     #[serde(default)]
     pub guarded_violations: Vec<Pred>,
+    /// Set when the run spent its statement budget (which one, for the `jobs` row): what
+    /// it did not run might have settled it, so it proves nothing.
+    #[serde(default)]
+    pub over_budget: Option<String>,
     /// Operations whose rule could not say anything (unknown values, unmodelled operators).
     pub unknown_ops: usize,
     /// Operations evaluated by a rule.

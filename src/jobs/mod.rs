@@ -54,6 +54,8 @@ pub enum SkipReason {
     UnitSettled,
     /// Solving panicked (the message); the solver was replaced.
     InternalError(String),
+    /// The run, or its solving, spent a budget (which one: `crate::budget`).
+    Budget(String),
 }
 
 impl SkipReason {
@@ -66,6 +68,7 @@ impl SkipReason {
                 "unit settled: an earlier variant is not contradictory".to_string()
             }
             SkipReason::InternalError(panic) => format!("internal error: {panic}"),
+            SkipReason::Budget(what) => format!("budget: {what}"),
         }
     }
 }
@@ -97,6 +100,11 @@ pub struct Solved {
 pub struct JobSolver {
     solver: z3::Solver,
     timeout: Duration,
+    /// When the job being solved must be done (its solving budget), and whether a check
+    /// was cut short or refused for it.
+    deadline: std::cell::Cell<Option<Instant>>,
+    shortened: std::cell::Cell<bool>,
+    expired: std::cell::Cell<bool>,
 }
 
 impl JobSolver {
@@ -107,15 +115,59 @@ impl JobSolver {
         // Z3 would otherwise take SIGINT for itself while it checks: Ctrl-C is the binary's.
         params.set_bool("ctrl_c", false);
         solver.set_params(&params);
-        JobSolver { solver, timeout }
+        JobSolver {
+            solver,
+            timeout,
+            deadline: std::cell::Cell::new(None),
+            shortened: std::cell::Cell::new(false),
+            expired: std::cell::Cell::new(false),
+        }
     }
 
     fn z3(&self) -> &z3::Solver {
         &self.solver
     }
 
+    fn set_timeout(&self, timeout: Duration) {
+        let mut params = z3::Params::new();
+        params.set_u32(
+            "timeout",
+            timeout.as_millis().clamp(1, u32::MAX as u128) as u32,
+        );
+        self.solver.set_params(&params);
+    }
+
+    /// Starts a job: its checks together may take `budget`.
+    fn start_job(&self, budget: Duration) {
+        self.deadline.set(Some(Instant::now() + budget));
+        self.expired.set(false);
+    }
+
+    /// A check, within the per-check timeout and what is left of the job's budget (past it,
+    /// `Unknown` without asking Z3).
     fn check(&self, assumptions: &[Bool]) -> SatResult {
-        self.z3().check_assumptions(assumptions)
+        let left = self
+            .deadline
+            .get()
+            .map(|d| d.saturating_duration_since(Instant::now()));
+        match left {
+            Some(left) if left.is_zero() => {
+                self.expired.set(true);
+                return SatResult::Unknown;
+            }
+            Some(left) if left < self.timeout => {
+                self.set_timeout(left);
+                self.shortened.set(true);
+            }
+            _ if self.shortened.replace(false) => self.set_timeout(self.timeout),
+            _ => {}
+        }
+        let result = self.z3().check_assumptions(assumptions);
+        if result == SatResult::Unknown && self.deadline.get().is_some_and(|d| Instant::now() >= d)
+        {
+            self.expired.set(true);
+        }
+        result
     }
 }
 
@@ -150,8 +202,14 @@ pub fn solve_unit(unit: &Unit, path: &str, z3: &mut JobSolver) -> Vec<Solved> {
         let settled = out
             .last()
             .is_some_and(|s| !matches!(s.verdict, Verdict::Unsat { .. }));
+        let budget = crate::budget::budgets();
         let solved = if settled {
             Ok(skipped(run, SkipReason::UnitSettled))
+        } else if let Some(what) = &run.trace.over_budget {
+            Ok(skipped(run, SkipReason::Budget(what.clone())))
+        } else if cost(run) > budget.job_terms as u64 {
+            let what = format!("a constraint job of more than {} terms", budget.job_terms);
+            Ok(skipped(run, SkipReason::Budget(what)))
         } else {
             catch_panic(|| {
                 inject_panic("solve", path);
@@ -188,16 +246,30 @@ const FRESH_SOLVER_CONSTRAINTS: usize = 100;
 /// A large job (where giving up is likely) goes straight to a fresh solver: its answer is
 /// then independent of history on the first try, and a timeout is not paid twice.
 fn solve(kind: UnitKind, run: &UnitRun, z3: &JobSolver) -> Solved {
+    let budget = crate::budget::budgets().job_solving;
+    let deadline_spent = |mut solved: Solved, solver: &JobSolver| {
+        if solved.verdict == Verdict::Unknown && solver.expired.get() {
+            let what = format!("{} s of solving per job", budget.as_secs_f64());
+            solved.verdict = Verdict::Skipped(SkipReason::Budget(what));
+        }
+        solved
+    };
     if run.trace.obligations.len() + run.trace.facts.len() >= FRESH_SOLVER_CONSTRAINTS {
-        return solve_once(kind, run, &JobSolver::new(z3.timeout));
+        let fresh = JobSolver::new(z3.timeout);
+        fresh.start_job(budget);
+        return deadline_spent(solve_once(kind, run, &fresh), &fresh);
     }
+    z3.start_job(budget);
     let first = solve_once(kind, run, z3);
-    if first.verdict != Verdict::Unknown {
-        return first;
+    if first.verdict != Verdict::Unknown || z3.expired.get() {
+        return deadline_spent(first, z3);
     }
-    let mut again = solve_once(kind, run, &JobSolver::new(z3.timeout));
+    // The retry has what is left of the job's budget.
+    let fresh = JobSolver::new(z3.timeout);
+    fresh.deadline.set(z3.deadline.get());
+    let mut again = solve_once(kind, run, &fresh);
     again.micros += first.micros;
-    again
+    deadline_spent(again, &fresh)
 }
 
 fn solve_once(kind: UnitKind, run: &UnitRun, z3: &JobSolver) -> Solved {

@@ -124,13 +124,14 @@ pub fn run_units(module: &ModModule, text: &str, imports: Option<ImportSearch>) 
 /// [`run_units`], with the operators the units apply directly at the file's call sites: what
 /// the analysis resolves calls to (precise counting adds those it does not resolve itself;
 /// `tests/resolution_agreement.rs` compares the two).
+/// The third value says whether the file's statement budget ran out (`crate::budget`).
 pub fn run_units_noting_operators(
     module: &ModModule,
     text: &str,
     imports: Option<ImportSearch>,
-) -> (Vec<Unit>, AppliedOperators) {
-    let (units, applied) = run_units_in(module, text, imports, true);
-    (units, applied.unwrap_or_default())
+) -> (Vec<Unit>, AppliedOperators, bool) {
+    let (units, applied, over_budget) = run_units_in(module, text, imports, true);
+    (units, applied.unwrap_or_default(), over_budget)
 }
 
 fn run_units_in(
@@ -138,7 +139,7 @@ fn run_units_in(
     text: &str,
     imports: Option<ImportSearch>,
     note_applied: bool,
-) -> (Vec<Unit>, Option<AppliedOperators>) {
+) -> (Vec<Unit>, Option<AppliedOperators>, bool) {
     let arena = ModuleArena::new();
     let mut interp = Interp::new(text);
     if note_applied {
@@ -187,7 +188,7 @@ fn run_units_in(
         builders += usize::from(built.is_some());
         units.extend(built);
     }
-    (units, interp.applied)
+    (units, interp.applied, interp.file_over_budget)
 }
 
 /// A unit of `kind` defined at `name`; `None` when nothing ran.
