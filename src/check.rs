@@ -52,7 +52,7 @@ pub fn collect_files(paths: &[PathBuf]) -> std::io::Result<Vec<(String, PathBuf,
         }
         for repo in discover_repos(std::slice::from_ref(p))? {
             walk_repo(&repo, |f| {
-                if !f.outside_root {
+                if !f.outside_root && f.folder.is_none() {
                     out.push((display_path(p, &f.abs_path), f.abs_path.clone(), f.kind));
                 }
             });

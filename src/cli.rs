@@ -148,6 +148,10 @@ pub struct ScanArgs {
     #[arg(short = 'h', long = "hostfile", value_name = "FILE")]
     pub hostfile: Option<PathBuf>,
 
+    /// Seconds a cluster run waits for its other processes to connect before it fails.
+    #[arg(long = "connect-timeout", default_value_t = 60, value_name = "SECS")]
+    pub connect_timeout: u64,
+
     /// How operator calls are counted.
     #[arg(long = "count-mode", value_enum, default_value_t = CountModeArg::Precise)]
     pub count_mode: CountModeArg,

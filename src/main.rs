@@ -24,6 +24,9 @@ use shapehound::reports::tables::{RunRow, Table};
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+/// The staging folder of the scan under way, for a failure that must end it at once.
+static RUN_STAGING: std::sync::OnceLock<Staging> = std::sync::OnceLock::new();
+
 /// A usage error: one line on stderr, exit code 2.
 struct Usage(String);
 
@@ -40,11 +43,24 @@ fn main() -> ExitCode {
     // A panic inside one file's analysis is caught and becomes that file's `internal_error`
     // row; say so in one line instead of a backtrace in the middle of the progress bar.
     let default_hook = std::panic::take_hook();
+    // Outside one file's analysis, a panic ends a scan at once, the previous report intact:
+    // in timely's network threads it means a peer process died or its connection broke.
     std::panic::set_hook(Box::new(move |info| {
         if shapehound::guard::in_guarded_analysis() {
             eprintln!(
                 "warning: internal error while analysing a file (recorded in `files` or `jobs`): {info}"
             );
+        } else if let Some(staging) = RUN_STAGING.get() {
+            let thread = std::thread::current();
+            let network = thread
+                .name()
+                .is_some_and(|n| n.starts_with("timely:recv") || n.starts_with("timely:send"));
+            if network {
+                let reason = "lost the connection to another process of the cluster run \
+                              (it died, or the network failed)";
+                abandon(staging, reason, 1);
+            }
+            abandon(staging, &format!("internal error: {info}"), 101);
         } else {
             default_hook(info);
         }
@@ -204,6 +220,23 @@ fn scan(args: ScanArgs) -> std::result::Result<(), Failure> {
     let on_signal = staging.clone();
     ctrlc::set_handler(move || abandon(&on_signal, "interrupted", 130))
         .map_err(|e| Failure::Run(anyhow::anyhow!("cannot install the Ctrl-C handler: {e}")))?;
+    let _ = RUN_STAGING.set(staging.clone());
+    if args.processes > 1 {
+        // Timely waits for its peers forever: a process that never comes is an error.
+        let waited = std::time::Duration::from_secs(args.connect_timeout);
+        let on_timeout = staging.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(waited);
+            if !shapehound::dataflow::scan::workers_started() {
+                let reason = format!(
+                    "the other processes of the cluster run did not connect within {} s \
+                     (--connect-timeout): check the hostfile and that each process was started",
+                    waited.as_secs()
+                );
+                abandon(&on_timeout, &reason, 1);
+            }
+        });
+    }
     let show_progress = !args.quiet && args.processes == 1 && std::io::stderr().is_terminal();
     let progress = show_progress.then(|| {
         let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());

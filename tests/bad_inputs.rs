@@ -40,6 +40,8 @@ fn every_bad_input_gets_a_row_and_the_run_goes_on() {
     std::os::unix::fs::symlink(t.path().join("outside"), repo.join("escape_dir")).unwrap();
     std::os::unix::fs::symlink(repo.join("missing.py"), repo.join("dangling.py")).unwrap();
     std::os::unix::fs::symlink(&repo, repo.join("loop")).unwrap();
+    // A link to the corpus root at its top level: a loop, not a second copy of the corpus.
+    std::os::unix::fs::symlink(&corpus, corpus.join("root_loop")).unwrap();
     // A FIFO under a Python name: opening it would wait for a writer forever.
     let fifo = Command::new("mkfifo")
         .arg(repo.join("fifo.py"))
@@ -81,6 +83,12 @@ fn every_bad_input_gets_a_row_and_the_run_goes_on() {
     assert_eq!(status("escape.py"), "skipped_symlink");
     assert_eq!(status("dangling.py"), "unreadable");
     assert_eq!(status("fifo.py"), "skipped_not_regular");
+    // A folder leaving the root is not entered, and says so.
+    let escaped = by_path(&files, "repo/escape_dir");
+    assert_eq!(
+        (escaped["kind"].as_str(), escaped["status"].as_str()),
+        ("folder", "skipped_symlink")
+    );
     let panicked = by_path(&files, "repo/panics.py");
     assert!(
         panicked["message"].contains("injected panic"),
@@ -90,7 +98,7 @@ fn every_bad_input_gets_a_row_and_the_run_goes_on() {
     assert_eq!(long_row["lines"], "100000");
     assert_eq!(
         files.len(),
-        12,
+        13,
         "{:#?}",
         files.iter().map(|f| &f["path"]).collect::<Vec<_>>()
     );

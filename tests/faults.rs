@@ -281,3 +281,88 @@ fn a_failing_disk_ends_the_run_and_keeps_the_previous_report() {
     assert_eq!(snapshot(&out), before);
     assert!(!out.join(".staging-p0").exists(), "staging left behind");
 }
+
+/// A hostfile for two processes on this machine, on ports unlikely to be taken.
+fn hostfile(dir: &Path, salt: u16) -> PathBuf {
+    let base = 30_000 + (std::process::id() % 5_000) as u16 * 6 + salt * 2;
+    let path = dir.join(format!("hosts{salt}"));
+    std::fs::write(&path, format!("127.0.0.1:{base}\n127.0.0.1:{}\n", base + 1)).unwrap();
+    path
+}
+
+fn cluster_process(corpus: &Path, out: &Path, hosts: &Path, index: u32, extra: &[&str]) -> Child {
+    Command::new(binary())
+        .args(["scan", "-q", "--no-site-packages", "-n", "2", "-h"])
+        .arg(hosts)
+        .args(["-p", &index.to_string(), "-o"])
+        .arg(out)
+        .args(extra)
+        .arg(corpus)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+fn stderr_of(child: &mut Child) -> String {
+    let mut text = String::new();
+    std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut text).unwrap();
+    text
+}
+
+#[test]
+fn cluster_runs_keep_odd_names_and_fail_cleanly() {
+    use std::os::unix::ffi::OsStrExt;
+    let t = tempfile::tempdir().unwrap();
+    // Two names that are not UTF-8 and differ only in their invalid byte.
+    let corpus = t.path().join("odd");
+    std::fs::create_dir_all(corpus.join("r")).unwrap();
+    for (byte, op) in [(0xffu8, "zeros"), (0xfe, "ones")] {
+        let mut name = b"a".to_vec();
+        name.extend([byte]);
+        name.extend(b".py");
+        let path = corpus.join("r").join(std::ffi::OsStr::from_bytes(&name));
+        std::fs::write(path, format!("import torch\nx = torch.{op}(2)\n")).unwrap();
+    }
+    let out = t.path().join("cluster");
+    let hosts = hostfile(t.path(), 0);
+    let mut second = cluster_process(&corpus, &out, &hosts, 1, &[]);
+    let mut first = cluster_process(&corpus, &out, &hosts, 0, &[]);
+    let limit = Duration::from_secs(60);
+    let status = wait_with_deadline(&mut first, limit).expect("process 0 hung");
+    assert!(status.success(), "{}", stderr_of(&mut first));
+    let status = wait_with_deadline(&mut second, limit).expect("process 1 hung");
+    assert!(status.success(), "{}", stderr_of(&mut second));
+    let mut paths: Vec<String> = read_table(&out, "files")
+        .iter()
+        .map(|f| f["path"].clone())
+        .collect();
+    paths.sort();
+    assert_eq!(paths, ["r/a\\xfe.py", "r/a\\xff.py"]);
+
+    // A peer killed mid-run: the other ends at once, with a clear error, its report intact.
+    let (out, before) = previous_report(t.path());
+    let slow = slow_corpus(t.path());
+    let hosts = hostfile(t.path(), 1);
+    let long = ["--timeout-ms", "60000", "--job-budget-ms", "120000"];
+    let mut second = cluster_process(&slow, &out, &hosts, 1, &long);
+    let mut first = cluster_process(&slow, &out, &hosts, 0, &long);
+    std::thread::sleep(Duration::from_millis(2500));
+    signal(&second, libc::SIGKILL);
+    second.wait().unwrap();
+    let status = wait_with_deadline(&mut first, Duration::from_secs(10));
+    let status = status.expect("the surviving process did not end within 10 s");
+    assert_eq!(status.code(), Some(1));
+    let stderr = stderr_of(&mut first);
+    assert!(stderr.contains("lost the connection"), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(snapshot(&out), before);
+
+    // A peer that never comes: an error after --connect-timeout, not an endless wait.
+    let hosts = hostfile(t.path(), 2);
+    let mut alone = cluster_process(&slow, &out, &hosts, 0, &["--connect-timeout", "2"]);
+    let status = wait_with_deadline(&mut alone, Duration::from_secs(15));
+    assert_eq!(status.expect("waited forever").code(), Some(1));
+    assert!(stderr_of(&mut alone).contains("did not connect within 2 s"));
+    assert_eq!(snapshot(&out), before);
+}

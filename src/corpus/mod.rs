@@ -7,4 +7,6 @@ pub mod source;
 pub mod walk;
 
 pub use source::{FileKind, FileStatus};
-pub use walk::{discover_repos, walk_repo, DiscoveredFile, RepoRoot, WalkOptions};
+pub use walk::{
+    discover_repos, walk_repo, DiscoveredFile, FolderNotEntered, RepoRoot, WalkOptions,
+};

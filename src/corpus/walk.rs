@@ -18,6 +18,43 @@ use walkdir::WalkDir;
 
 use super::source::FileKind;
 
+/// A file or folder name as the tables spell it: as it is when it is UTF-8; otherwise every
+/// byte that is not part of valid UTF-8 is written `\xNN` (lowercase hex), so that distinct
+/// names stay distinct and the name can be mapped back to its bytes.
+pub fn path_text(path: &Path) -> String {
+    use std::os::unix::ffi::OsStrExt;
+    let bytes = path.as_os_str().as_bytes();
+    if let Ok(text) = std::str::from_utf8(bytes) {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(bytes.len() + 8);
+    for chunk in bytes.utf8_chunks() {
+        out.push_str(chunk.valid());
+        for b in chunk.invalid() {
+            out.push_str(&format!("\\x{b:02x}"));
+        }
+    }
+    out
+}
+
+/// Serde for paths as their bytes: a name that is not UTF-8 crosses processes intact (serde's
+/// own `PathBuf` refuses it, which would end a cluster run).
+pub mod path_bytes {
+    use std::os::unix::ffi::{OsStrExt, OsStringExt};
+    use std::path::{Path, PathBuf};
+
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<S: Serializer>(path: &Path, s: S) -> Result<S::Ok, S::Error> {
+        path.as_os_str().as_bytes().to_vec().serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<PathBuf, D::Error> {
+        let bytes = Vec::<u8>::deserialize(d)?;
+        Ok(PathBuf::from(std::ffi::OsString::from_vec(bytes)))
+    }
+}
+
 /// Folder names never descended into.
 pub const SKIPPED_DIRS: &[&str] = &[
     ".git",
@@ -57,8 +94,10 @@ pub struct RepoRoot {
     /// Repository name as it appears in the tables.
     pub name: String,
     /// The directory walked for this repository.
+    #[serde(with = "path_bytes")]
     pub dir: PathBuf,
     /// The corpus root it belongs to; `path` columns are relative to it.
+    #[serde(with = "path_bytes")]
     pub corpus_root: PathBuf,
     /// Prefix for `path` columns (empty for a single corpus root).
     pub path_prefix: String,
@@ -72,12 +111,25 @@ pub struct DiscoveredFile {
     pub repo: String,
     /// Path relative to the corpus root (with the root prefix when several roots are scanned).
     pub path: String,
+    #[serde(with = "path_bytes")]
     pub abs_path: PathBuf,
     pub kind: FileKind,
     /// The symlink target leaves the corpus root: listed, never read.
     pub outside_root: bool,
     /// The repository's folder (imports resolve within it).
+    #[serde(with = "path_bytes")]
     pub repo_dir: PathBuf,
+    /// Set for a folder the walk did not enter: its row says why (`kind` `folder`).
+    pub folder: Option<FolderNotEntered>,
+}
+
+/// Why the walk did not enter a folder (it still gets a `files` row: nothing disappears).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum FolderNotEntered {
+    /// A symlink whose target leaves the corpus root.
+    OutsideRoot,
+    /// Listing it failed (the error).
+    Unreadable(String),
 }
 
 impl DiscoveredFile {
@@ -87,7 +139,7 @@ impl DiscoveredFile {
             .abs_path
             .strip_prefix(&self.repo_dir)
             .unwrap_or(&self.abs_path);
-        rel.to_string_lossy().replace('\\', "/")
+        path_text(rel)
     }
 }
 
@@ -111,7 +163,7 @@ pub fn discover_repos(roots: &[PathBuf]) -> std::io::Result<Vec<RepoRoot>> {
     for root in canonical {
         let root_name = root
             .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
+            .map(|n| path_text(Path::new(n)))
             .unwrap_or_else(|| "root".to_string());
         let path_prefix = if multi {
             format!("{root_name}/")
@@ -143,13 +195,16 @@ pub fn discover_repos(roots: &[PathBuf]) -> std::io::Result<Vec<RepoRoot>> {
         entries.sort_by_key(|e| e.file_name());
         let mut loose = false;
         for entry in entries {
-            let name = entry.file_name().to_string_lossy().into_owned();
+            let name = path_text(Path::new(&entry.file_name()));
             let path = entry.path();
             if path.is_dir() {
                 if SKIPPED_DIRS.contains(&name.as_str()) || is_virtualenv(&path) {
                     continue;
                 }
-                if !stays_inside(&path, &root) {
+                // A symlink to the root (or above it) is a loop, not a repository: its
+                // files are the corpus's own. One leaving the root is not followed.
+                let target = path.canonicalize().unwrap_or_else(|_| path.clone());
+                if root.starts_with(&target) || !target.starts_with(&root) {
                     continue;
                 }
                 // With several roots, same-named repositories of different roots stay apart.
@@ -214,13 +269,34 @@ pub fn walk_repo(repo: &RepoRoot, mut emit: impl FnMut(DiscoveredFile)) -> Vec<S
             if SKIPPED_DIRS.contains(&name.as_ref()) || is_virtualenv(e.path()) {
                 return false;
             }
-            // A symlinked folder is followed only when it stays inside the corpus root.
-            !e.path_is_symlink() || stays_inside(e.path(), root)
+            true
         });
-    for entry in walker {
+    let folder_row = |path: &Path, why: FolderNotEntered| {
+        let rel = path.strip_prefix(root).unwrap_or(path);
+        DiscoveredFile {
+            repo: repo.name.clone(),
+            path: format!("{}{}", repo.path_prefix, path_text(rel)),
+            abs_path: path.to_path_buf(),
+            kind: FileKind::Py,
+            outside_root: why == FolderNotEntered::OutsideRoot,
+            repo_dir: repo.dir.clone(),
+            folder: Some(why),
+        }
+    };
+    let mut walker = walker;
+    while let Some(entry) = walker.next() {
         let entry = match entry {
             Ok(e) => e,
             Err(err) => {
+                // A folder that cannot be listed still gets a row (its files are unknown).
+                let unlisted = err.loop_ancestor().is_none()
+                    && err.io_error().is_some()
+                    && err.path().is_some_and(|p| p.is_dir());
+                if let (true, Some(path)) = (unlisted, err.path()) {
+                    let why = FolderNotEntered::Unreadable(err.to_string());
+                    emit(folder_row(path, why));
+                    continue;
+                }
                 // A Python file we cannot even stat (a dangling symlink) is still a file of
                 // the corpus: reading it fails later and it gets the status `unreadable`.
                 let python_path = err.path().filter(|p| FileKind::from_path(p).is_some());
@@ -229,11 +305,12 @@ pub fn walk_repo(repo: &RepoRoot, mut emit: impl FnMut(DiscoveredFile)) -> Vec<S
                         let rel = path.strip_prefix(root).unwrap_or(path);
                         emit(DiscoveredFile {
                             repo: repo.name.clone(),
-                            path: format!("{}{}", repo.path_prefix, rel.to_string_lossy()),
+                            path: format!("{}{}", repo.path_prefix, path_text(rel)),
                             abs_path: path.to_path_buf(),
                             kind: FileKind::from_path(path).unwrap_or(FileKind::Py),
                             outside_root: false,
                             repo_dir: repo.dir.clone(),
+                            folder: None,
                         });
                     }
                     _ => problems.push(err.to_string()),
@@ -242,6 +319,11 @@ pub fn walk_repo(repo: &RepoRoot, mut emit: impl FnMut(DiscoveredFile)) -> Vec<S
             }
         };
         if entry.file_type().is_dir() {
+            // A symlinked folder is followed only when it stays inside the corpus root.
+            if entry.depth() > 0 && entry.path_is_symlink() && !stays_inside(entry.path(), root) {
+                walker.skip_current_dir();
+                emit(folder_row(entry.path(), FolderNotEntered::OutsideRoot));
+            }
             continue;
         }
         let path = entry.path();
@@ -250,7 +332,7 @@ pub fn walk_repo(repo: &RepoRoot, mut emit: impl FnMut(DiscoveredFile)) -> Vec<S
         };
         let outside_root = entry.path_is_symlink() && !stays_inside(path, root);
         let rel = path.strip_prefix(root).unwrap_or(path);
-        let rel = rel.to_string_lossy().replace('\\', "/");
+        let rel = path_text(rel);
         emit(DiscoveredFile {
             repo: repo.name.clone(),
             path: format!("{}{}", repo.path_prefix, rel),
@@ -258,6 +340,7 @@ pub fn walk_repo(repo: &RepoRoot, mut emit: impl FnMut(DiscoveredFile)) -> Vec<S
             kind,
             outside_root,
             repo_dir: repo.dir.clone(),
+            folder: None,
         });
     }
     problems
@@ -358,16 +441,29 @@ mod tests {
         std::os::unix::fs::symlink(&outside, r.join("a/out_dir")).unwrap();
         std::os::unix::fs::symlink(outside.join("secret.py"), r.join("a/out_file.py")).unwrap();
         std::os::unix::fs::symlink(r.join("a"), r.join("a/loop")).unwrap();
+        // At the top level, a link to the root is a loop and a link out of it is not
+        // followed: neither is a repository.
+        std::os::unix::fs::symlink(&r, r.join("root_loop")).unwrap();
+        std::os::unix::fs::symlink(&outside, r.join("top_out")).unwrap();
         let repos = discover_repos(std::slice::from_ref(&r)).unwrap();
+        let names: Vec<&str> = repos.iter().map(|r| r.name.as_str()).collect();
+        assert_eq!(names, ["a"]);
         let mut files = Vec::new();
         let mut problems = Vec::new();
         for repo in &repos {
-            problems.extend(walk_repo(repo, |f| files.push((f.path, f.outside_root))));
+            problems.extend(walk_repo(repo, |f| {
+                files.push((f.path, f.outside_root, f.folder.is_some()))
+            }));
         }
         files.sort();
+        // The folder leaving the root gets a row of its own (a folder, never entered).
         assert_eq!(
             files,
-            vec![("a/m.py".into(), false), ("a/out_file.py".into(), true)]
+            vec![
+                ("a/m.py".into(), false, false),
+                ("a/out_dir".into(), true, true),
+                ("a/out_file.py".into(), true, false)
+            ]
         );
         assert_eq!(problems.len(), 1, "the loop is reported once: {problems:?}");
     }

@@ -12,7 +12,7 @@ use super::stages::GroupOutput;
 use crate::analysis::{analyse_file, CountMode, FileAnalysis};
 use crate::corpus::installed::SitePackages;
 use crate::corpus::source::{content_hash, count_lines, read_bounded, Refusal};
-use crate::corpus::{DiscoveredFile, FileKind, FileStatus};
+use crate::corpus::{DiscoveredFile, FileKind, FileStatus, FolderNotEntered};
 use crate::eval::imports::ImportSearch;
 use crate::operators::api::family_of;
 use crate::reports::tables::{FileRow, OpCallRow};
@@ -23,10 +23,12 @@ use crate::resolve::layout::imported_names;
 pub struct FileMeta {
     pub path: String,
     pub repo: String,
+    #[serde(with = "crate::corpus::walk::path_bytes")]
     pub abs_path: PathBuf,
     pub bytes: u64,
     pub lines: u64,
     /// The repository's folder and the path inside it.
+    #[serde(with = "crate::corpus::walk::path_bytes")]
     pub repo_dir: PathBuf,
     pub repo_path: String,
     /// Where its imports resolve (`None`: file by file).
@@ -86,6 +88,21 @@ pub fn probe_file(
     file: DiscoveredFile,
     max_bytes: u64,
 ) -> Result<((String, FileKind), FileMeta), Box<FileRow>> {
+    if let Some(why) = &file.folder {
+        let (status, message) = match why {
+            FolderNotEntered::OutsideRoot => (
+                FileStatus::SkippedSymlink,
+                "symlinked folder whose target is outside the corpus root; not followed".into(),
+            ),
+            FolderNotEntered::Unreadable(e) => (
+                FileStatus::Unreadable,
+                format!("cannot list the folder: {e}"),
+            ),
+        };
+        let mut row = rejected_row(&file, 0, status, message);
+        row.kind = "folder".to_string();
+        return Err(row);
+    }
     if file.outside_root {
         return Err(rejected_row(
             &file,
@@ -270,6 +287,7 @@ mod tests {
             kind: FileKind::Py,
             repo_dir: t.path().to_path_buf(),
             outside_root: false,
+            folder: None,
         };
         let ((hash, kind), meta) = probe_file(file, 1 << 20).unwrap();
         let analysed = analyse_group(&hash, kind, vec![meta.clone()], &CountMode::Precise, &[]);

@@ -194,6 +194,14 @@ impl Sinks {
     }
 }
 
+static WORKERS_STARTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Whether this process's workers have started: in a cluster run, once every process has
+/// connected.
+pub fn workers_started() -> bool {
+    WORKERS_STARTED.load(std::sync::atomic::Ordering::SeqCst)
+}
+
 /// Runs the scan on this process's workers. Returns the global totals in the process that
 /// hosts worker 0, `None` in the others.
 pub fn run_scan(opts: ScanOptions) -> Result<Option<ScanTotals>, String> {
@@ -217,6 +225,7 @@ fn scan_worker(
     worker: &mut timely::worker::Worker,
     opts: &ScanOptions,
 ) -> Result<Option<ScanTotals>, String> {
+    WORKERS_STARTED.store(true, std::sync::atomic::Ordering::SeqCst);
     let index = worker.index();
     let peers = worker.peers();
     let sinks: Shared<Sinks> = Rc::new(RefCell::new(

@@ -192,7 +192,7 @@ pub fn sarif(files: &[FileFindings<'_>]) -> String {
                     "message": {"text": text},
                     "locations": [{
                         "physicalLocation": {
-                            "artifactLocation": {"uri": f.path},
+                            "artifactLocation": {"uri": uri_reference(f.path)},
                             "region": region(&x.span),
                         }
                     }],
@@ -200,7 +200,7 @@ pub fn sarif(files: &[FileFindings<'_>]) -> String {
                         "id": i,
                         "message": {"text": r.label},
                         "physicalLocation": {
-                            "artifactLocation": {"uri": r.path.as_deref().unwrap_or(f.path)},
+                            "artifactLocation": {"uri": uri_reference(r.path.as_deref().unwrap_or(f.path))},
                             "region": region(&r.span),
                         }
                     })).collect::<Vec<_>>(),
@@ -225,9 +225,34 @@ pub fn sarif(files: &[FileFindings<'_>]) -> String {
     serde_json::to_string_pretty(&doc).unwrap_or_default()
 }
 
+/// A path as a relative URI reference (RFC 3986): every byte outside the unreserved set and
+/// `/` is percent-encoded, so spaces, `#`, `?`, `%` and non-ASCII names make valid SARIF
+/// `uri`s that decode back to the path.
+pub fn uri_reference(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for b in path.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~' | b'/') {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sarif_uris_are_percent_encoded() {
+        assert_eq!(uri_reference("src/model.py"), "src/model.py");
+        assert_eq!(
+            uri_reference("my dir/a#b?c%d.py"),
+            "my%20dir/a%23b%3Fc%25d.py"
+        );
+        assert_eq!(uri_reference("modèle.py"), "mod%C3%A8le.py");
+    }
 
     #[test]
     fn printable_escapes_controls_and_keeps_the_rest() {
