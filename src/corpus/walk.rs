@@ -467,4 +467,30 @@ mod tests {
         );
         assert_eq!(problems.len(), 1, "the loop is reported once: {problems:?}");
     }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_folder_that_cannot_be_listed_gets_a_row() {
+        use std::os::unix::fs::PermissionsExt;
+        // Root lists every folder whatever its mode: the case exists for other users only.
+        if unsafe { libc::geteuid() } == 0 {
+            return;
+        }
+        let t = tempfile::tempdir().unwrap();
+        let r = t.path().join("corpus");
+        touch(&r.join("a/m.py"), "");
+        touch(&r.join("a/locked/x.py"), "");
+        let locked = r.join("a/locked");
+        std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o000)).unwrap();
+        let mut rows = Vec::new();
+        for repo in discover_repos(std::slice::from_ref(&r)).unwrap() {
+            walk_repo(&repo, |f| rows.push((f.path, f.folder)));
+        }
+        std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o755)).unwrap();
+        rows.sort();
+        assert_eq!(rows.len(), 2, "{rows:?}");
+        assert_eq!(rows[0], ("a/locked".to_string(), rows[0].1.clone()));
+        assert!(matches!(rows[0].1, Some(FolderNotEntered::Unreadable(_))));
+        assert_eq!(rows[1], ("a/m.py".to_string(), None));
+    }
 }

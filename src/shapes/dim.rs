@@ -346,7 +346,8 @@ impl DimExpr {
                 if ma.is_empty() && mb.is_empty() {
                     c = c.saturating_add(coeff);
                 } else {
-                    *terms.entry(mul_monomials(ma, mb)).or_insert(0) += coeff;
+                    let term = terms.entry(mul_monomials(ma, mb)).or_insert(0);
+                    *term = term.saturating_add(coeff);
                 }
             }
         }
@@ -389,7 +390,7 @@ impl DimExpr {
             for (m, c) in &self.poly {
                 let (rest, q) = divide_term(m, *c, dm, *dc)?;
                 if rest.is_empty() {
-                    out.c += q;
+                    out.c = out.c.saturating_add(q);
                 } else {
                     accumulate(&mut out.poly, rest, q);
                 }
@@ -464,8 +465,8 @@ impl DimExpr {
             (divisor.as_const(), self.single_atom())
         {
             if let Some(bc) = b.as_const() {
-                if c > 0 && bc > 0 {
-                    return inner.floordiv(&DimExpr::constant(bc * c));
+                if let Some(bc) = bc.checked_mul(c).filter(|_| c > 0 && bc > 0) {
+                    return inner.floordiv(&DimExpr::constant(bc));
                 }
             }
         }
