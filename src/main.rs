@@ -103,6 +103,12 @@ fn main() -> ExitCode {
 }
 
 fn check(args: shapehound::cli::CheckArgs) -> ExitCode {
+    // Ctrl-C ends a check at once, Z3 at work or not (it writes nothing to protect).
+    let _ = ctrlc::set_handler(|| {
+        eprintln!("error: interrupted");
+        // SAFETY: ends the process without unwinding threads that may be inside Z3.
+        unsafe { libc::_exit(130) }
+    });
     if let Some(missing) = args.paths.iter().find(|p| !p.exists()) {
         eprintln!("error: no such file or folder: {}", missing.display());
         return ExitCode::from(2);

@@ -366,3 +366,21 @@ fn cluster_runs_keep_odd_names_and_fail_cleanly() {
     assert!(stderr_of(&mut alone).contains("did not connect within 2 s"));
     assert_eq!(snapshot(&out), before);
 }
+
+#[test]
+fn ctrl_c_ends_a_check_at_once() {
+    let t = tempfile::tempdir().unwrap();
+    let corpus = slow_corpus(t.path());
+    let mut check = Command::new(binary())
+        .args(["check", "--no-site-packages", "--timeout-ms", "60000"])
+        .args(["--job-budget-ms", "120000"])
+        .arg(corpus.join("r/slow0.py"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    signal(&check, libc::SIGINT);
+    let status = wait_with_deadline(&mut check, Duration::from_secs(1));
+    assert_eq!(status.expect("still running").code(), Some(130));
+}
