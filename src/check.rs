@@ -121,11 +121,19 @@ pub fn check(paths: &[PathBuf], options: &CheckOptions) -> std::io::Result<Check
             eprintln!("timing {} ms {path}", started.elapsed().as_millis());
         }
         match outcome {
-            Ok((text, findings)) => analysed.push(Analysed {
-                path: path.clone(),
-                text,
-                findings,
-            }),
+            Ok((text, findings, over_budget)) => {
+                if over_budget > 0 {
+                    problems.push(format!(
+                        "{path}: {over_budget} runs spent their statement budget and prove \
+                         nothing (--unit-steps, --file-steps)"
+                    ));
+                }
+                analysed.push(Analysed {
+                    path: path.clone(),
+                    text,
+                    findings,
+                })
+            }
             Err(msg) => problems.push(format!("{path}: {msg}")),
         }
     }
@@ -213,11 +221,15 @@ fn analyse_bytes(
     kind: FileKind,
     imports: Option<ImportSearch>,
     solver: &mut JobSolver,
-) -> Result<(String, Vec<Finding>), String> {
+) -> Result<(String, Vec<Finding>, usize), String> {
     let result = catch_panic(|| {
         load(bytes, kind, NotebookMode::Precise, |source, module| {
-            let findings = analyse_module(module, &source.text, path, imports, solver).findings;
-            (source.text.clone(), findings)
+            let shapes = analyse_module(module, &source.text, path, imports, solver);
+            (
+                source.text.clone(),
+                shapes.findings,
+                shapes.runs_over_budget,
+            )
         })
     });
     match result {

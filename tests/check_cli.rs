@@ -178,6 +178,29 @@ fn a_file_that_does_not_parse_is_a_warning_not_a_crash() {
 }
 
 #[test]
+fn runs_cut_short_by_a_budget_are_a_warning_never_a_finding() {
+    let dir = tempfile::tempdir().unwrap();
+    // The bug comes after the budget: the run is cut short before it and proves nothing.
+    let body: String = (0..20).map(|i| format!("v{i} = {i}\n")).collect();
+    write(
+        dir.path(),
+        "long.py",
+        &format!("import torch\n{body}y = torch.zeros(2, 3) @ torch.zeros(4, 5)\n"),
+    );
+    let path = dir.path().join("long.py").display().to_string();
+    let cut = common::run(&["check", "--no-site-packages", "--unit-steps", "10", &path]);
+    assert_eq!(cut.status.code(), Some(0));
+    let stderr = String::from_utf8_lossy(&cut.stderr);
+    assert!(stderr.contains("statement budget"), "{stderr}");
+    let full = common::run(&["check", "--no-site-packages", &path]);
+    assert_eq!(
+        full.status.code(),
+        Some(1),
+        "the bug is found within the default budget"
+    );
+}
+
+#[test]
 fn imports_run_classes_from_other_files_of_the_package() {
     let dir = tempfile::tempdir().unwrap();
     let pkg = dir.path().join("pkg");

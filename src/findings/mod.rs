@@ -206,6 +206,8 @@ pub struct FileShapes {
     pub units: Vec<Unit>,
     pub solved: Vec<Vec<Solved>>,
     pub findings: Vec<Finding>,
+    /// Runs cut short by a statement budget (`crate::budget`): they prove nothing.
+    pub runs_over_budget: usize,
 }
 
 /// Runs the units of a parsed file, solves their jobs with `solver`, and collects findings;
@@ -228,10 +230,16 @@ pub fn analyse_module(
             .zip(&solved)
             .filter_map(|(u, s)| unit_finding(u, s)),
     );
+    let runs_over_budget = units
+        .iter()
+        .flat_map(|u| &u.runs)
+        .filter(|r| r.trace.over_budget.is_some())
+        .count();
     FileShapes {
         units,
         solved,
         findings,
+        runs_over_budget,
     }
 }
 
