@@ -282,6 +282,37 @@ fn a_failing_disk_ends_the_run_and_keeps_the_previous_report() {
     assert!(!out.join(".staging-p0").exists(), "staging left behind");
 }
 
+#[test]
+fn a_rename_failing_at_commit_ends_every_worker_and_says_the_report_is_incomplete() {
+    let t = tempfile::tempdir().unwrap();
+    let (out, _) = previous_report(t.path());
+    // Worker 1's part of `findings` cannot be renamed onto a non-empty folder; worker 0's can.
+    let blocker = out.join("findings").join("part-00001.parquet");
+    std::fs::create_dir_all(blocker.join("inside")).unwrap();
+    let mut run = Command::new(binary())
+        .args(["scan", "-q", "--no-site-packages", "-w", "2", "-o"])
+        .arg(&out)
+        .arg(sample_corpus())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let status = wait_with_deadline(&mut run, Duration::from_secs(60));
+    if status.is_none() {
+        run.kill().unwrap();
+    }
+    let stderr = stderr_of(&mut run);
+    assert_eq!(status.and_then(|s| s.code()), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("part-00001.parquet") && stderr.contains("incomplete"),
+        "{stderr}"
+    );
+    assert!(
+        !out.join("run").join("part-00000.parquet").exists(),
+        "a report whose commit failed has no run row"
+    );
+}
+
 /// A hostfile for two processes on this machine, on ports unlikely to be taken.
 fn hostfile(dir: &Path, salt: u16) -> PathBuf {
     let base = 30_000 + (std::process::id() % 5_000) as u16 * 6 + salt * 2;

@@ -33,7 +33,7 @@ use super::modules::import_contexts;
 use super::rows::{analyse_group, probe_file, FileMeta};
 use super::shape_jobs::{finding_rows, ContentKey, UnitJob, WorkerSolver};
 use super::stages::{
-    analyse_fueled, balance_by_cost, barrier, regroup_solved, sink, solve_fueled, Fuel,
+    all_agree, analyse_fueled, balance_by_cost, barrier, regroup_solved, sink, solve_fueled, Fuel,
 };
 use crate::analysis::CountMode;
 use crate::corpus::installed::SitePackages;
@@ -210,15 +210,22 @@ pub fn run_scan(opts: ScanOptions) -> Result<Option<ScanTotals>, String> {
     let guards =
         timely::execute_from_args(args.into_iter(), move |worker| scan_worker(worker, &opts))?;
     let mut totals = None;
+    let mut errors = Vec::new();
     for result in guards.join() {
         match result {
             Ok(Ok(Some(t))) => totals = Some(t),
             Ok(Ok(None)) => {}
-            Ok(Err(e)) => return Err(e),
-            Err(e) => return Err(format!("worker failed: {e}")),
+            Ok(Err(e)) => errors.push(e),
+            Err(e) => errors.push(format!("worker failed: {e}")),
         }
     }
-    Ok(totals)
+    // The worker that failed says why; the others only that a peer failed.
+    let echo = ReportError::PeerCommitFailed.to_string();
+    errors.sort_by_key(|e| e.starts_with(&echo));
+    match errors.into_iter().next() {
+        Some(e) => Err(e),
+        None => Ok(totals),
+    }
 }
 
 fn scan_worker(
@@ -497,23 +504,38 @@ fn scan_worker(
 /// Moves every worker's staged parts into the report, once all workers of the run have
 /// written theirs: the old `run` table goes first (a report without one is incomplete), each
 /// worker renames its own parts, worker 0 removes parts of indices this run does not have.
-/// The binary writes the new `run` row after this returns on every worker.
+/// Every worker passes every step and they agree on its outcome, so a step that fails on one
+/// worker fails the commit on all of them instead of leaving the others waiting. The binary
+/// writes the new `run` row only after this returns `Ok` on every worker.
 fn commit(worker: &mut timely::worker::Worker, staging: &Staging) -> Result<(), ReportError> {
     let (index, peers) = (worker.index(), worker.peers());
     barrier(worker);
     set_phase(Phase::Committing);
-    if index == 0 {
-        staging.remove_parts(RunRow::NAME, |_| true)?;
-    }
-    barrier(worker);
-    for table in PART_TABLES {
+    let old_run_removed = if index == 0 {
+        staging.remove_parts(RunRow::NAME, |_| true)
+    } else {
+        Ok(())
+    };
+    agreed(worker, old_run_removed)?;
+    let parts_moved = PART_TABLES.iter().try_for_each(|table| {
         staging.commit_part(table, index)?;
         if index == 0 {
             staging.remove_parts(table, |i| i >= peers)?;
         }
+        Ok(())
+    });
+    agreed(worker, parts_moved)
+}
+
+/// This worker's outcome of a commit step, failed if any worker's failed.
+fn agreed(
+    worker: &mut timely::worker::Worker,
+    outcome: Result<(), ReportError>,
+) -> Result<(), ReportError> {
+    if all_agree(worker, outcome.is_ok()) {
+        return outcome;
     }
-    barrier(worker);
-    Ok(())
+    outcome.and(Err(ReportError::PeerCommitFailed))
 }
 
 #[cfg(test)]

@@ -432,22 +432,66 @@ where
         .as_collection()
 }
 
-/// Returns once every worker of the run (all threads of all processes) has called it: a
-/// dataflow whose one input every worker closes on arrival, stepped until it completes.
-pub fn barrier(worker: &mut timely::worker::Worker) {
-    use timely::dataflow::operators::{Input, Probe};
-    let probe = worker.dataflow::<u32, _, _>(|scope| {
-        let (input, stream) = scope.new_input::<Vec<()>>();
-        drop(input);
-        let (probe, _) = stream.probe();
-        probe
+/// Returns once every worker of the run (all threads of all processes) has called it, with
+/// whether every one of them passed `ok`: each worker sends its vote into a dataflow that
+/// broadcasts it, closes its input and steps until the dataflow completes.
+pub fn all_agree(worker: &mut timely::worker::Worker, ok: bool) -> bool {
+    use std::cell::Cell;
+    use std::rc::Rc;
+    use timely::dataflow::operators::vec::Broadcast;
+    use timely::dataflow::operators::{Input, Inspect, Probe};
+    let agreed = Rc::new(Cell::new(true));
+    let seen = Rc::clone(&agreed);
+    let (mut input, probe) = worker.dataflow::<u32, _, _>(|scope| {
+        let (input, stream) = scope.new_input::<Vec<bool>>();
+        let (probe, _) = stream
+            .broadcast()
+            .inspect(move |vote| {
+                if !*vote {
+                    seen.set(false);
+                }
+            })
+            .probe();
+        (input, probe)
     });
+    // Sent only once the dataflow is built: a record sent while building reaches no
+    // consumer, yet counts as in flight, and the dataflow never completes.
+    input.send(ok);
+    drop(input);
     worker.step_or_park_while(None, || !probe.done());
+    agreed.get()
+}
+
+/// Returns once every worker of the run has called it.
+pub fn barrier(worker: &mut timely::worker::Worker) {
+    all_agree(worker, true);
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn workers_agree_only_when_every_one_votes_yes() {
+        for no_from in [None, Some(0), Some(1)] {
+            let votes = timely::execute(timely::Config::process(2), move |worker| {
+                let first = all_agree(worker, Some(worker.index()) != no_from);
+                let second = all_agree(worker, true);
+                (first, second)
+            })
+            .expect("two threads start")
+            .join()
+            .into_iter()
+            .map(|r| r.expect("a worker returns"))
+            .collect::<Vec<_>>();
+            let agreed = no_from.is_none();
+            assert_eq!(
+                votes,
+                vec![(agreed, true), (agreed, true)],
+                "no from {no_from:?}"
+            );
+        }
+    }
 
     #[test]
     fn the_least_loaded_worker_wins_and_ties_start_at_home() {

@@ -111,23 +111,25 @@ impl JobSolver {
     pub fn new(timeout: Duration) -> Self {
         let solver = z3::Solver::new();
         let mut params = z3::Params::new();
-        params.set_u32("timeout", timeout.as_millis().min(u32::MAX as u128) as u32);
         // Z3 would otherwise take SIGINT for itself while it checks: Ctrl-C is the binary's.
         params.set_bool("ctrl_c", false);
         solver.set_params(&params);
-        JobSolver {
+        let job_solver = JobSolver {
             solver,
             timeout,
             deadline: std::cell::Cell::new(None),
             shortened: std::cell::Cell::new(false),
             expired: std::cell::Cell::new(false),
-        }
+        };
+        job_solver.set_timeout(timeout);
+        job_solver
     }
 
     fn z3(&self) -> &z3::Solver {
         &self.solver
     }
 
+    /// Sets the per-check timeout; Z3 merges it into the parameters already set.
     fn set_timeout(&self, timeout: Duration) {
         let mut params = z3::Params::new();
         params.set_u32(

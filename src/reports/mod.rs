@@ -17,6 +17,8 @@ pub enum ReportError {
     },
     #[error("another scan is writing to `{out}` (its lock `{lock}` is held); wait for it or choose another -o")]
     Locked { out: String, lock: String },
+    #[error("another worker of this run could not move its part of the report into place")]
+    PeerCommitFailed,
     #[error("cannot encode table {table}: {source}")]
     Arrow {
         table: &'static str,
