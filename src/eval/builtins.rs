@@ -56,6 +56,7 @@ pub const BUILTINS: &[&str] = &[
 /// Standard-library modules and names the interpreter models (imported or reached as
 /// attributes: `import collections.abc`, `from functools import partial`).
 pub const STDLIB_PATHS: &[&str] = &[
+    "typing",
     "typing.cast",
     "functools",
     "functools.partial",
@@ -928,6 +929,32 @@ def run():
 run()
 "#;
         assert_twins(src, "WIDTH", "12", "16", 10);
+    }
+
+    /// `typing.TYPE_CHECKING` is False when code runs, however it is imported: the branch it
+    /// guards is for type checkers (transformers' lazy `__init__.py` star-imports its whole
+    /// package there).
+    #[test]
+    fn type_checking_is_false_at_run_time() {
+        let src = r#"
+import typing
+from typing import TYPE_CHECKING
+import torch
+from torch import nn
+
+if TYPE_CHECKING:
+    IN = 99
+else:
+    IN = WIDTH
+
+def run():
+    layer = nn.Linear(IN, 4)
+    cols = 5 if typing.TYPE_CHECKING else 16
+    return layer(torch.randn(2, cols))
+
+run()
+"#;
+        assert_twins(src, "WIDTH", "12", "16", 15);
     }
 
     /// torchvision's Bottleneck: `int(planes * (base_width / 64.0)) * groups` is a known

@@ -576,8 +576,7 @@ impl<'a> Interp<'a> {
                 super::strings::string_module_constant(attr).unwrap_or(V::Unknown)
             }
             V::Builtin(name) if super::builtins::stdlib_path(name).is_some() => {
-                super::builtins::stdlib_path(&format!("{name}.{attr}"))
-                    .map_or(V::Unknown, V::Builtin)
+                super::interp::torch_module(&format!("{name}.{attr}"))
             }
             V::Object(o) => {
                 if let Some(v) = o.borrow().attrs.get(attr) {

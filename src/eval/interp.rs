@@ -981,6 +981,9 @@ fn is_shape_text(text: &str) -> bool {
 pub fn torch_module<'a>(path: &str) -> V<'a> {
     if let Some(c) = super::builtins::torch_constant(path) {
         c
+    } else if path == "typing.TYPE_CHECKING" {
+        // False when the code runs: what it guards is for type checkers only.
+        V::Data(Value::Bool(Some(false)))
     } else if crate::resolve::is_torch_path(path) {
         V::Torch(path.into())
     } else if path == "math" {

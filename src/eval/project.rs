@@ -63,6 +63,9 @@ pub struct Project<'a> {
     located: HashMap<String, Option<(PathBuf, PathBuf)>>,
     /// Sources values may refer to that are not among `loaded` (see `Summary::also`).
     also: Vec<Rc<SourceModule>>,
+    /// Whether the analysed file reads names only its star imports may bind; when not, its
+    /// star imports bind nothing and load nothing.
+    pub home_star_imports_needed: bool,
 }
 
 impl<'a> Project<'a> {
@@ -85,6 +88,7 @@ impl<'a> Project<'a> {
             cuts: Vec::new(),
             located: HashMap::new(),
             also: Vec::new(),
+            home_star_imports_needed: true,
         }
     }
 
@@ -119,6 +123,13 @@ impl<'a> Interp<'a> {
     /// those listed in its `__all__`, else its public globals (a module still loading, in
     /// an import cycle, binds nothing).
     pub fn project_star_import(&mut self, level: u32, module: &str) -> Vec<(String, V<'a>)> {
+        if self
+            .project
+            .as_ref()
+            .is_some_and(|p| p.current.is_none() && !p.home_star_imports_needed)
+        {
+            return Vec::new();
+        }
         self.star_names(level, module).unwrap_or_default()
     }
 

@@ -174,13 +174,28 @@ pub fn pred_symbols(p: &Pred, out: &mut std::collections::BTreeSet<Arc<str>>) {
 
 /// Looks for a satisfying assignment by trying a few points (all ones, small constants,
 /// deterministic pseudo-random sizes). Most jobs are satisfiable and one of these points
-/// shows it without the solver; failing to find one proves nothing.
+/// shows it without the solver; failing to find one proves nothing (each point is checked
+/// against every predicate, so finding one proves satisfiability).
+///
+/// A point that fails is then repaired: an equality of a failing predicate that one of its
+/// symbols enters linearly gives that symbol the value that makes it hold (`c == 3` pins
+/// `c`; `n*k == h*w*c` gives the `-1` of a `view` its size), each symbol once per point. A
+/// job that pins a channel count while other sizes must be multiples of a window, or that
+/// joins branches into fresh sizes, is satisfied by sizes no single value gives.
 pub fn sample_model(preds: &[&Pred]) -> bool {
     let mut syms = std::collections::BTreeSet::new();
     for p in preds {
         pred_symbols(p, &mut syms);
     }
     let syms: Vec<Arc<str>> = syms.into_iter().collect();
+    let equalities: Vec<Vec<(&DimExpr, &DimExpr)>> = preds
+        .iter()
+        .map(|p| {
+            let mut out = Vec::new();
+            positive_equalities(p, &mut out);
+            out
+        })
+        .collect();
     let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
     let mut next = move |bound: u64| {
         state ^= state << 13;
@@ -189,10 +204,11 @@ pub fn sample_model(preds: &[&Pred]) -> bool {
         state % bound
     };
     // Equal sizes everywhere satisfy broadcasting and most equalities; large ones satisfy
-    // bounds (`index 7 < size`); random ones the rest.
-    const EQUAL: [i64; 8] = [1, 2, 3, 4, 8, 16, 64, 512];
+    // bounds (`index 7 < size`); sizes with many divisors (224 = 2^5·7, as images are;
+    // 1680 = 2^4·3·5·7) satisfy windows and patches; random ones the rest.
+    const EQUAL: [i64; 10] = [1, 2, 3, 4, 8, 16, 64, 512, 224, 1680];
     for round in 0..(EQUAL.len() * 2 + 6) {
-        let values: Vec<i64> = syms
+        let mut values: Vec<i64> = syms
             .iter()
             .map(|s| {
                 // Path choices are 0 (taken) or not.
@@ -205,12 +221,114 @@ pub fn sample_model(preds: &[&Pred]) -> bool {
                 }
             })
             .collect();
-        let env = |n: &str| syms.iter().position(|s| &**s == n).map(|i| values[i]);
-        if preds.iter().all(|p| p.eval(&env) == Some(true)) {
+        if holds_at(preds, &syms, &values) {
+            return true;
+        }
+        if repair(preds, &equalities, &syms, &mut values) && holds_at(preds, &syms, &values) {
             return true;
         }
     }
     false
+}
+
+/// Gives symbols of failing predicates the values their equalities ask for; whether any
+/// value changed.
+fn repair(
+    preds: &[&Pred],
+    equalities: &[Vec<(&DimExpr, &DimExpr)>],
+    syms: &[Arc<str>],
+    values: &mut [i64],
+) -> bool {
+    let mut fixed = vec![false; syms.len()];
+    let mut any = false;
+    // A few passes let values flow along chains (`c == 3`, then `n == c*h`).
+    for _ in 0..4 {
+        let mut changed = false;
+        for (p, eqs) in preds.iter().zip(equalities) {
+            if eqs.is_empty() || holds_at(&[p], syms, values) {
+                continue;
+            }
+            for (a, b) in eqs {
+                if let Some((i, v)) = solve_for_one(a, b, syms, values, &fixed) {
+                    values[i] = v;
+                    fixed[i] = true;
+                    changed = true;
+                    break;
+                }
+            }
+        }
+        any |= changed;
+        if !changed {
+            break;
+        }
+    }
+    any
+}
+
+/// A symbol of `a == b` not yet fixed, and the positive value that makes the equality
+/// hold, when the difference is linear in it (checked at three points) and divisible.
+fn solve_for_one(
+    a: &DimExpr,
+    b: &DimExpr,
+    syms: &[Arc<str>],
+    values: &[i64],
+    fixed: &[bool],
+) -> Option<(usize, i64)> {
+    let mut names = a.symbols();
+    names.extend(b.symbols());
+    // Sizes the analysis made up (`dim~2`, `int`) before the inputs' own dims.
+    names.sort_by_key(|n| (n.contains(".shape["), n.clone()));
+    names.dedup();
+    names.into_iter().find_map(|name| {
+        let i = syms.binary_search(&name).ok()?;
+        if fixed[i] {
+            return None;
+        }
+        let at = |x: i64| {
+            let env = |n: &str| {
+                if n == &*name {
+                    Some(x)
+                } else {
+                    syms.binary_search_by(|s| (**s).cmp(n))
+                        .ok()
+                        .map(|j| values[j])
+                }
+            };
+            a.eval(&env)?.checked_sub(b.eval(&env)?)
+        };
+        let (f1, f2, f3) = (at(1)?, at(2)?, at(3)?);
+        let slope = f2.checked_sub(f1)?;
+        if slope == 0 || f3.checked_sub(f2)? != slope {
+            return None;
+        }
+        let offset = f1.checked_sub(slope)?;
+        let v = (-offset).checked_div(slope)?;
+        // Zero sizes satisfy products trivially and break everything else.
+        (v >= 1 && offset.checked_add(slope.checked_mul(v)?)? == 0 && v != values[i])
+            .then_some((i, v))
+    })
+}
+
+/// Whether every predicate holds with `syms` (sorted) at `values`.
+fn holds_at(preds: &[&Pred], syms: &[Arc<str>], values: &[i64]) -> bool {
+    let env = |n: &str| {
+        syms.binary_search_by(|s| (**s).cmp(n))
+            .ok()
+            .map(|i| values[i])
+    };
+    preds.iter().all(|p| p.eval(&env) == Some(true))
+}
+
+/// The equalities whose holding can make `p` hold: those under `and` and `or`, not under
+/// a negation (a divisibility counts as the equality that satisfies it).
+fn positive_equalities<'p>(p: &'p Pred, out: &mut Vec<(&'p DimExpr, &'p DimExpr)>) {
+    match p {
+        Pred::And(ps) | Pred::Or(ps) => ps.iter().for_each(|q| positive_equalities(q, out)),
+        Pred::Eq(a, b) => out.push((a, b)),
+        // `a` divides `b` when they are equal (and not zero).
+        Pred::Divides(a, b) => out.push((b, a)),
+        _ => {}
+    }
 }
 
 /// A conjunction (`and = true`) or disjunction of simplified parts: a part decided to the
@@ -262,6 +380,34 @@ mod tests {
         assert_eq!(s, Pred::Divides(DimExpr::constant(2), c.clone()));
         let q = Pred::Divides(a.mul_const(3), a.mul(&c).mul_const(6));
         assert_eq!(simplify(&q, &pos(&["a", "c"])).decide(), Some(true));
+    }
+
+    #[test]
+    fn sampling_repairs_pinned_and_derived_sizes() {
+        let (c, h, w, n) = (
+            DimExpr::sym("c"),
+            DimExpr::sym("x.shape[2]"),
+            DimExpr::sym("x.shape[3]"),
+            DimExpr::sym("int~1"),
+        );
+        let seven = DimExpr::constant(7);
+        // A pinned channel count, a window of 7 dividing both sides, and a `view(-1, ...)`
+        // size fixed by a product: no single value for every symbol satisfies all four.
+        let preds = [
+            Pred::Eq(c.clone(), DimExpr::constant(3)),
+            Pred::Eq(h.modulo(&seven), DimExpr::zero()),
+            Pred::Eq(w.modulo(&seven), DimExpr::zero()),
+            Pred::Eq(n.mul(&DimExpr::constant(49)), c.mul(&h).mul(&w)),
+        ];
+        let refs: Vec<&Pred> = preds.iter().collect();
+        assert!(sample_model(&refs));
+        // Unsatisfiable: sampling finds nothing (and claims nothing).
+        let contradiction = [
+            Pred::Eq(c.clone(), DimExpr::constant(3)),
+            Pred::Eq(c.clone(), DimExpr::constant(4)),
+        ];
+        let refs: Vec<&Pred> = contradiction.iter().collect();
+        assert!(!sample_model(&refs));
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! Symbolic dimensions and requirements as Z3 terms. Floor division and modulo keep Python's
 //! semantics: SMT-LIB's integer `div` is Euclidean, which equals floor division only for a
-//! positive divisor, so `a // b` becomes `ite(b > 0, a div b, (-a) div (-b))`.
+//! positive divisor, so `a // b` becomes `ite(b > 0, a div b, (-a) div (-b))`, and plain
+//! `div`/`mod` when `b` is a positive constant.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -36,15 +37,36 @@ fn floordiv(x: &Int, y: &Int) -> Int {
     positive.ite(&x.div(y), &neg_x.div(&neg_y))
 }
 
+/// `x // c` and `x % c` for a constant `c != 0`, without the sign test: for a positive
+/// divisor Euclidean and floor division agree, and `x // -c == -x // c`.
+fn by_constant(x: &Int, c: i64) -> (Int, Int) {
+    let (n, d) = if c > 0 {
+        (x.clone(), c)
+    } else {
+        (x.unary_minus(), c.saturating_neg())
+    };
+    let q = n.div(Int::from_i64(d));
+    let r = x - Int::from_i64(c) * q.clone();
+    (q, r)
+}
+
 fn atom(a: &Atom, syms: &mut Symbols) -> Int {
     match a {
         Atom::Sym(name) => syms.var(name),
-        Atom::FloorDiv(x, y) => floordiv(&dim(x, syms), &dim(y, syms)),
-        Atom::Mod(x, y) => {
-            let (x, y) = (dim(x, syms), dim(y, syms));
-            let q = floordiv(&x, &y);
-            x - y * q
-        }
+        Atom::FloorDiv(x, y) => match y.as_const() {
+            Some(c) if c > 0 => dim(x, syms).div(Int::from_i64(c)),
+            Some(c) if c != 0 && c != i64::MIN => by_constant(&dim(x, syms), c).0,
+            _ => floordiv(&dim(x, syms), &dim(y, syms)),
+        },
+        Atom::Mod(x, y) => match y.as_const() {
+            Some(c) if c > 0 => dim(x, syms).modulo(Int::from_i64(c)),
+            Some(c) if c != 0 && c != i64::MIN => by_constant(&dim(x, syms), c).1,
+            _ => {
+                let (x, y) = (dim(x, syms), dim(y, syms));
+                let q = floordiv(&x, &y);
+                x - y * q
+            }
+        },
         Atom::Min(x, y) => {
             let (x, y) = (dim(x, syms), dim(y, syms));
             x.le(&y).ite(&x, &y)
@@ -58,18 +80,26 @@ fn atom(a: &Atom, syms: &mut Symbols) -> Int {
 
 /// A dimension expression as a Z3 integer term.
 pub fn dim(e: &DimExpr, syms: &mut Symbols) -> Int {
-    let mut sum = Int::from_i64(0);
+    let mut parts = Vec::new();
     for (monomial, coeff) in e.terms() {
-        let mut term = Int::from_i64(coeff);
+        let mut factors = Vec::new();
+        if coeff != 1 || monomial.is_empty() {
+            factors.push(Int::from_i64(coeff));
+        }
         for (a, exp) in monomial {
             let v = atom(a, syms);
-            for _ in 0..*exp {
-                term *= v.clone();
-            }
+            factors.extend(std::iter::repeat_n(v, *exp as usize));
         }
-        sum += term;
+        parts.push(match factors.len() {
+            1 => factors.remove(0),
+            _ => Int::mul(&factors),
+        });
     }
-    sum
+    match parts.len() {
+        0 => Int::from_i64(0),
+        1 => parts.remove(0),
+        _ => Int::add(&parts),
+    }
 }
 
 /// A requirement predicate as a Z3 boolean.
@@ -123,6 +153,29 @@ mod tests {
                     r.eq(Int::from_i64(want_r)).not(),
                 ]));
                 assert_eq!(solver.check(), SatResult::Unsat, "{x} // {y}");
+                solver.pop(1);
+            }
+        }
+    }
+
+    #[test]
+    fn division_by_a_constant_follows_python() {
+        let solver = Solver::new();
+        let mut syms = Symbols::default();
+        let a = DimExpr::sym("a");
+        let za = syms.var(&Arc::from("a"));
+        for c in [-3i64, -2, -1, 1, 2, 7] {
+            let k = DimExpr::constant(c);
+            let q = dim(&a.floordiv(&k), &mut syms);
+            let r = dim(&a.modulo(&k), &mut syms);
+            for x in -9..=9 {
+                solver.push();
+                solver.assert(za.eq(Int::from_i64(x)));
+                solver.assert(Bool::or(&[
+                    q.eq(Int::from_i64(py_floordiv(x, c).unwrap())).not(),
+                    r.eq(Int::from_i64(py_mod(x, c).unwrap())).not(),
+                ]));
+                assert_eq!(solver.check(), SatResult::Unsat, "{x} // {c}");
                 solver.pop(1);
             }
         }

@@ -38,6 +38,7 @@
 pub mod class_methods;
 pub mod docstring;
 pub mod params;
+mod star_imports;
 pub mod variants;
 
 use std::collections::{BTreeSet, HashMap};
@@ -145,7 +146,11 @@ fn run_units_in(
     if note_applied {
         interp.applied = Some(BTreeSet::new());
     }
-    interp.project = imports.map(|search| Project::new(search, &arena));
+    interp.project = imports.map(|search| {
+        let mut project = Project::new(search, &arena);
+        project.home_star_imports_needed = star_imports::needs_star_imports(module);
+        project
+    });
     interp.globals.insert(
         "__name__".to_string(),
         V::Data(Value::Str(Some("__main__".into()))),
