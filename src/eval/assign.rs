@@ -145,7 +145,7 @@ impl<'a> Interp<'a> {
     /// layer under a computed name adds a child, it does not replace settings.
     pub fn forget_data_attrs(&mut self, obj: &V<'a>) {
         if let V::Object(o) = obj {
-            for v in o.borrow_mut().attrs.values_mut() {
+            for v in o.borrow_mut().attrs_mut().values_mut() {
                 if !v.is_layer() {
                     *v = V::Unknown;
                 }
@@ -157,7 +157,7 @@ impl<'a> Interp<'a> {
     pub fn set_attr(&mut self, obj: &V<'a>, attr: &str, v: V<'a>) {
         if let V::Object(o) = obj {
             let mut o = o.borrow_mut();
-            if o.attrs.insert(attr.to_string(), v).is_none() {
+            if o.attrs_mut().insert(attr.to_string(), v).is_none() {
                 o.order.push(attr.to_string());
             }
         }

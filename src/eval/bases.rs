@@ -413,7 +413,7 @@ impl<'a> Interp<'a> {
         if self.is_named_tuple(class) {
             if let V::Object(o) = obj {
                 o.borrow_mut()
-                    .attrs
+                    .attrs_mut()
                     .insert(super::value::TUPLE_ITEMS.to_string(), V::Tuple(items));
             }
         }

@@ -2,7 +2,6 @@
 //! classes (run in their calling context, bounded depth), module containers, builtins.
 
 use std::cell::RefCell;
-use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use ruff_python_ast::{Expr, ExprCall, Stmt, StmtClassDef, StmtFunctionDef};
@@ -1030,7 +1029,7 @@ impl<'a> Interp<'a> {
     ) -> V<'a> {
         let obj = V::Object(Rc::new(RefCell::new(Object {
             class,
-            attrs: BTreeMap::new(),
+            attrs: Rc::default(),
             order: Vec::new(),
             span: self.here(span),
         })));

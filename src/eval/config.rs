@@ -160,7 +160,7 @@ impl<'a> Interp<'a> {
         let order = attrs.iter().map(|(k, _)| k.clone()).collect();
         V::Object(Rc::new(RefCell::new(Object {
             class,
-            attrs: attrs.into_iter().collect::<BTreeMap<_, _>>(),
+            attrs: Rc::new(attrs.into_iter().collect::<BTreeMap<_, _>>()),
             order,
             span: self.here(span),
         })))
@@ -285,7 +285,7 @@ impl<'a> Interp<'a> {
                 match self.parser_option(&args, &kwargs) {
                     Some(option) => {
                         let mut p = parser.borrow_mut();
-                        if let Some(V::List(options)) = p.attrs.get_mut(OPTIONS) {
+                        if let Some(V::List(options)) = p.attrs_mut().get_mut(OPTIONS) {
                             options.push(option.to_value());
                         }
                     }
@@ -316,7 +316,7 @@ impl<'a> Interp<'a> {
                         });
                     }
                     let list = V::List(options.iter().map(ParserOption::to_value).collect());
-                    parser.borrow_mut().attrs.insert(OPTIONS.into(), list);
+                    parser.borrow_mut().attrs_mut().insert(OPTIONS.into(), list);
                 }
                 V::none()
             }
@@ -348,7 +348,7 @@ impl<'a> Interp<'a> {
     fn make_opaque(&mut self, parser: &Rc<RefCell<Object<'a>>>) {
         parser
             .borrow_mut()
-            .attrs
+            .attrs_mut()
             .insert(OPAQUE.into(), V::Data(Value::Bool(Some(true))));
     }
 

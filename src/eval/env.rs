@@ -131,19 +131,26 @@ impl<'a> Interp<'a> {
         if let (Some(ga), Some(gb)) = (a.globals, b.globals) {
             self.globals = self.join_maps(ga, gb, guard);
         }
+        let ends_of_a: HashMap<*const _, &Rc<_>> = a
+            .objects
+            .iter()
+            .map(|(o, attrs)| (Rc::as_ptr(o), attrs))
+            .collect();
         for (o, attrs_b) in b.objects {
-            let attrs_a = a
-                .objects
-                .iter()
-                .find(|(p, _)| std::rc::Rc::ptr_eq(p, &o))
-                .map(|(_, m)| m.clone())
-                .unwrap_or_default();
+            let attrs_a = ends_of_a.get(&Rc::as_ptr(&o)).copied();
+            // Attributes neither branch wrote are still the ones both started from.
+            if attrs_a.is_some_and(|a| Rc::ptr_eq(a, &attrs_b)) {
+                continue;
+            }
+            let attrs_a = attrs_a.map(|a| (**a).clone()).unwrap_or_default();
             let joined: HashMap<String, V<'a>> = self.join_maps(
                 attrs_a.into_iter().collect::<HashMap<_, _>>(),
-                attrs_b.into_iter().collect::<HashMap<_, _>>(),
+                Rc::unwrap_or_clone(attrs_b)
+                    .into_iter()
+                    .collect::<HashMap<_, _>>(),
                 guard,
             );
-            o.borrow_mut().attrs = joined.into_iter().collect();
+            o.borrow_mut().attrs = Rc::new(joined.into_iter().collect());
         }
     }
 
@@ -303,8 +310,14 @@ fn reachable_objects<'a>(mut todo: Vec<V<'a>>, deep: bool) -> Vec<super::value::
                 if !seen.insert(std::rc::Rc::as_ptr(o) as usize) {
                     continue;
                 }
-                let attrs = o.borrow().attrs.clone();
-                todo.extend(attrs.values().cloned());
+                let attrs = Rc::clone(&o.borrow().attrs);
+                // A shallow snapshot follows objects only: other values are not cloned.
+                todo.extend(
+                    attrs
+                        .values()
+                        .filter(|v| deep || matches!(v, V::Object(_)))
+                        .cloned(),
+                );
                 out.push((o.clone(), attrs));
             }
             _ if !deep => {}

@@ -186,7 +186,7 @@ pub fn fork<'a>(v: &V<'a>, copies: &mut Copies<'a>) -> Option<V<'a>> {
                 .iter()
                 .map(|(k, v)| (k.clone(), copied(v, copies)))
                 .collect();
-            copy.borrow_mut().attrs = attrs;
+            copy.borrow_mut().attrs = Rc::new(attrs);
             V::Object(copy)
         }
         V::Tuple(items) => V::Tuple(fork_all(items, copies)?),

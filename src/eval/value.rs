@@ -20,12 +20,20 @@ pub const TUPLE_ITEMS: &str = "\0tuple";
 #[derive(Debug)]
 pub struct Object<'a> {
     pub class: &'a StmtClassDef,
-    pub attrs: BTreeMap<String, V<'a>>,
+    pub attrs: Rc<BTreeMap<String, V<'a>>>,
     /// Attribute names in the order they were first assigned (`children()` is in
     /// registration order).
     pub order: Vec<String>,
     /// Where the instance was constructed.
     pub span: TextRange,
+}
+
+impl<'a> Object<'a> {
+    /// The attributes, to change: shared with the snapshots taken since the last change
+    /// until then (copied on the first write after a snapshot).
+    pub fn attrs_mut(&mut self) -> &mut BTreeMap<String, V<'a>> {
+        Rc::make_mut(&mut self.attrs)
+    }
 }
 
 /// A torch `nn` module instance: its class and hyperparameters, and where it was built.
@@ -197,7 +205,7 @@ impl<'a> V<'a> {
                 let o = o.borrow();
                 V::Object(Rc::new(RefCell::new(Object {
                     class: o.class,
-                    attrs: o.attrs.iter().map(|(k, v)| (k.clone(), inner(v))).collect(),
+                    attrs: Rc::new(o.attrs.iter().map(|(k, v)| (k.clone(), inner(v))).collect()),
                     order: o.order.clone(),
                     span: o.span,
                 })))
@@ -476,4 +484,4 @@ impl<'a> V<'a> {
 }
 
 /// An object and a copy of its attributes (saved before a branch, restored after).
-pub type ObjectState<'a> = (Rc<RefCell<Object<'a>>>, BTreeMap<String, V<'a>>);
+pub type ObjectState<'a> = (Rc<RefCell<Object<'a>>>, Rc<BTreeMap<String, V<'a>>>);
