@@ -1,5 +1,7 @@
 //! Gives every binary an rpath to the libz3 unpacked by `scripts/ensure-z3.sh`, so that
-//! `cargo run` and `cargo test` work without LD_LIBRARY_PATH.
+//! `cargo run` and `cargo test` work without LD_LIBRARY_PATH; searched first, an rpath
+//! relative to the binary (`$ORIGIN/../lib/shapehound`), where `scripts/install.sh` puts
+//! libz3, so an installed tree works wherever it is moved and without the checkout.
 use std::path::PathBuf;
 
 fn main() {
@@ -17,6 +19,7 @@ fn main() {
         );
         std::process::exit(1);
     }
+    println!("cargo:rustc-link-arg=-Wl,-rpath,$ORIGIN/../lib/shapehound");
     println!("cargo:rustc-link-arg=-Wl,-rpath,{}", lib_dir.display());
     println!("cargo:rerun-if-env-changed=Z3_LIBRARY_PATH_OVERRIDE");
     println!("cargo:rerun-if-changed=build.rs");
