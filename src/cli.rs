@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use clap::{ArgAction, Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -115,9 +115,7 @@ pub enum CountModeArg {
     Teosc,
 }
 
-/// `-h` is timely's hostfile flag here, so help is `--help` only.
 #[derive(Debug, Args)]
-#[command(disable_help_flag = true)]
 pub struct ScanArgs {
     /// Corpus roots: folders of repositories, one repository, or single files.
     #[arg(required = true, value_name = "ROOT")]
@@ -132,9 +130,9 @@ pub struct ScanArgs {
     )]
     pub out: PathBuf,
 
-    /// Worker threads per process.
-    #[arg(short = 'w', long = "workers", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
-    pub workers: u32,
+    /// Worker threads per process [default: the cores available to the process].
+    #[arg(short = 'w', long = "workers", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub workers: Option<u32>,
 
     /// Number of processes in a cluster run (timely `-n`).
     #[arg(short = 'n', long = "processes", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=4096))]
@@ -144,8 +142,8 @@ pub struct ScanArgs {
     #[arg(short = 'p', long = "process", default_value_t = 0)]
     pub process: u32,
 
-    /// Hostfile for a cluster run: one `host:port` per line (timely `-h`).
-    #[arg(short = 'h', long = "hostfile", value_name = "FILE")]
+    /// Hostfile for a cluster run: one `host:port` per line.
+    #[arg(long = "hostfile", value_name = "FILE")]
     pub hostfile: Option<PathBuf>,
 
     /// Seconds a cluster run waits for its other processes to connect before it fails.
@@ -187,16 +185,19 @@ pub struct ScanArgs {
 
     #[command(flatten)]
     pub installed: InstalledArgs,
-
-    /// Print help.
-    #[arg(long = "help", action = ArgAction::Help)]
-    pub help: Option<bool>,
 }
 
 impl ScanArgs {
+    /// Worker threads per process: as asked, else one per core available to the process.
+    pub fn workers(&self) -> u32 {
+        self.workers.unwrap_or_else(|| {
+            std::thread::available_parallelism().map_or(1, |n| n.get().min(1024) as u32)
+        })
+    }
+
     /// The timely configuration flags these arguments stand for.
     pub fn timely_args(&self) -> Vec<String> {
-        let mut args = vec!["-w".to_string(), self.workers.to_string()];
+        let mut args = vec!["-w".to_string(), self.workers().to_string()];
         if self.processes > 1 {
             args.extend(["-n".to_string(), self.processes.to_string()]);
             args.extend(["-p".to_string(), self.process.to_string()]);
@@ -256,7 +257,7 @@ mod tests {
             "2",
             "-p",
             "1",
-            "-h",
+            "--hostfile",
             "hosts.txt",
         ])
         .unwrap();
@@ -267,5 +268,18 @@ mod tests {
             args.timely_args(),
             ["-w", "2", "-n", "2", "-p", "1", "-h", "hosts.txt"]
         );
+    }
+
+    #[test]
+    fn h_is_help_and_workers_default_to_the_cores() {
+        let help = Cli::try_parse_from(["shapehound", "scan", "-h"]).unwrap_err();
+        assert_eq!(help.kind(), clap::error::ErrorKind::DisplayHelp);
+        let cli = Cli::try_parse_from(["shapehound", "scan", "c"]).unwrap();
+        let Command::Scan(args) = cli.command else {
+            panic!("expected scan");
+        };
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get()) as u32;
+        assert_eq!(args.workers(), cores);
+        assert_eq!(args.timely_args(), ["-w".to_string(), cores.to_string()]);
     }
 }

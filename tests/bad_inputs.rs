@@ -154,15 +154,26 @@ fn bad_arguments_give_one_line_and_exit_code_2() {
     ]);
     usage_error(&["scan", "corpus/sample", "--count-mode", "approximate"]);
     usage_error(&["scan", "corpus/sample", "--max-file-size", "huge"]);
-    usage_error(&["scan", "corpus/sample", "-n", "2", "-p", "5", "-h", "hosts"]);
+    usage_error(&[
+        "scan",
+        "corpus/sample",
+        "-n",
+        "2",
+        "-p",
+        "5",
+        "--hostfile",
+        "hosts",
+    ]);
     usage_error(&["scan", "corpus/sample", "-n", "2", "-p", "0"]);
 }
 
 #[test]
 fn help_and_version_succeed() {
-    let help = run(&["scan", "--help"]);
-    assert!(help.status.success());
-    assert!(String::from_utf8_lossy(&help.stdout).contains("--count-mode"));
+    for flag in ["--help", "-h"] {
+        let help = run(&["scan", flag]);
+        assert!(help.status.success());
+        assert!(String::from_utf8_lossy(&help.stdout).contains("--count-mode"));
+    }
     assert!(run(&["--version"]).status.success());
 }
 

@@ -88,7 +88,7 @@ fn same_rows_for_any_workers(extra: &[&str]) {
                 "2",
                 "-p",
                 index,
-                "-h",
+                "--hostfile",
                 hostfile.to_str().unwrap(),
             ])
             .args(extra)

@@ -288,6 +288,7 @@ fn a_rename_failing_at_commit_ends_every_worker_and_says_the_report_is_incomplet
     let (out, _) = previous_report(t.path());
     // Worker 1's part of `findings` cannot be renamed onto a non-empty folder; worker 0's can.
     let blocker = out.join("findings").join("part-00001.parquet");
+    let _ = std::fs::remove_file(&blocker);
     std::fs::create_dir_all(blocker.join("inside")).unwrap();
     let mut run = Command::new(binary())
         .args(["scan", "-q", "--no-site-packages", "-w", "2", "-o"])
@@ -323,7 +324,7 @@ fn hostfile(dir: &Path, salt: u16) -> PathBuf {
 
 fn cluster_process(corpus: &Path, out: &Path, hosts: &Path, index: u32, extra: &[&str]) -> Child {
     Command::new(binary())
-        .args(["scan", "-q", "--no-site-packages", "-n", "2", "-h"])
+        .args(["scan", "-q", "--no-site-packages", "-n", "2", "--hostfile"])
         .arg(hosts)
         .args(["-p", &index.to_string(), "-o"])
         .arg(out)

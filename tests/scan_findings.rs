@@ -385,12 +385,20 @@ y = Net()(torch.randn(2, 8))
         write(&root, &format!("{fork}/model.py"), model);
         write(&root, &format!("{fork}/layers.py"), &layers(factor));
     }
-    let out = dir.path().join("out");
-    scan(&[&root], &out, &["--follow-imports", "--no-site-packages"]);
-    let findings = read_table(&out, "findings");
-    let at: Vec<(String, String)> = findings
-        .iter()
-        .map(|f| (f["repo"].clone(), f["line"].clone()))
-        .collect();
-    assert_eq!(at, [("b".to_string(), "12".to_string())], "{findings:?}");
+    // With two workers, the forks' identical `model.py` must also be two job groups (their
+    // content keys once ignored the repository's content, and their jobs mixed).
+    for workers in ["1", "2"] {
+        let out = dir.path().join(format!("out{workers}"));
+        scan(
+            &[&root],
+            &out,
+            &["--follow-imports", "--no-site-packages", "-w", workers],
+        );
+        let findings = read_table(&out, "findings");
+        let at: Vec<(String, String)> = findings
+            .iter()
+            .map(|f| (f["repo"].clone(), f["line"].clone()))
+            .collect();
+        assert_eq!(at, [("b".to_string(), "12".to_string())], "{findings:?}");
+    }
 }

@@ -149,10 +149,13 @@ pub fn probe_file(
 /// Analyses the first path of a content group and emits `files` and `op_calls` rows for every
 /// path in it (copies are counted where they live, and point at the analysed path), the
 /// per-file `(repo, operator)` tallies that feed the differential count, and the content's
-/// constraint jobs with the paths their findings belong to.
+/// constraint jobs with the paths their findings belong to. `layout` is the group's import
+/// digest (where its imports lead and, for imports within its repository, what that
+/// repository holds): part of the group's key, so part of its jobs' content key too.
 pub fn analyse_group(
     hash: &str,
     kind: FileKind,
+    layout: u64,
     metas: Vec<FileMeta>,
     mode: &CountMode,
     installed: &[SitePackages],
@@ -186,7 +189,7 @@ pub fn analyse_group(
     let representative = first.path.clone();
     // Jobs come back by content group: the same content in another layout is another group.
     let content = match &first.imports {
-        Some(context) => (format!("{hash}/{:x}", first.import_digest(context)), kind),
+        Some(_) => (format!("{hash}/{layout:x}"), kind),
         None => (hash.to_string(), kind),
     };
     let unit_jobs = unit_jobs(
@@ -290,11 +293,11 @@ mod tests {
             folder: None,
         };
         let ((hash, kind), meta) = probe_file(file, 1 << 20).unwrap();
-        let analysed = analyse_group(&hash, kind, vec![meta.clone()], &CountMode::Precise, &[]);
+        let analysed = analyse_group(&hash, kind, 0, vec![meta.clone()], &CountMode::Precise, &[]);
         assert_eq!(analysed.files[0].status, "ok");
         // Rewritten between the probe and the analysis: same size, other bytes.
         std::fs::write(&path, b"import torch\nx = torch.zeros(3)\n").unwrap();
-        let changed = analyse_group(&hash, kind, vec![meta], &CountMode::Precise, &[]);
+        let changed = analyse_group(&hash, kind, 0, vec![meta], &CountMode::Precise, &[]);
         assert_eq!(changed.files[0].status, "changed_during_scan");
         assert!(changed.calls.is_empty());
     }

@@ -325,7 +325,9 @@ fn scan_worker(
             |(_, metas): &(_, Vec<FileMeta>)| {
                 metas.first().map(|m| (m.repo.clone(), m.repo_path.clone()))
             },
-            move |((hash, kind, _), metas)| analyse_group(&hash, kind, metas, &mode, &installed),
+            move |((hash, kind, layout), metas)| {
+                analyse_group(&hash, kind, layout, metas, &mode, &installed)
+            },
         );
         let files = analysed.files.concat(rejected);
         let (calls, tallies) = (analysed.calls, analysed.tallies);
