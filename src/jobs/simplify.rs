@@ -285,14 +285,9 @@ fn solve_for_one(
             return None;
         }
         let at = |x: i64| {
-            let env = |n: &str| {
-                if n == &*name {
-                    Some(x)
-                } else {
-                    syms.binary_search_by(|s| (**s).cmp(n))
-                        .ok()
-                        .map(|j| values[j])
-                }
+            let env = |n: &str| match n == &*name {
+                true => Some(x),
+                false => value_of(syms, values, n),
             };
             a.eval(&env)?.checked_sub(b.eval(&env)?)
         };
@@ -302,7 +297,7 @@ fn solve_for_one(
             return None;
         }
         let offset = f1.checked_sub(slope)?;
-        let v = (-offset).checked_div(slope)?;
+        let v = offset.checked_neg()?.checked_div(slope)?;
         // Zero sizes satisfy products trivially and break everything else.
         (v >= 1 && offset.checked_add(slope.checked_mul(v)?)? == 0 && v != values[i])
             .then_some((i, v))
@@ -311,12 +306,15 @@ fn solve_for_one(
 
 /// Whether every predicate holds with `syms` (sorted) at `values`.
 fn holds_at(preds: &[&Pred], syms: &[Arc<str>], values: &[i64]) -> bool {
-    let env = |n: &str| {
-        syms.binary_search_by(|s| (**s).cmp(n))
-            .ok()
-            .map(|i| values[i])
-    };
+    let env = |n: &str| value_of(syms, values, n);
     preds.iter().all(|p| p.eval(&env) == Some(true))
+}
+
+/// The value of symbol `n` at a point (`syms` sorted, `values` alongside).
+fn value_of(syms: &[Arc<str>], values: &[i64], n: &str) -> Option<i64> {
+    syms.binary_search_by(|s| (**s).cmp(n))
+        .ok()
+        .map(|i| values[i])
 }
 
 /// The equalities whose holding can make `p` hold: those under `and` and `or`, not under
