@@ -379,6 +379,14 @@ where
             // lost job); release its capability rather than hold the dataflow open.
             if frontiers.iter().all(|f| f.frontier().is_empty()) {
                 debug_assert!(waiting.is_empty(), "content groups left incomplete");
+                if !waiting.is_empty() {
+                    // Never silent: a release build says the findings table misses groups.
+                    eprintln!(
+                        "warning: internal error: {} content groups lost solved jobs; their \
+                         findings are missing from the report",
+                        waiting.len()
+                    );
+                }
                 waiting.clear();
             }
         }
