@@ -188,14 +188,8 @@ pub fn sample_model(preds: &[&Pred]) -> bool {
         pred_symbols(p, &mut syms);
     }
     let syms: Vec<Arc<str>> = syms.into_iter().collect();
-    let equalities: Vec<Vec<(&DimExpr, &DimExpr)>> = preds
-        .iter()
-        .map(|p| {
-            let mut out = Vec::new();
-            positive_equalities(p, &mut out);
-            out
-        })
-        .collect();
+    // Collected when a first point fails (most jobs hold at the first).
+    let mut equalities: Option<Vec<Vec<(&DimExpr, &DimExpr)>>> = None;
     let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
     let mut next = move |bound: u64| {
         state ^= state << 13;
@@ -224,7 +218,17 @@ pub fn sample_model(preds: &[&Pred]) -> bool {
         if holds_at(preds, &syms, &values) {
             return true;
         }
-        if repair(preds, &equalities, &syms, &mut values) && holds_at(preds, &syms, &values) {
+        let equalities = equalities.get_or_insert_with(|| {
+            preds
+                .iter()
+                .map(|p| {
+                    let mut out = Vec::new();
+                    positive_equalities(p, &mut out);
+                    out
+                })
+                .collect()
+        });
+        if repair(preds, equalities, &syms, &mut values) && holds_at(preds, &syms, &values) {
             return true;
         }
     }

@@ -37,31 +37,30 @@ fn floordiv(x: &Int, y: &Int) -> Int {
     positive.ite(&x.div(y), &neg_x.div(&neg_y))
 }
 
-/// `x // c` and `x % c` for a constant `c != 0`, without the sign test: for a positive
-/// divisor Euclidean and floor division agree, and `x // -c == -x // c`.
+/// `x // c` and `x % c` for a constant `c` (neither 0 nor `i64::MIN`), without the sign
+/// test: for a positive divisor Euclidean and floor division agree (SMT-LIB's `div` and
+/// `mod`), and `x // -c == -x // c`.
 fn by_constant(x: &Int, c: i64) -> (Int, Int) {
-    let (n, d) = if c > 0 {
-        (x.clone(), c)
-    } else {
-        (x.unary_minus(), c.saturating_neg())
-    };
-    let q = n.div(Int::from_i64(d));
+    if c > 0 {
+        let d = Int::from_i64(c);
+        return (x.div(&d), x.modulo(&d));
+    }
+    let q = x.unary_minus().div(Int::from_i64(-c));
     let r = x - Int::from_i64(c) * q.clone();
     (q, r)
 }
 
 fn atom(a: &Atom, syms: &mut Symbols) -> Int {
+    let constant = |y: &DimExpr| y.as_const().filter(|&c| c != 0 && c != i64::MIN);
     match a {
         Atom::Sym(name) => syms.var(name),
-        Atom::FloorDiv(x, y) => match y.as_const() {
-            Some(c) if c > 0 => dim(x, syms).div(Int::from_i64(c)),
-            Some(c) if c != 0 && c != i64::MIN => by_constant(&dim(x, syms), c).0,
-            _ => floordiv(&dim(x, syms), &dim(y, syms)),
+        Atom::FloorDiv(x, y) => match constant(y) {
+            Some(c) => by_constant(&dim(x, syms), c).0,
+            None => floordiv(&dim(x, syms), &dim(y, syms)),
         },
-        Atom::Mod(x, y) => match y.as_const() {
-            Some(c) if c > 0 => dim(x, syms).modulo(Int::from_i64(c)),
-            Some(c) if c != 0 && c != i64::MIN => by_constant(&dim(x, syms), c).1,
-            _ => {
+        Atom::Mod(x, y) => match constant(y) {
+            Some(c) => by_constant(&dim(x, syms), c).1,
+            None => {
                 let (x, y) = (dim(x, syms), dim(y, syms));
                 let q = floordiv(&x, &y);
                 x - y * q
