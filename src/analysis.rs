@@ -10,6 +10,8 @@ use ruff_python_ast::ModModule;
 use crate::corpus::source::{decode, NotebookMode, SourceFailure, SourceText};
 use crate::corpus::{FileKind, FileStatus};
 use crate::eval::imports::ImportSearch;
+use crate::findings::identity::LineDigests;
+use crate::findings::suppress::{suppressions, Suppression};
 use crate::frontend::parse_python;
 use crate::guard::{catch_panic, inject_panic};
 use crate::operators::teosc::TeoscOpList;
@@ -50,6 +52,10 @@ pub struct FileAnalysis {
     pub relative_imports: Vec<String>,
     /// Shape-analysis units, in `run_units` order (precise mode, parsed files only).
     pub units: Vec<Unit>,
+    /// What findings' ids and suppressions read of the analysed text (precise mode): its
+    /// lines' digests when it has units, its suppression comments.
+    pub lines: LineDigests,
+    pub suppressions: Vec<Suppression>,
     pub micros: u64,
 }
 
@@ -69,6 +75,8 @@ impl FileAnalysis {
             calls: Vec::new(),
             relative_imports: Vec::new(),
             units: Vec::new(),
+            lines: LineDigests::default(),
+            suppressions: Vec::new(),
             micros: 0,
         }
     }
@@ -179,6 +187,13 @@ fn analyse_unguarded(
             })
             .collect();
         let budget = crate::budget::budgets().file_steps;
+        let (lines, suppressions) = match mode {
+            CountMode::Precise if !units.is_empty() => {
+                (LineDigests::of(&source.text), suppressions(&source.text))
+            }
+            CountMode::Precise => (LineDigests::default(), suppressions(&source.text)),
+            CountMode::Teosc(_) => (LineDigests::default(), Vec::new()),
+        };
         FileAnalysis {
             status: if over_budget {
                 FileStatus::OverBudget
@@ -197,6 +212,8 @@ fn analyse_unguarded(
             calls,
             relative_imports: found.relative_imports,
             units,
+            lines,
+            suppressions,
             micros: 0,
         }
     });

@@ -6,15 +6,20 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::analysis::load;
+use crate::config::KindFilter;
 use crate::corpus::installed::SitePackages;
+use crate::corpus::selection::Selection;
 use crate::corpus::source::{read_bounded, NotebookMode};
-use crate::corpus::walk::{discover_repos, walk_repo};
+use crate::corpus::walk::{discover_repos, walk_selected};
 use crate::corpus::{FileKind, FileStatus};
 use crate::eval::imports::ImportSearch;
+use crate::findings::identity::{finding_ids, normal_path, LineDigests};
 use crate::findings::render::{self, FileFindings};
+use crate::findings::suppress::{self, suppressions};
 use crate::findings::{analyse_module, Finding};
 use crate::guard::catch_panic;
 use crate::jobs::JobSolver;
+use crate::reports::baseline::Baseline;
 use crate::resolve::layout::beside;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -27,7 +32,10 @@ pub enum Format {
 /// What a check found.
 pub struct CheckReport {
     pub files: usize,
+    /// Findings that count: not suppressed and, against a baseline, new.
     pub findings: usize,
+    /// Files that did not decode or parse.
+    pub unparsed: usize,
     /// The rendered report (stdout).
     pub output: String,
     /// Files that could not be analysed, one line each (stderr).
@@ -42,7 +50,10 @@ struct Analysed {
 
 /// The `.py` / `.ipynb` files under the given paths: a file as given, a folder walked with
 /// the scan's rules (VCS folders, virtualenvs, `site-packages` skipped).
-pub fn collect_files(paths: &[PathBuf]) -> std::io::Result<Vec<(String, PathBuf, FileKind)>> {
+pub fn collect_files(
+    paths: &[PathBuf],
+    selection: &Selection,
+) -> std::io::Result<Vec<(String, PathBuf, FileKind)>> {
     let mut out = Vec::new();
     for p in paths {
         if p.is_file() {
@@ -51,7 +62,7 @@ pub fn collect_files(paths: &[PathBuf]) -> std::io::Result<Vec<(String, PathBuf,
             continue;
         }
         for repo in discover_repos(std::slice::from_ref(p))? {
-            walk_repo(&repo, |f| {
+            walk_selected(&repo, selection, |f| {
                 if !f.outside_root && f.folder.is_none() {
                     out.push((display_path(p, &f.abs_path), f.abs_path.clone(), f.kind));
                 }
@@ -82,6 +93,12 @@ pub struct CheckOptions {
     pub python_path: Vec<SitePackages>,
     /// Larger files are not read (a problem each).
     pub max_file_bytes: u64,
+    /// A previous scan's report: findings are `new` or `unchanged` against it.
+    pub baseline: Option<std::sync::Arc<Baseline>>,
+    /// Which files of the folders given are analysed (files given by name always are).
+    pub selection: Selection,
+    /// Which finding kinds are reported.
+    pub kinds: KindFilter,
 }
 
 /// Checks files and folders.
@@ -92,11 +109,15 @@ pub fn check(paths: &[PathBuf], options: &CheckOptions) -> std::io::Result<Check
         follow_imports,
         ref python_path,
         max_file_bytes,
+        ref baseline,
+        ref selection,
+        ref kinds,
     } = *options;
-    let files = collect_files(paths)?;
+    let files = collect_files(paths, selection)?;
     let mut solver = JobSolver::new(timeout);
     let mut analysed = Vec::new();
     let mut problems = Vec::new();
+    let mut unparsed = 0;
     let timing = std::env::var_os("SHAPEHOUND_TIMING").is_some();
     for (path, abs, kind) in &files {
         let bytes = match read_bounded(abs, max_file_bytes) {
@@ -134,10 +155,18 @@ pub fn check(paths: &[PathBuf], options: &CheckOptions) -> std::io::Result<Check
                     findings,
                 })
             }
-            Err(msg) => problems.push(format!("{path}: {msg}")),
+            Err(failure) => {
+                unparsed += failure.unparsed as usize;
+                problems.push(format!("{path}: {}", failure.message));
+            }
         }
     }
-    let analysed = by_failing_file(analysed);
+    let mut analysed = by_failing_file(analysed);
+    for a in &mut analysed {
+        // Kinds not reported still use their suppressions (as in `scan`).
+        problems.extend(settle(a, baseline.as_deref()));
+        a.findings.retain(|f| kinds.reports(f.kind.code()));
+    }
     let views: Vec<FileFindings<'_>> = analysed
         .iter()
         .filter(|a| !a.findings.is_empty())
@@ -147,16 +176,35 @@ pub fn check(paths: &[PathBuf], options: &CheckOptions) -> std::io::Result<Check
             findings: &a.findings,
         })
         .collect();
-    let findings = views.iter().map(|v| v.findings.len()).sum();
+    let findings = views
+        .iter()
+        .map(|v| v.findings.iter().filter(|f| f.counts()).count())
+        .sum();
     let output = match format {
         Format::Text => {
             let mut s = render::text(&views);
+            let all = views.iter().flat_map(|v| v.findings.iter());
+            let suppressed = all.clone().filter(|f| f.suppressed).count();
+            let unchanged = all.filter(|f| !f.suppressed && !f.counts()).count();
+            let mut also = Vec::new();
+            if suppressed > 0 {
+                also.push(format!("{suppressed} suppressed"));
+            }
+            if baseline.is_some() {
+                also.push(format!("{unchanged} unchanged against the baseline"));
+            }
             s.push_str(&format!(
-                "{} finding{} in {} file{}\n",
+                "{}{} finding{} in {} file{}{}\n",
                 findings,
+                if baseline.is_some() { " new" } else { "" },
                 if findings == 1 { "" } else { "s" },
                 files.len(),
-                if files.len() == 1 { "" } else { "s" }
+                if files.len() == 1 { "" } else { "s" },
+                if also.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", also.join(", "))
+                }
             ));
             s
         }
@@ -166,6 +214,7 @@ pub fn check(paths: &[PathBuf], options: &CheckOptions) -> std::io::Result<Check
     Ok(CheckReport {
         files: files.len(),
         findings,
+        unparsed,
         output,
         problems,
     })
@@ -214,6 +263,64 @@ fn by_failing_file(analysed: Vec<Analysed>) -> Vec<Analysed> {
     out
 }
 
+/// One file's findings given their ids, suppressions and baseline states (read from its
+/// text); returns the unused suppressions, one line each.
+fn settle(a: &mut Analysed, baseline: Option<&Baseline>) -> Vec<String> {
+    let lines = LineDigests::of(&a.text);
+    let ids = finding_ids(
+        &project_path(&a.path),
+        a.findings.iter().map(|f| (f, lines.get(f.span.line))),
+    );
+    let sups = suppressions(&a.text);
+    let spans: Vec<(&str, u32, u32)> = a
+        .findings
+        .iter()
+        .map(|f| (f.kind.code(), f.span.line, f.span.end_line))
+        .collect();
+    let (suppressed, unused) = suppress::apply(&sups, &spans);
+    for ((f, id), s) in a.findings.iter_mut().zip(ids).zip(suppressed) {
+        f.baseline = baseline.map(|b| b.state(&id).to_string());
+        f.id = id;
+        f.suppressed = s;
+    }
+    unused
+        .into_iter()
+        .map(|i| format!("{}:{}: {}", a.path, sups[i].line, sups[i].unused_message()))
+        .collect()
+}
+
+/// A file's path inside its project, as finding ids name it (and as `scan` of the
+/// project's root names it): relative to the nearest folder above it with `.git`, else with
+/// `pyproject.toml` or `setup.py`, else to the current folder.
+pub fn project_path(path: &str) -> String {
+    let Ok(abs) = Path::new(path).canonicalize() else {
+        return normal_path(path);
+    };
+    let root = |marker: &[&str]| {
+        abs.ancestors()
+            .skip(1)
+            .find(|dir| marker.iter().any(|m| dir.join(m).exists()))
+            .map(Path::to_path_buf)
+    };
+    let base = root(&[".git"])
+        .or_else(|| root(&["pyproject.toml", "setup.py"]))
+        .or_else(|| {
+            std::env::current_dir()
+                .ok()
+                .and_then(|d| d.canonicalize().ok())
+        });
+    match base.as_deref().and_then(|b| abs.strip_prefix(b).ok()) {
+        Some(rel) => normal_path(&crate::corpus::walk::path_text(rel)),
+        None => normal_path(path),
+    }
+}
+
+/// Why a file was not analysed; `unparsed` when its text is not Python.
+struct NotAnalysed {
+    message: String,
+    unparsed: bool,
+}
+
 /// Loads and analyses one file ([`load`]); a panic is caught and reported.
 fn analyse_bytes(
     path: &str,
@@ -221,7 +328,7 @@ fn analyse_bytes(
     kind: FileKind,
     imports: Option<ImportSearch>,
     solver: &mut JobSolver,
-) -> Result<(String, Vec<Finding>, usize), String> {
+) -> Result<(String, Vec<Finding>, usize), NotAnalysed> {
     let result = catch_panic(|| {
         load(bytes, kind, NotebookMode::Precise, |source, module| {
             let shapes = analyse_module(module, &source.text, path, imports, solver);
@@ -234,13 +341,22 @@ fn analyse_bytes(
     });
     match result {
         Ok(Ok(analysed)) => Ok(analysed),
-        Ok(Err(f)) if f.status == FileStatus::ParseError => Err(format!(
-            "syntax error at {}:{}: {}",
-            f.line.unwrap_or(0),
-            f.column.unwrap_or(0),
-            f.message
-        )),
-        Ok(Err(f)) => Err(f.message),
-        Err(panic) => Err(format!("internal error: {panic}")),
+        Ok(Err(f)) if f.status == FileStatus::ParseError => Err(NotAnalysed {
+            message: format!(
+                "syntax error at {}:{}: {}",
+                f.line.unwrap_or(0),
+                f.column.unwrap_or(0),
+                f.message
+            ),
+            unparsed: true,
+        }),
+        Ok(Err(f)) => Err(NotAnalysed {
+            unparsed: f.status.is_unparsed(),
+            message: f.message,
+        }),
+        Err(panic) => Err(NotAnalysed {
+            message: format!("internal error: {panic}"),
+            unparsed: false,
+        }),
     }
 }

@@ -9,7 +9,10 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 #[command(
     name = "shapehound",
     version,
-    about = "Operator statistics and shape bugs over corpora of PyTorch code"
+    about = "Operator statistics and shape bugs over corpora of PyTorch code",
+    after_help = "Exit codes (scan and check): 0 no findings; 1 findings (with --baseline: new \
+                  findings), or files that do not parse; 2 usage or configuration error; 3 \
+                  internal or I/O failure; 130 interrupted."
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -20,8 +23,7 @@ pub struct Cli {
 pub enum Command {
     /// Scan corpus roots: count operator calls, write the Parquet tables, print a summary.
     Scan(ScanArgs),
-    /// Analyse one project's files for shape bugs and print diagnostics. Exit code 1 when
-    /// there are findings, 0 when none, 2 on usage errors.
+    /// Analyse one project's files for shape bugs and print diagnostics.
     Check(CheckArgs),
 }
 
@@ -48,6 +50,37 @@ pub struct CheckArgs {
     pub budgets: BudgetArgs,
     #[command(flatten)]
     pub installed: InstalledArgs,
+    #[command(flatten)]
+    pub gate: GateArgs,
+    #[command(flatten)]
+    pub config: ConfigArgs,
+}
+
+/// Which configuration file is read (`config.rs`) and whether `.gitignore` files count.
+#[derive(Debug, Args)]
+pub struct ConfigArgs {
+    /// The configuration file (`shapehound.toml`, or a `pyproject.toml` with
+    /// `[tool.shapehound]`) [default: the first found from the first path upward].
+    #[arg(long = "config", value_name = "FILE", conflicts_with = "no_config")]
+    pub config: Option<PathBuf>,
+    /// Read no configuration file.
+    #[arg(long = "no-config")]
+    pub no_config: bool,
+    /// Analyse files that `.gitignore` files leave out.
+    #[arg(long = "no-gitignore")]
+    pub no_gitignore: bool,
+}
+
+/// What the exit code counts (docs/exit-codes in README.md).
+#[derive(Debug, Args)]
+pub struct GateArgs {
+    /// A previous scan's report folder: each finding is marked new or unchanged against
+    /// it, its findings now gone are listed as fixed, and only new findings set the exit code.
+    #[arg(long = "baseline", value_name = "REPORT_DIR")]
+    pub baseline: Option<PathBuf>,
+    /// Exit 0 even when there are findings (failures still exit 2 or 3).
+    #[arg(long = "exit-zero")]
+    pub exit_zero: bool,
 }
 
 /// How much work a file, a unit and a constraint job may take (see `budget.rs`); what is
@@ -69,6 +102,18 @@ pub struct BudgetArgs {
 }
 
 impl BudgetArgs {
+    /// The configuration's budgets, where the command line gave none.
+    pub fn configure(&mut self, c: &crate::config::Settings, given: &dyn Fn(&str) -> bool) {
+        set(&mut self.unit_steps, c.unit_steps, given("unit_steps"));
+        set(&mut self.file_steps, c.file_steps, given("file_steps"));
+        set(&mut self.job_terms, c.job_terms, given("job_terms"));
+        set(
+            &mut self.job_budget_ms,
+            c.job_budget_ms,
+            given("job_budget_ms"),
+        );
+    }
+
     pub fn budgets(&self) -> crate::budget::Budgets {
         crate::budget::Budgets {
             unit_steps: self.unit_steps,
@@ -91,7 +136,24 @@ pub struct InstalledArgs {
     pub no_site_packages: bool,
 }
 
+/// `value` from the configuration, unless the command line gave one.
+fn set<T>(field: &mut T, value: Option<T>, given: bool) {
+    if let (Some(v), false) = (value, given) {
+        *field = v;
+    }
+}
+
 impl InstalledArgs {
+    /// The configuration's python paths come after the command line's.
+    pub fn configure(&mut self, c: &crate::config::Config, given: &dyn Fn(&str) -> bool) {
+        self.python_path.extend(c.python_path());
+        if !given("no_site_packages") {
+            if let Some(detect) = c.settings.site_packages {
+                self.no_site_packages = !detect;
+            }
+        }
+    }
+
     /// The installed-package folders these arguments name, their metadata read (an error
     /// for a missing folder).
     pub fn resolve(
@@ -185,9 +247,65 @@ pub struct ScanArgs {
 
     #[command(flatten)]
     pub installed: InstalledArgs,
+
+    #[command(flatten)]
+    pub gate: GateArgs,
+
+    #[command(flatten)]
+    pub config: ConfigArgs,
+}
+
+impl CheckArgs {
+    /// Settings from the configuration file where the command line gave none; `given(id)`
+    /// says whether the argument `id` came from the command line.
+    pub fn configure(&mut self, c: &crate::config::Config, given: &dyn Fn(&str) -> bool) {
+        configure_analysis(
+            c,
+            given,
+            &mut self.timeout_ms,
+            &mut self.max_file_size,
+            &mut self.follow_imports,
+        );
+        self.budgets.configure(&c.settings, given);
+        self.installed.configure(c, given);
+    }
+}
+
+/// The settings `check` and `scan` share.
+fn configure_analysis(
+    c: &crate::config::Config,
+    given: &dyn Fn(&str) -> bool,
+    timeout_ms: &mut u64,
+    max_file_size: &mut u64,
+    follow_imports: &mut bool,
+) {
+    set(timeout_ms, c.settings.timeout_ms, given("timeout_ms"));
+    set(max_file_size, c.max_file_size(), given("max_file_size"));
+    set(
+        follow_imports,
+        c.settings.follow_imports,
+        given("follow_imports"),
+    );
 }
 
 impl ScanArgs {
+    /// As [`CheckArgs::configure`], and the workers.
+    pub fn configure(&mut self, c: &crate::config::Config, given: &dyn Fn(&str) -> bool) {
+        let s = &c.settings;
+        if !given("workers") && s.workers.is_some() {
+            self.workers = s.workers;
+        }
+        configure_analysis(
+            c,
+            given,
+            &mut self.timeout_ms,
+            &mut self.max_file_size,
+            &mut self.follow_imports,
+        );
+        self.budgets.configure(s, given);
+        self.installed.configure(c, given);
+    }
+
     /// Worker threads per process: as asked, else one per core available to the process.
     pub fn workers(&self) -> u32 {
         self.workers.unwrap_or_else(|| {

@@ -7,18 +7,23 @@ use std::sync::Arc;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use anyhow::Context;
-use clap::Parser;
+use clap::{CommandFactory, FromArgMatches};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use shapehound::analysis::CountMode;
 use shapehound::cli::{Cli, Command, CountModeArg, ScanArgs};
+use shapehound::config::Config;
+use shapehound::corpus::selection::Selection;
+use shapehound::corpus::FileStatus;
 use shapehound::dataflow::{run_scan, ScanOptions};
+use shapehound::exit;
 use shapehound::operators::api::torch_api;
 use shapehound::operators::teosc::TeoscOpList;
+use shapehound::reports::baseline::Baseline;
 use shapehound::reports::parquet::write_single;
 use shapehound::reports::staging::{abandon, phase, set_phase, OutputLock, Phase, Staging};
 use shapehound::reports::summary::{render, top_operators};
-use shapehound::reports::tables::{RunRow, Table};
+use shapehound::reports::tables::{FixedRow, RunRow, Table};
 
 // Parsing allocates many small AST nodes per file; glibc malloc was a third of the profile.
 #[global_allocator]
@@ -58,15 +63,22 @@ fn main() -> ExitCode {
             if network {
                 let reason = "lost the connection to another process of the cluster run \
                               (it died, or the network failed)";
-                abandon(staging, reason, 1);
+                abandon(staging, reason, exit::FAILURE.into());
             }
-            abandon(staging, &format!("internal error: {info}"), 101);
+            abandon(
+                staging,
+                &format!("internal error: {info}"),
+                exit::FAILURE.into(),
+            );
         } else {
             default_hook(info);
         }
     }));
-    let cli = match Cli::try_parse() {
-        Ok(cli) => cli,
+    let parsed = Cli::command()
+        .try_get_matches()
+        .and_then(|m| Cli::from_arg_matches(&m).map(|cli| (cli, m)));
+    let (mut cli, matches) = match parsed {
+        Ok(parsed) => parsed,
         Err(e) => {
             use clap::error::ErrorKind;
             if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
@@ -79,7 +91,27 @@ fn main() -> ExitCode {
                 .next()
                 .unwrap_or("error: invalid arguments");
             eprintln!("{first} (see `shapehound --help`)");
-            return ExitCode::from(2);
+            return ExitCode::from(exit::USAGE);
+        }
+    };
+    // The configuration file fills in what the command line did not give.
+    let sub = matches.subcommand().map(|(_, m)| m);
+    let given = |id: &str| {
+        sub.and_then(|m| m.value_source(id)) == Some(clap::parser::ValueSource::CommandLine)
+    };
+    let configured = match &mut cli.command {
+        Command::Check(args) => {
+            configure(&args.paths, &args.config).inspect(|c| args.configure(c, &given))
+        }
+        Command::Scan(args) => {
+            configure(&args.roots, &args.config).inspect(|c| args.configure(c, &given))
+        }
+    };
+    let config = match configured {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(exit::USAGE);
         }
     };
     match &cli.command {
@@ -87,37 +119,72 @@ fn main() -> ExitCode {
         Command::Scan(args) => shapehound::budget::set_budgets(args.budgets.budgets()),
     }
     match cli.command {
-        Command::Check(args) => check(args),
-        Command::Scan(args) => match scan(args) {
-            Ok(()) => ExitCode::SUCCESS,
+        Command::Check(args) => check(args, &config),
+        Command::Scan(args) => match scan(args, &config) {
+            Ok(code) => ExitCode::from(code),
             Err(Failure::Usage(Usage(msg))) => {
                 eprintln!("error: {msg}");
-                ExitCode::from(2)
+                ExitCode::from(exit::USAGE)
             }
             Err(Failure::Run(e)) => {
                 eprintln!("error: {e:#}");
-                ExitCode::FAILURE
+                ExitCode::from(exit::FAILURE)
             }
         },
     }
 }
 
-fn check(args: shapehound::cli::CheckArgs) -> ExitCode {
+/// The configuration for a run over `paths` (`config.rs`).
+fn configure(
+    paths: &[std::path::PathBuf],
+    args: &shapehound::cli::ConfigArgs,
+) -> Result<Config, shapehound::config::ConfigError> {
+    Config::discover(paths, args.config.as_deref(), args.no_config)
+}
+
+/// What the walk keeps, from the configuration and `--no-gitignore`.
+fn selection(config: &Config, args: &shapehound::cli::ConfigArgs) -> Result<Selection, String> {
+    config
+        .selection(!args.no_gitignore)
+        .map_err(|e| e.to_string())
+}
+
+fn check(args: shapehound::cli::CheckArgs, config: &Config) -> ExitCode {
     // Ctrl-C ends a check at once, Z3 at work or not (it writes nothing to protect).
     let _ = ctrlc::set_handler(|| {
         eprintln!("error: interrupted");
         // SAFETY: ends the process without unwinding threads that may be inside Z3.
-        unsafe { libc::_exit(130) }
+        unsafe { libc::_exit(exit::INTERRUPTED.into()) }
     });
     if let Some(missing) = args.paths.iter().find(|p| !p.exists()) {
         eprintln!("error: no such file or folder: {}", missing.display());
-        return ExitCode::from(2);
+        return ExitCode::from(exit::USAGE);
     }
     let python_path = match args.installed.resolve() {
         Ok(p) => p,
         Err(e) => {
             eprintln!("error: {e}");
-            return ExitCode::from(2);
+            return ExitCode::from(exit::USAGE);
+        }
+    };
+    let baseline = match args
+        .gate
+        .baseline
+        .as_deref()
+        .map(Baseline::load)
+        .transpose()
+    {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(exit::USAGE);
+        }
+    };
+    let selection = match selection(config, &args.config) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(exit::USAGE);
         }
     };
     let options = shapehound::check::CheckOptions {
@@ -126,6 +193,9 @@ fn check(args: shapehound::cli::CheckArgs) -> ExitCode {
         follow_imports: args.follow_imports,
         python_path,
         max_file_bytes: args.max_file_size,
+        baseline: baseline.map(Arc::new),
+        selection,
+        kinds: config.kinds(),
     };
     match shapehound::check::check(&args.paths, &options) {
         Ok(report) => {
@@ -133,15 +203,16 @@ fn check(args: shapehound::cli::CheckArgs) -> ExitCode {
                 eprintln!("warning: {}", shapehound::findings::render::printable(p));
             }
             print!("{}", report.output);
-            if report.findings > 0 {
-                ExitCode::from(1)
-            } else {
-                ExitCode::SUCCESS
-            }
+            ExitCode::from(exit::of_run(
+                report.findings as u64,
+                report.unparsed as u64,
+                options.baseline.is_some(),
+                args.gate.exit_zero,
+            ))
         }
         Err(e) => {
             eprintln!("error: {e}");
-            ExitCode::from(3)
+            ExitCode::from(exit::FAILURE)
         }
     }
 }
@@ -161,7 +232,7 @@ fn usage(msg: impl Into<String>) -> Failure {
     Failure::Usage(Usage(msg.into()))
 }
 
-fn scan(args: ScanArgs) -> std::result::Result<(), Failure> {
+fn scan(args: ScanArgs, config: &Config) -> std::result::Result<u8, Failure> {
     for root in &args.roots {
         if !root.exists() {
             return Err(usage(format!(
@@ -180,6 +251,12 @@ fn scan(args: ScanArgs) -> std::result::Result<(), Failure> {
         return Err(usage("a cluster run (-n > 1) needs a hostfile (-h FILE)"));
     }
     let python_path = args.installed.resolve().map_err(|e| usage(e.to_string()))?;
+    let baseline = match &args.gate.baseline {
+        Some(dir) => Some(Arc::new(
+            Baseline::load(dir).map_err(|e| usage(e.to_string()))?,
+        )),
+        None => None,
+    };
     let mode = match (args.count_mode, &args.op_list) {
         (CountModeArg::Precise, None) => CountMode::Precise,
         (CountModeArg::Precise, Some(_)) => {
@@ -224,7 +301,7 @@ fn scan(args: ScanArgs) -> std::result::Result<(), Failure> {
     // Ctrl-C (and a scheduler's SIGTERM) end the run within moments, the previous report
     // intact; Z3's own handler is off (`JobSolver`).
     let on_signal = staging.clone();
-    ctrlc::set_handler(move || abandon(&on_signal, "interrupted", 130))
+    ctrlc::set_handler(move || abandon(&on_signal, "interrupted", exit::INTERRUPTED.into()))
         .map_err(|e| Failure::Run(anyhow::anyhow!("cannot install the Ctrl-C handler: {e}")))?;
     let _ = RUN_STAGING.set(staging.clone());
     if args.processes > 1 {
@@ -239,7 +316,7 @@ fn scan(args: ScanArgs) -> std::result::Result<(), Failure> {
                      (--connect-timeout): check the hostfile and that each process was started",
                     waited.as_secs()
                 );
-                abandon(&on_timeout, &reason, 1);
+                abandon(&on_timeout, &reason, exit::FAILURE.into());
             }
         });
     }
@@ -273,6 +350,9 @@ fn scan(args: ScanArgs) -> std::result::Result<(), Failure> {
         progress: progress.clone(),
         follow_imports: args.follow_imports,
         python_path,
+        baseline: baseline.clone(),
+        selection: Arc::new(selection(config, &args.config).map_err(usage)?),
+        kinds: Arc::new(config.kinds()),
     };
     let totals = run_scan(options).map_err(|e| {
         if phase() == Phase::Writing {
@@ -293,8 +373,11 @@ fn scan(args: ScanArgs) -> std::result::Result<(), Failure> {
         // Not the process that hosts worker 0: its parts are in place.
         set_phase(Phase::Committed);
         staging.discard();
-        return Ok(());
+        return Ok(exit::CLEAN);
     };
+    let fixed = baseline
+        .as_ref()
+        .map(|b| b.fixed(totals.finding_ids.iter().map(String::as_str)));
 
     let run = RunRow {
         version: env!("CARGO_PKG_VERSION").to_string(),
@@ -313,6 +396,10 @@ fn scan(args: ScanArgs) -> std::result::Result<(), Failure> {
         op_calls: totals.op_calls(),
         operators: totals.operators.len() as u64,
         findings: totals.findings(),
+        findings_suppressed: totals.findings_suppressed,
+        findings_new: baseline.is_some().then_some(totals.findings_new),
+        findings_fixed: fixed.as_ref().map(|f| f.len() as u64),
+        warnings: totals.warnings,
         jobs: totals.jobs(),
         jobs_sat: totals.jobs_with("sat"),
         jobs_unsat: totals.jobs_with("unsat"),
@@ -320,6 +407,18 @@ fn scan(args: ScanArgs) -> std::result::Result<(), Failure> {
         jobs_skipped: totals.jobs_with("skipped"),
         jobs_z3: totals.jobs_z3,
     };
+    if let Some(rows) = fixed {
+        write_single(&staging.dir, rows)
+            .and_then(|()| staging.commit_part(FixedRow::NAME, 0))
+            .with_context(|| {
+                format!(
+                    "writing the fixed table; the report in `{}` is incomplete (it has no \
+                     `run` row)",
+                    out.display()
+                )
+            })?;
+    }
+    let new_and_fixed = (run.findings_new, run.findings_fixed);
     // The run row comes last, and only now: a report that has one is complete.
     write_single(&staging.dir, vec![run])
         .and_then(|()| staging.commit_part(RunRow::NAME, 0))
@@ -342,8 +441,35 @@ fn scan(args: ScanArgs) -> std::result::Result<(), Failure> {
             "{}",
             render(&totals, elapsed, &top, &args.out.display().to_string())
         );
+        if let (Some(dir), Some(new)) = (&args.gate.baseline, new_and_fixed.0) {
+            println!(
+                "against the baseline {}: {new} new, {} unchanged, {} fixed",
+                dir.display(),
+                totals.findings().saturating_sub(new),
+                new_and_fixed.1.unwrap_or(0),
+            );
+        }
     }
-    Ok(())
+    let unparsed: u64 = totals
+        .files_by_status
+        .iter()
+        .filter(|(status, _)| {
+            FileStatus::ALL
+                .iter()
+                .any(|s| s.as_str() == *status && s.is_unparsed())
+        })
+        .map(|(_, n)| n)
+        .sum();
+    let counted = match &baseline {
+        Some(_) => totals.findings_new,
+        None => totals.findings(),
+    };
+    Ok(exit::of_run(
+        counted,
+        unparsed,
+        baseline.is_some(),
+        args.gate.exit_zero,
+    ))
 }
 
 /// UTC timestamp in RFC 3339 (no external time crate needed for one field).

@@ -160,7 +160,7 @@ fn text_output_has_a_code_frame_and_usage_errors_exit_two() {
 }
 
 #[test]
-fn a_file_that_does_not_parse_is_a_warning_not_a_crash() {
+fn a_file_that_does_not_parse_is_reported_and_fails_the_check() {
     let dir = tempfile::tempdir().unwrap();
     write(dir.path(), "broken.py", "def f(:\n");
     write(
@@ -169,7 +169,8 @@ fn a_file_that_does_not_parse_is_a_warning_not_a_crash() {
         "import torch\nx = torch.zeros(2, 3)\n",
     );
     let out = common::run(&["check", &dir.path().display().to_string()]);
-    assert_eq!(out.status.code(), Some(0));
+    // Like a finding, it is for the user to fix (exit 1), and the other files are checked.
+    assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
         stderr.contains("broken.py") && stderr.contains("syntax error"),

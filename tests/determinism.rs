@@ -104,7 +104,7 @@ fn same_rows_for_any_workers(extra: &[&str]) {
         wait_bounded(p1, Duration::from_secs(120)),
     ] {
         assert!(
-            out.status.success(),
+            common::completed(&out.status),
             "{}",
             String::from_utf8_lossy(&out.stderr)
         );

@@ -99,7 +99,7 @@ fn a_hostile_corpus_is_scanned_in_bounded_time_and_memory() {
     let elapsed = started.elapsed();
     let peak = children_peak_memory();
     assert!(
-        output.status.success(),
+        common::completed(&output.status),
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
@@ -185,7 +185,7 @@ fn snapshot(out: &Path) -> Vec<Vec<String>> {
 fn previous_report(t: &Path) -> (PathBuf, Vec<Vec<String>>) {
     let out = t.join("report");
     let done = scan(&[&sample_corpus()], &out, &["--no-site-packages"]);
-    assert!(done.status.success());
+    assert!(common::completed(&done.status));
     let before = snapshot(&out);
     assert_eq!(before[4].len(), 1, "one run row");
     (out, before)
@@ -253,7 +253,7 @@ fn a_second_run_into_the_same_report_fails_at_once() {
         .output()
         .unwrap();
     assert!(started.elapsed() < Duration::from_secs(5));
-    assert_eq!(second.status.code(), Some(1));
+    assert_eq!(second.status.code(), Some(3));
     let stderr = String::from_utf8_lossy(&second.stderr);
     assert!(stderr.contains("another scan is writing"), "{stderr}");
     signal(&first, libc::SIGKILL);
@@ -272,7 +272,7 @@ fn a_failing_disk_ends_the_run_and_keeps_the_previous_report() {
         .env("SHAPEHOUND_INJECT_WRITE_FAILURE", "op_calls")
         .output()
         .unwrap();
-    assert_eq!(failed.status.code(), Some(1));
+    assert_eq!(failed.status.code(), Some(3));
     let stderr = String::from_utf8_lossy(&failed.stderr);
     assert!(
         stderr.contains("no space left on device") && stderr.contains("unchanged"),
@@ -303,7 +303,7 @@ fn a_rename_failing_at_commit_ends_every_worker_and_says_the_report_is_incomplet
         run.kill().unwrap();
     }
     let stderr = stderr_of(&mut run);
-    assert_eq!(status.and_then(|s| s.code()), Some(1), "{stderr}");
+    assert_eq!(status.and_then(|s| s.code()), Some(3), "{stderr}");
     assert!(
         stderr.contains("part-00001.parquet") && stderr.contains("incomplete"),
         "{stderr}"
@@ -362,9 +362,9 @@ fn cluster_runs_keep_odd_names_and_fail_cleanly() {
     let mut first = cluster_process(&corpus, &out, &hosts, 0, &[]);
     let limit = Duration::from_secs(60);
     let status = wait_with_deadline(&mut first, limit).expect("process 0 hung");
-    assert!(status.success(), "{}", stderr_of(&mut first));
+    assert!(common::completed(&status), "{}", stderr_of(&mut first));
     let status = wait_with_deadline(&mut second, limit).expect("process 1 hung");
-    assert!(status.success(), "{}", stderr_of(&mut second));
+    assert!(common::completed(&status), "{}", stderr_of(&mut second));
     let mut paths: Vec<String> = read_table(&out, "files")
         .iter()
         .map(|f| f["path"].clone())
@@ -384,7 +384,7 @@ fn cluster_runs_keep_odd_names_and_fail_cleanly() {
     second.wait().unwrap();
     let status = wait_with_deadline(&mut first, Duration::from_secs(10));
     let status = status.expect("the surviving process did not end within 10 s");
-    assert_eq!(status.code(), Some(1));
+    assert_eq!(status.code(), Some(3));
     let stderr = stderr_of(&mut first);
     assert!(stderr.contains("lost the connection"), "{stderr}");
     assert!(!stderr.contains("panicked"), "{stderr}");
@@ -394,7 +394,7 @@ fn cluster_runs_keep_odd_names_and_fail_cleanly() {
     let hosts = hostfile(t.path(), 2);
     let mut alone = cluster_process(&slow, &out, &hosts, 0, &["--connect-timeout", "2"]);
     let status = wait_with_deadline(&mut alone, Duration::from_secs(15));
-    assert_eq!(status.expect("waited forever").code(), Some(1));
+    assert_eq!(status.expect("waited forever").code(), Some(3));
     assert!(stderr_of(&mut alone).contains("did not connect within 2 s"));
     assert_eq!(snapshot(&out), before);
 }

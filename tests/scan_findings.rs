@@ -31,7 +31,7 @@ fn sample_report() -> Report {
         "2",
     ]);
     assert!(
-        out.status.success(),
+        common::completed(&out.status),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
@@ -259,7 +259,7 @@ fn scan_with_injection(corpus: &Path, out: &Path, inject: &str) {
         .output()
         .unwrap();
     assert!(
-        output.status.success(),
+        common::completed(&output.status),
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );

@@ -49,7 +49,7 @@ fn teosc_scan(corpus: &Path, out: &Path, list: &Path) -> (Vec<(String, u64)>, St
         "1000",
     ]);
     assert!(
-        output.status.success(),
+        common::completed(&output.status),
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );

@@ -50,6 +50,15 @@ pub enum FileStatus {
 }
 
 impl FileStatus {
+    /// The file's text could not be read as Python (a syntax error, bytes that are not
+    /// UTF-8, a notebook that is not JSON): what a user must fix, like a finding.
+    pub fn is_unparsed(self) -> bool {
+        matches!(
+            self,
+            FileStatus::ParseError | FileStatus::NotUtf8 | FileStatus::NotebookNotJson
+        )
+    }
+
     pub const ALL: [FileStatus; 11] = [
         FileStatus::Ok,
         FileStatus::ParseError,

@@ -16,6 +16,8 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use walkdir::WalkDir;
 
+use super::selection::{GitignoreStack, Selection};
+
 use super::source::FileKind;
 
 /// A file or folder name as the tables spell it: as it is when it is UTF-8; otherwise every
@@ -252,24 +254,40 @@ fn stays_inside(path: &Path, root: &Path) -> bool {
 
 /// Walks one repository, calling `emit` for every `.py`/`.ipynb` file in a deterministic order.
 /// Returns the walk problems that concern no particular Python file (loops, unreadable folders).
-pub fn walk_repo(repo: &RepoRoot, mut emit: impl FnMut(DiscoveredFile)) -> Vec<String> {
+pub fn walk_repo(repo: &RepoRoot, emit: impl FnMut(DiscoveredFile)) -> Vec<String> {
+    walk_selected(repo, &Selection::everything(), emit)
+}
+
+/// [`walk_repo`], keeping only what `selection` keeps (`selection.rs`).
+pub fn walk_selected(
+    repo: &RepoRoot,
+    selection: &Selection,
+    mut emit: impl FnMut(DiscoveredFile),
+) -> Vec<String> {
     let mut problems = Vec::new();
     let root = &repo.corpus_root;
     let max_depth = if repo.files_only { 1 } else { usize::MAX };
+    let mut gitignores = GitignoreStack::new(&repo.dir, selection.gitignore);
     let walker = WalkDir::new(&repo.dir)
         .follow_links(true)
         .max_depth(max_depth)
         .sort_by_file_name()
         .into_iter()
-        .filter_entry(|e| {
-            if e.depth() == 0 || !e.file_type().is_dir() {
-                return true;
+        .filter_entry(move |e| {
+            let is_dir = e.file_type().is_dir();
+            if e.depth() > 0 && is_dir {
+                let name = e.file_name().to_string_lossy();
+                if SKIPPED_DIRS.contains(&name.as_ref()) || is_virtualenv(e.path()) {
+                    return false;
+                }
             }
-            let name = e.file_name().to_string_lossy();
-            if SKIPPED_DIRS.contains(&name.as_ref()) || is_virtualenv(e.path()) {
+            if e.depth() > 0 && selection.excluded(e.path()) {
                 return false;
             }
-            true
+            if !is_dir && FileKind::from_path(e.path()).is_some() && !selection.included(e.path()) {
+                return false;
+            }
+            !gitignores.ignored(e.path(), e.depth(), is_dir)
         });
     let folder_row = |path: &Path, why: FolderNotEntered| {
         let rel = path.strip_prefix(root).unwrap_or(path);

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 
 use super::modules::{FileKey, ImportContext};
-use super::shape_jobs::{unit_jobs, ContentJobs};
+use super::shape_jobs::{unit_jobs, ContentJobs, GroupPath};
 use super::stages::GroupOutput;
 use crate::analysis::{analyse_file, CountMode, FileAnalysis};
 use crate::corpus::installed::SitePackages;
@@ -200,14 +200,22 @@ pub fn analyse_group(
     );
     let units = unit_jobs.len() as u64;
     let jobs = unit_jobs.iter().map(|u| u.unit.runs.len() as u64).sum();
-    if !unit_jobs.is_empty() {
+    // A group with suppression comments is regrouped even without units: they are then
+    // all unused, and said so.
+    if !unit_jobs.is_empty() || !analysis.suppressions.is_empty() {
         out.contents.push(ContentJobs {
             content,
             units: units as u32,
             paths: metas
                 .iter()
-                .map(|m| (m.repo.clone(), m.path.clone()))
+                .map(|m| GroupPath {
+                    repo: m.repo.clone(),
+                    path: m.path.clone(),
+                    repo_path: m.repo_path.clone(),
+                })
                 .collect(),
+            lines: std::mem::take(&mut analysis.lines),
+            suppressions: std::mem::take(&mut analysis.suppressions),
         });
     }
     out.jobs = unit_jobs;

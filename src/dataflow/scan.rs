@@ -31,13 +31,20 @@ use timely::dataflow::operators::Exchange;
 
 use super::modules::import_contexts;
 use super::rows::{analyse_group, probe_file, FileMeta};
-use super::shape_jobs::{finding_rows, ContentKey, UnitJob, WorkerSolver};
+use super::shape_jobs::{
+    finding_rows, settle_file, ContentJobs, ContentKey, UnitJob, WorkerSolver,
+};
 use super::stages::{
     all_agree, analyse_fueled, balance_by_cost, barrier, regroup_solved, sink, solve_fueled, Fuel,
 };
 use crate::analysis::CountMode;
+use crate::config::KindFilter;
 use crate::corpus::installed::SitePackages;
-use crate::corpus::{discover_repos, walk_repo, DiscoveredFile, FileKind};
+use crate::corpus::selection::Selection;
+use crate::corpus::walk::walk_selected;
+use crate::corpus::{discover_repos, DiscoveredFile, FileKind};
+use crate::findings::suppress::Suppression;
+use crate::reports::baseline::Baseline;
 use crate::reports::parquet::PartWriter;
 use crate::reports::staging::{abandon, set_phase, Phase, Staging};
 use crate::reports::tables::{FileRow, FindingRow, JobRow, OpCallRow, OpCountRow, RunRow, Table};
@@ -83,6 +90,19 @@ pub struct ScanOptions {
     pub follow_imports: bool,
     /// Folders of installed packages, read when a file imports from them.
     pub python_path: Vec<SitePackages>,
+    /// A previous report: each finding is `new` or `unchanged` against it.
+    pub baseline: Option<Arc<Baseline>>,
+    /// Which files the walk keeps (configuration globs, `.gitignore`).
+    pub selection: Arc<Selection>,
+    /// Which finding kinds are reported.
+    pub kinds: Arc<KindFilter>,
+}
+
+/// What the per-file settling of findings brings together (`settle_file`).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+enum FileNote {
+    Finding(Box<FindingRow>),
+    Suppressions(Vec<Suppression>),
 }
 
 /// Global totals, gathered by worker 0 from the dataflow's `count` outputs.
@@ -92,8 +112,16 @@ pub struct ScanTotals {
     pub operators: BTreeMap<String, u64>,
     pub bytes: u64,
     pub duplicates: u64,
-    /// `findings` rows by kind code.
+    /// Findings that count (errors, not suppressed) by kind code.
     pub findings_by_kind: BTreeMap<String, u64>,
+    pub findings_suppressed: u64,
+    /// Against a baseline: findings that count and are not in it.
+    pub findings_new: u64,
+    /// Against a baseline: the ids of the findings that count (fixed ones are the
+    /// baseline's others).
+    pub finding_ids: Vec<String>,
+    /// `warning` rows (unused suppressions).
+    pub warnings: u64,
     /// Constraint jobs by result (`sat`, `unsat`, `unknown`, `skipped`).
     pub jobs_by_result: BTreeMap<String, u64>,
     /// Jobs the algebra could not decide alone.
@@ -132,6 +160,10 @@ enum Total {
     Duplicates,
     Operator(String),
     Finding(String),
+    FindingSuppressed,
+    FindingNew,
+    FindingId(String),
+    Warning,
     Job(String),
     JobZ3,
 }
@@ -170,7 +202,7 @@ impl Sinks {
     /// A write that fails (a full disk) ends the run at once: nothing is committed yet.
     fn keep(&mut self, result: Result<(), ReportError>) {
         if let Err(e) = result {
-            abandon(&self.staging, &e.to_string(), 1);
+            abandon(&self.staging, &e.to_string(), crate::exit::FAILURE.into());
         }
     }
 
@@ -247,6 +279,9 @@ fn scan_worker(
     let follow_imports = opts.follow_imports && matches!(mode, CountMode::Precise);
     let installed = Arc::new(opts.python_path.clone());
     let progress = opts.progress.clone();
+    let baseline = opts.baseline.clone();
+    let kinds = opts.kinds.clone();
+    let with_baseline = baseline.is_some();
     // Z3 solvers are not `Send`: each worker makes its own and reuses it for every job.
     let mut solver = WorkerSolver::new(opts.solver_timeout, index as u32);
 
@@ -337,29 +372,56 @@ fn scan_worker(
         let jobs = balance_by_cost(analysed.jobs, |unit: &UnitJob| unit.cost);
         let (job_rows, solved) =
             solve_fueled(jobs, SOLVE_FUEL, move |unit| solver.solve_unit(unit));
-        let findings = regroup_solved(analysed.contents, solved, route::<ContentKey>, finding_rows);
-        // A failing operation reached from several files (its own and those importing it)
-        // is one finding: the least row, so that the choice is the same for any -w/-n.
+        let contents = analysed.contents;
+        let suppressions = contents.clone().flat_map(|g: ContentJobs| {
+            let sups = g.suppressions;
+            let with = !sups.is_empty();
+            g.paths
+                .into_iter()
+                .filter(move |_| with)
+                .map(move |p| ((p.repo, p.path), FileNote::Suppressions(sups.clone())))
+        });
+        let findings = regroup_solved(contents, solved, route::<ContentKey>, finding_rows);
+        // Per file, from every group that reached it: a failing operation reached from
+        // several files (its own and those importing it) is one finding, and the file's
+        // suppression comments apply to them all.
         let findings = findings
             .map(|row: FindingRow| {
-                let key = (
-                    row.repo.clone(),
-                    row.path.clone(),
-                    row.line,
-                    row.column,
-                    row.operator.clone(),
-                    row.kind.clone(),
-                );
-                (key, row)
+                (
+                    (row.repo.clone(), row.path.clone()),
+                    FileNote::Finding(Box::new(row)),
+                )
             })
+            .concat(suppressions)
             .reduce(
-                |_key, rows: &[(&FindingRow, isize)], out: &mut Vec<(FindingRow, isize)>| {
-                    if let Some((least, _)) = rows.first() {
-                        out.push(((*least).clone(), 1));
+                |(repo, path), notes: &[(&FileNote, isize)], out: &mut Vec<(FindingRow, isize)>| {
+                    let mut rows = Vec::new();
+                    let mut sups: Vec<Suppression> = Vec::new();
+                    for (note, _) in notes {
+                        match note {
+                            FileNote::Finding(row) => rows.push(FindingRow::clone(row)),
+                            FileNote::Suppressions(s) if sups.is_empty() => sups = s.clone(),
+                            FileNote::Suppressions(_) => {}
+                        }
                     }
+                    out.extend(
+                        settle_file(repo, path, rows, &sups)
+                            .into_iter()
+                            .map(|r| (r, 1)),
+                    );
                 },
             )
-            .map(|(_, row)| row);
+            .flat_map(move |(_, mut row): (_, FindingRow)| {
+                if row.severity == "error" && !kinds.reports(&row.kind) {
+                    return None;
+                }
+                if let Some(b) = &baseline {
+                    if row.severity == "error" {
+                        row.baseline = Some(b.state(&row.id).to_string());
+                    }
+                }
+                Some(row)
+            });
 
         // Per-file tallies carry their count as the diff; `count` sums them per key.
         let op_counts = tallies.clone().count();
@@ -374,7 +436,23 @@ fn scan_worker(
                 ]
             })
             .concat(tallies.map(|(_repo, op)| Total::Operator(op)))
-            .concat(findings.clone().map(|f| Total::Finding(f.kind)))
+            .concat(findings.clone().flat_map(move |f: FindingRow| {
+                let mut keys = Vec::new();
+                if f.severity != "error" {
+                    keys.push(Total::Warning);
+                } else if f.suppressed {
+                    keys.push(Total::FindingSuppressed);
+                } else {
+                    if f.baseline.as_deref() == Some("new") {
+                        keys.push(Total::FindingNew);
+                    }
+                    if with_baseline {
+                        keys.push(Total::FindingId(f.id.clone()));
+                    }
+                    keys.push(Total::Finding(f.kind));
+                }
+                keys
+            }))
             .concat(job_rows.clone().explode(|j: JobRow| {
                 vec![
                     (Total::Job(j.result), 1isize),
@@ -442,6 +520,10 @@ fn scan_worker(
                     Total::Bytes => t.bytes += amount,
                     Total::Duplicates => t.duplicates += amount,
                     Total::Finding(k) => *t.findings_by_kind.entry(k).or_default() += amount,
+                    Total::FindingSuppressed => t.findings_suppressed += amount,
+                    Total::FindingNew => t.findings_new += amount,
+                    Total::FindingId(id) => t.finding_ids.extend((0..amount).map(|_| id.clone())),
+                    Total::Warning => t.warnings += amount,
                     Total::Job(r) => *t.jobs_by_result.entry(r).or_default() += amount,
                     Total::JobZ3 => t.jobs_z3 += amount,
                 }
@@ -465,7 +547,7 @@ fn scan_worker(
         if i % peers != index {
             continue;
         }
-        problems.extend(walk_repo(repo, |file| {
+        problems.extend(walk_selected(repo, &opts.selection, |file| {
             input.insert(file);
             if let Some(b) = &opts.progress {
                 b.inc_length(1);
@@ -483,7 +565,7 @@ fn scan_worker(
 
     let written = sinks.borrow_mut().finish();
     if let Err(e) = written {
-        abandon(&opts.staging, &e.to_string(), 1);
+        abandon(&opts.staging, &e.to_string(), crate::exit::FAILURE.into());
     }
     commit(worker, &opts.staging).map_err(|e| {
         format!(

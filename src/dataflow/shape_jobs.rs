@@ -8,6 +8,8 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use crate::corpus::FileKind;
+use crate::findings::identity::{finding_ids, LineDigests};
+use crate::findings::suppress::{self, Suppression};
 use crate::findings::{file_findings, unit_finding, Finding};
 use crate::jobs::{self, JobSolver, Verdict};
 use crate::reports::tables::{FindingRow, JobRow, RelatedSpan};
@@ -52,13 +54,25 @@ pub fn unit_jobs(content: &ContentKey, repo: &str, path: &str, units: Vec<Unit>)
         .collect()
 }
 
-/// What regrouping needs to know about a content group with units: how many solved units
-/// to wait for, and the paths (repo, path) its findings belong to.
+/// What regrouping needs to know about a content group with units (or suppression
+/// comments): how many solved units to wait for, the paths its findings belong to, and what
+/// its findings' ids and suppressions read of its text.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ContentJobs {
     pub content: ContentKey,
     pub units: u32,
-    pub paths: Vec<(String, String)>,
+    pub paths: Vec<GroupPath>,
+    pub lines: LineDigests,
+    pub suppressions: Vec<Suppression>,
+}
+
+/// One path of a content group: as the tables name it, and inside its repository (what
+/// finding ids name, so that they do not depend on where the corpus was put).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GroupPath {
+    pub repo: String,
+    pub path: String,
+    pub repo_path: String,
 }
 
 /// A solved unit on its way to its content group's regrouping: its finding, if every run
@@ -124,15 +138,94 @@ impl WorkerSolver {
 }
 
 /// The findings of one content group, once all its units are solved: one row per finding
-/// and path of the group.
+/// and path of the group, with its id (suppressions come later, per file: `settle_file`).
 pub fn finding_rows(group: &ContentJobs, mut solved: Vec<SolvedUnit>) -> Vec<FindingRow> {
     solved.sort_by_key(|s| s.index);
     let findings = file_findings(solved.into_iter().filter_map(|s| s.finding));
     let mut rows = Vec::with_capacity(findings.len() * group.paths.len());
-    for (repo, path) in &group.paths {
-        rows.extend(findings.iter().map(|f| finding_row(f, repo, path)));
+    for p in &group.paths {
+        // Ids are numbered per file of the failing operation: this file's, or another one
+        // of the project (whose text is not at hand: its line is not in its ids).
+        let mut by_file: Vec<(String, Vec<&Finding>)> = Vec::new();
+        for f in &findings {
+            let file = f.path.as_deref().map(|rel| beside(&p.repo_path, rel));
+            let file = file.unwrap_or_else(|| p.repo_path.clone());
+            match by_file.iter_mut().find(|(name, _)| *name == file) {
+                Some((_, list)) => list.push(f),
+                None => by_file.push((file, vec![f])),
+            }
+        }
+        for (file, list) in by_file {
+            let digests = list.iter().map(|f| {
+                let digest = f.path.is_none().then(|| group.lines.get(f.span.line));
+                (*f, digest.flatten())
+            });
+            let ids = finding_ids(&file, digests);
+            for (f, id) in list.into_iter().zip(ids) {
+                rows.push(finding_row(f, id, &p.repo, &p.path));
+            }
+        }
     }
     rows
+}
+
+/// One file's findings rows (from every content group that reached it) with its
+/// suppression comments: one row per failing operation (the least, so that the choice is
+/// the same for any -w/-n), each flagged if a comment suppresses it, and a `warning` row
+/// for each `shapehound` suppression that suppresses nothing.
+pub fn settle_file(
+    repo: &str,
+    path: &str,
+    mut rows: Vec<FindingRow>,
+    sups: &[Suppression],
+) -> Vec<FindingRow> {
+    rows.sort();
+    rows.dedup_by(|b, a| {
+        (a.line, a.column, &a.operator, &a.kind) == (b.line, b.column, &b.operator, &b.kind)
+    });
+    let spans: Vec<(&str, u32, u32)> = rows
+        .iter()
+        .map(|r| (r.kind.as_str(), r.line, r.end_line))
+        .collect();
+    let (suppressed, unused) = suppress::apply(sups, &spans);
+    for (row, s) in rows.iter_mut().zip(suppressed) {
+        row.suppressed = s;
+    }
+    for i in unused {
+        rows.push(unused_suppression_row(repo, path, &sups[i]));
+    }
+    rows
+}
+
+/// A suppression comment that suppressed nothing, as a `warning` row of `findings`.
+fn unused_suppression_row(repo: &str, path: &str, s: &Suppression) -> FindingRow {
+    let key = format!(
+        "unused-suppression\u{0}{path}\u{0}{}\u{0}{}",
+        s.line,
+        s.kinds.join(",")
+    );
+    FindingRow {
+        id: format!("{:016x}", crate::findings::identity::fnv1a(key.as_bytes())),
+        repo: repo.to_string(),
+        path: path.to_string(),
+        line: s.line,
+        column: 1,
+        end_line: s.line,
+        end_column: 1,
+        unit: String::new(),
+        unit_kind: String::new(),
+        operator: String::new(),
+        kind: suppress::UNUSED_KIND.to_string(),
+        severity: "warning".to_string(),
+        message: s.unused_message(),
+        shapes: String::new(),
+        witness: None,
+        related: Vec::new(),
+        solver: String::new(),
+        solve_us: 0,
+        suppressed: false,
+        baseline: None,
+    }
 }
 
 /// The other files a run's operations are in (its obligations' origins), named as `analysed`
@@ -149,7 +242,7 @@ fn spanned_files(analysed: &str, run: &crate::units::UnitRun) -> Vec<String> {
     files.into_iter().collect()
 }
 
-fn finding_row(f: &Finding, repo: &str, analysed: &str) -> FindingRow {
+fn finding_row(f: &Finding, id: String, repo: &str, analysed: &str) -> FindingRow {
     // A failing operation in another file of the project is that file's finding.
     let path = match &f.path {
         Some(rel) => beside(analysed, rel),
@@ -157,7 +250,7 @@ fn finding_row(f: &Finding, repo: &str, analysed: &str) -> FindingRow {
     };
     let path = path.as_str();
     FindingRow {
-        id: f.id(path),
+        id,
         repo: repo.to_string(),
         path: path.to_string(),
         line: f.span.line,
@@ -189,6 +282,8 @@ fn finding_row(f: &Finding, repo: &str, analysed: &str) -> FindingRow {
             .collect(),
         solver: f.solver().to_string(),
         solve_us: f.solve_micros,
+        suppressed: false,
+        baseline: None,
     }
 }
 
@@ -213,6 +308,14 @@ class Encoder(nn.Module):
     def forward(self, x):
         return self.expand(self.stem(x))
 ";
+
+    fn path(repo: &str, path: &str) -> GroupPath {
+        GroupPath {
+            repo: repo.to_string(),
+            path: path.to_string(),
+            repo_path: path.to_string(),
+        }
+    }
 
     fn content() -> ContentKey {
         ("abc".to_string(), FileKind::Py)
@@ -264,10 +367,9 @@ class Encoder(nn.Module):
         let group = ContentJobs {
             content: content(),
             units: jobs.len() as u32,
-            paths: vec![
-                ("repo".to_string(), "a.py".to_string()),
-                ("fork".to_string(), "b.py".to_string()),
-            ],
+            paths: vec![path("repo", "a.py"), path("fork", "b.py")],
+            lines: LineDigests::of(SYMBOLIC_BUG),
+            suppressions: Vec::new(),
         };
         // Solved in reverse order, as they may arrive from several workers.
         let mut solved = Vec::new();
@@ -293,11 +395,63 @@ class Encoder(nn.Module):
                 ("fork", "b.py", f.span.line, f.kind.code()),
             ]
         );
-        assert_eq!(rows[0].id, f.id("a.py"));
-        assert_eq!(rows[1].id, f.id("b.py"));
+        // Ids name the path inside the repository and the failing line's code.
+        let lines = LineDigests::of(SYMBOLIC_BUG);
+        let id = |p: &str| finding_ids(p, [(f, lines.get(f.span.line))]).remove(0);
+        assert_eq!(
+            (rows[0].id.clone(), rows[1].id.clone()),
+            (id("a.py"), id("b.py"))
+        );
         assert_eq!(rows[0].message, f.message);
         assert_eq!(rows[0].related.len(), f.related.len());
         assert_eq!(rows[0].severity, "error");
+    }
+
+    #[test]
+    fn settling_a_file_keeps_one_row_per_operation_and_flags_suppressed_ones() {
+        let row = |line: u32, column: u32, kind: &str, unit: &str| FindingRow {
+            id: format!("{line}{unit}"),
+            repo: "r".into(),
+            path: "a.py".into(),
+            line,
+            column,
+            end_line: line,
+            end_column: column + 4,
+            unit: unit.into(),
+            unit_kind: "class".into(),
+            operator: "torch.nn.Linear".into(),
+            kind: kind.into(),
+            severity: "error".into(),
+            message: String::new(),
+            shapes: String::new(),
+            witness: None,
+            related: Vec::new(),
+            solver: "z3".into(),
+            solve_us: 1,
+            suppressed: false,
+            baseline: None,
+        };
+        // The same operation reached from two units (its file's and an importer's).
+        let rows = vec![
+            row(7, 9, "feature-mismatch", "B"),
+            row(7, 9, "feature-mismatch", "A"),
+            row(3, 1, "reshape-numel", "A"),
+        ];
+        let text = "\n\nx  # shapehound: ignore[reshape-numel]\n\n\n\nz\ny  # shapehound: ignore\n";
+        let settled = settle_file("r", "a.py", rows, &suppress::suppressions(text));
+        let seen: Vec<(u32, &str, &str, bool)> = settled
+            .iter()
+            .map(|r| (r.line, r.unit.as_str(), r.kind.as_str(), r.suppressed))
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                (3, "A", "reshape-numel", true),
+                (7, "A", "feature-mismatch", false),
+                (8, "", suppress::UNUSED_KIND, false),
+            ]
+        );
+        assert_eq!(settled[2].severity, "warning");
     }
 
     #[test]
@@ -308,7 +462,9 @@ class Encoder(nn.Module):
         let group = ContentJobs {
             content: content(),
             units: jobs.len() as u32,
-            paths: vec![("repo".to_string(), "a.py".to_string())],
+            paths: vec![path("repo", "a.py")],
+            lines: LineDigests::of(text),
+            suppressions: Vec::new(),
         };
         let solved = jobs.into_iter().map(|j| solver.solve_unit(j).1).collect();
         assert!(finding_rows(&group, solved).is_empty());

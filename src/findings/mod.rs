@@ -2,7 +2,9 @@
 //! assumption broken, no timeout) becomes one finding, located at the operation that fails at
 //! run time, with the definitions it conflicts with as related spans and a witness.
 
+pub mod identity;
 pub mod render;
+pub mod suppress;
 
 pub use crate::eval::trace::Span;
 use crate::jobs::{Solved, Verdict};
@@ -38,6 +40,15 @@ pub struct Finding {
     /// Whether Z3 decided some run (else the algebra alone did).
     pub used_z3: bool,
     pub solve_micros: u64,
+    /// Set once the file's findings are known (`identity::finding_ids`).
+    #[serde(default)]
+    pub id: String,
+    /// An inline comment suppresses it (`suppress.rs`).
+    #[serde(default)]
+    pub suppressed: bool,
+    /// Against a baseline report: `new` or `unchanged`.
+    #[serde(default)]
+    pub baseline: Option<String>,
 }
 
 impl Finding {
@@ -50,26 +61,10 @@ impl Finding {
         }
     }
 
-    /// A stable identifier: kind, unit, operator and line (no run-dependent parts).
-    pub fn id(&self, path: &str) -> String {
-        let key = format!(
-            "{path}:{}:{}:{}:{}",
-            self.span.line,
-            self.unit,
-            self.operator,
-            self.kind.code()
-        );
-        format!("{:016x}", fnv1a(key.as_bytes()))
+    /// Whether it counts: not suppressed and, against a baseline, new.
+    pub fn counts(&self) -> bool {
+        !self.suppressed && self.baseline.as_deref() != Some("unchanged")
     }
-}
-
-fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf29ce484222325;
-    for b in bytes {
-        h ^= *b as u64;
-        h = h.wrapping_mul(0x100000001b3);
-    }
-    h
 }
 
 /// The findings of one file from those of its units, in unit order: a bug that several
@@ -197,6 +192,9 @@ pub fn unit_finding(unit: &Unit, solved: &[Solved]) -> Option<Finding> {
         witness: witness.clone(),
         used_z3: solved.iter().any(|s| s.used_z3),
         solve_micros: solved.iter().map(|s| s.micros).sum(),
+        id: String::new(),
+        suppressed: false,
+        baseline: None,
     })
 }
 

@@ -38,7 +38,9 @@ pub fn text(files: &[FileFindings<'_>]) -> String {
     for f in files {
         let lines: Vec<&str> = f.text.lines().collect();
         let file_path = printable(f.path);
-        for finding in f.findings {
+        // Suppressed findings, and those a baseline already has, are in JSON and SARIF
+        // (flagged), never on the terminal.
+        for finding in f.findings.iter().filter(|x| x.counts()) {
             out.push_str(&format!(
                 "error[{}]: {}\n",
                 finding.kind.code(),
@@ -118,7 +120,9 @@ pub fn text(files: &[FileFindings<'_>]) -> String {
 
 fn finding_json(path: &str, f: &Finding) -> Json {
     json!({
-        "id": f.id(path),
+        "id": f.id,
+        "suppressed": f.suppressed,
+        "baseline": f.baseline,
         "kind": f.kind.code(),
         "title": f.kind.title(),
         "path": path,
@@ -185,7 +189,7 @@ pub fn sarif(files: &[FileFindings<'_>]) -> String {
                 if let Some(w) = &x.witness {
                     text.push_str(&format!(" Fails for: {w}."));
                 }
-                json!({
+                let mut result = json!({
                     "ruleId": x.kind.code(),
                     "ruleIndex": FindingKind::ALL.iter().position(|k| *k == x.kind).unwrap_or(0),
                     "level": "error",
@@ -204,8 +208,15 @@ pub fn sarif(files: &[FileFindings<'_>]) -> String {
                             "region": region(&r.span),
                         }
                     })).collect::<Vec<_>>(),
-                    "partialFingerprints": {"shapehound/v1": x.id(f.path)},
-                })
+                    "partialFingerprints": {"shapehound/v1": x.id},
+                });
+                if x.suppressed {
+                    result["suppressions"] = json!([{"kind": "inSource"}]);
+                }
+                if let Some(state) = &x.baseline {
+                    result["baselineState"] = json!(state);
+                }
+                result
             })
         })
         .collect();

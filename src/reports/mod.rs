@@ -1,6 +1,7 @@
 //! Reports: the Parquet tables (`tables`), their per-worker part writers (`parquet`) and the
 //! terminal summary (`summary`). The schema is documented in `reports/README.md`.
 
+pub mod baseline;
 pub mod parquet;
 pub mod staging;
 pub mod summary;

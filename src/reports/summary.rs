@@ -73,11 +73,22 @@ fn findings_line(totals: &ScanTotals) -> String {
     let mut kinds: Vec<(&String, &u64)> = totals.findings_by_kind.iter().collect();
     kinds.sort_by(|a, b| b.1.cmp(a.1).then_with(|| a.0.cmp(b.0)));
     let by_kind: Vec<String> = kinds.iter().map(|(k, n)| format!("{k} {n}")).collect();
-    if by_kind.is_empty() {
+    let mut line = if by_kind.is_empty() {
         format!("findings: {}", totals.findings())
     } else {
         format!("findings: {} ({})", totals.findings(), by_kind.join(", "))
+    };
+    if totals.findings_suppressed > 0 {
+        line.push_str(&format!("; {} suppressed", totals.findings_suppressed));
     }
+    if totals.warnings > 0 {
+        line.push_str(&format!(
+            "; {} unused suppression{} (warning rows in `findings`)",
+            totals.warnings,
+            if totals.warnings == 1 { "" } else { "s" }
+        ));
+    }
+    line
 }
 
 /// `constraint jobs: 120 (sat 100, unsat 5, unknown/timeout 0, skipped 15), 12.5% needed Z3`.

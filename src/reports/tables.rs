@@ -56,6 +56,10 @@ fn u64s<R>(rows: &[R], f: impl Fn(&R) -> u64) -> ArrayRef {
     Arc::new(UInt64Array::from_iter_values(rows.iter().map(f)))
 }
 
+fn bools<R>(rows: &[R], f: impl Fn(&R) -> bool) -> ArrayRef {
+    Arc::new(BooleanArray::from(rows.iter().map(f).collect::<Vec<_>>()))
+}
+
 fn u32s<R>(rows: &[R], f: impl Fn(&R) -> u32) -> ArrayRef {
     Arc::new(UInt32Array::from_iter_values(rows.iter().map(f)))
 }
@@ -250,6 +254,11 @@ pub struct RunRow {
     pub op_calls: u64,
     pub operators: u64,
     pub findings: u64,
+    pub findings_suppressed: u64,
+    /// With `--baseline`: findings not in it, and its findings this run no longer has.
+    pub findings_new: Option<u64>,
+    pub findings_fixed: Option<u64>,
+    pub warnings: u64,
     pub jobs: u64,
     pub jobs_sat: u64,
     pub jobs_unsat: u64,
@@ -280,6 +289,10 @@ impl Table for RunRow {
             u("op_calls"),
             u("operators"),
             u("findings"),
+            u("findings_suppressed"),
+            Field::new("findings_new", DataType::UInt64, true),
+            Field::new("findings_fixed", DataType::UInt64, true),
+            u("warnings"),
             u("jobs"),
             u("jobs_sat"),
             u("jobs_unsat"),
@@ -311,6 +324,12 @@ impl Table for RunRow {
                 u64s(rows, |r| r.op_calls),
                 u64s(rows, |r| r.operators),
                 u64s(rows, |r| r.findings),
+                u64s(rows, |r| r.findings_suppressed),
+                Arc::new(UInt64Array::from_iter(rows.iter().map(|r| r.findings_new))),
+                Arc::new(UInt64Array::from_iter(
+                    rows.iter().map(|r| r.findings_fixed),
+                )),
+                u64s(rows, |r| r.warnings),
                 u64s(rows, |r| r.jobs),
                 u64s(rows, |r| r.jobs_sat),
                 u64s(rows, |r| r.jobs_unsat),
@@ -398,6 +417,20 @@ pub struct FindingRow {
     pub related: Vec<RelatedSpan>,
     pub solver: String,
     pub solve_us: u64,
+    /// An inline comment suppresses it (`findings::suppress`).
+    pub suppressed: bool,
+    /// Against `--baseline`: `new` or `unchanged`; without one, none.
+    pub baseline: Option<String>,
+}
+
+impl FindingRow {
+    /// Whether it counts for the exit code and the summary: an error, not suppressed, and
+    /// not already in the baseline.
+    pub fn counts(&self) -> bool {
+        self.severity == "error"
+            && !self.suppressed
+            && self.baseline.as_deref() != Some("unchanged")
+    }
 }
 
 impl Table for FindingRow {
@@ -424,6 +457,8 @@ impl Table for FindingRow {
             Field::new("related", DataType::List(related_item()), false),
             utf8("solver", false),
             Field::new("solve_us", DataType::UInt64, false),
+            Field::new("suppressed", DataType::Boolean, false),
+            utf8("baseline", true),
         ]))
     }
 
@@ -449,6 +484,57 @@ impl Table for FindingRow {
                 related_lists(rows)?,
                 strings(rows, |r| &r.solver),
                 u64s(rows, |r| r.solve_us),
+                bools(rows, |r| r.suppressed),
+                opt_strings(rows, |r| r.baseline.as_deref()),
+            ],
+        )
+    }
+}
+
+/// `fixed`: the baseline's findings this run no longer has (written with `--baseline`).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct FixedRow {
+    pub id: String,
+    pub repo: String,
+    pub path: String,
+    pub line: u32,
+    pub column: u32,
+    pub kind: String,
+    pub unit: String,
+    pub operator: String,
+    pub message: String,
+}
+
+impl Table for FixedRow {
+    const NAME: &'static str = "fixed";
+
+    fn schema() -> SchemaRef {
+        Arc::new(Schema::new(vec![
+            utf8("id", false),
+            utf8("repo", false),
+            utf8("path", false),
+            Field::new("line", DataType::UInt32, false),
+            Field::new("column", DataType::UInt32, false),
+            utf8("kind", false),
+            utf8("unit", false),
+            utf8("operator", false),
+            utf8("message", false),
+        ]))
+    }
+
+    fn to_batch(rows: &[Self]) -> Result<RecordBatch, ArrowError> {
+        RecordBatch::try_new(
+            Self::schema(),
+            vec![
+                strings(rows, |r| &r.id),
+                strings(rows, |r| &r.repo),
+                strings(rows, |r| &r.path),
+                u32s(rows, |r| r.line),
+                u32s(rows, |r| r.column),
+                strings(rows, |r| &r.kind),
+                strings(rows, |r| &r.unit),
+                strings(rows, |r| &r.operator),
+                strings(rows, |r| &r.message),
             ],
         )
     }
@@ -511,9 +597,7 @@ impl Table for JobRow {
                 u64s(rows, |r| r.constraints),
                 strings(rows, |r| &r.result),
                 opt_strings(rows, |r| r.skip_reason.as_deref()),
-                Arc::new(BooleanArray::from(
-                    rows.iter().map(|r| r.used_z3).collect::<Vec<_>>(),
-                )),
+                bools(rows, |r| r.used_z3),
                 u64s(rows, |r| r.solve_us),
                 u32s(rows, |r| r.worker),
                 u64s(rows, |r| r.cost),
@@ -548,6 +632,8 @@ mod tests {
             related,
             solver: "z3".into(),
             solve_us: 12,
+            suppressed: false,
+            baseline: None,
         }
     }
 

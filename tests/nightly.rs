@@ -1,0 +1,374 @@
+//! What a platform team's nightly and pull-request runs rely on, through the real binary:
+//! finding ids that survive edits, `--baseline`, inline suppressions, exit codes.
+
+mod common;
+
+use std::path::Path;
+
+use common::{read_table, run, Row};
+
+const MODEL: &str = "\
+import torch
+import torch.nn as nn
+
+
+class MLP(nn.Module):
+    def __init__(self, d, out):
+        super().__init__()
+        self.fc1 = nn.Linear(d, 2 * d)
+        self.fc2 = nn.Linear(d, out)
+
+    def forward(self, x):
+        h = torch.relu(self.fc1(x))
+        return self.fc2(h)
+
+
+class Conv(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.c = nn.Conv2d(3, 8, 3)
+        self.d = nn.Conv2d(16, 8, 3)
+
+    def forward(self, x):
+        return self.d(self.c(x))
+";
+
+/// The night's edits: lines shifted, an unrelated comment, the `Conv` bug fixed, a new bug.
+fn edited() -> String {
+    let mut s = format!("# header added\n# and another line\n\n{MODEL}");
+    s = s.replace(
+        "        h = torch.relu(self.fc1(x))\n",
+        "        # an unrelated comment\n        h = torch.relu(self.fc1(x))\n",
+    );
+    s = s.replace("nn.Conv2d(16, 8, 3)", "nn.Conv2d(8, 8, 3)");
+    s.push_str("\n\ndef flatten_bad():\n    x = torch.zeros(4, 6)\n    return x.view(5, 5)\n");
+    s
+}
+
+fn repo(dir: &Path, text: &str) -> std::path::PathBuf {
+    let repo = dir.join("repo");
+    std::fs::create_dir_all(repo.join(".git")).unwrap();
+    std::fs::write(repo.join("model.py"), text).unwrap();
+    repo
+}
+
+fn scan(root: &Path, out: &Path, extra: &[&str]) -> (i32, String) {
+    let mut args = vec![
+        "scan".to_string(),
+        root.display().to_string(),
+        "-o".to_string(),
+        out.display().to_string(),
+        "--no-site-packages".to_string(),
+    ];
+    args.extend(extra.iter().map(|s| s.to_string()));
+    let argv: Vec<&str> = args.iter().map(String::as_str).collect();
+    let o = run(&argv);
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    (o.status.code().unwrap_or(-1), text)
+}
+
+fn errors(report: &Path) -> Vec<Row> {
+    read_table(report, "findings")
+        .into_iter()
+        .filter(|r| r["severity"] == "error")
+        .collect()
+}
+
+#[test]
+fn a_baseline_sees_exactly_the_new_and_the_fixed_finding() {
+    let t = tempfile::tempdir().unwrap();
+    let root = repo(t.path(), MODEL);
+    let night = t.path().join("night");
+    let (code, out) = scan(&root, &night, &["-w", "2"]);
+    assert_eq!(code, 1, "findings exit 1: {out}");
+    let before = errors(&night);
+    assert_eq!(before.len(), 2, "{before:?}");
+
+    std::fs::write(root.join("model.py"), edited()).unwrap();
+    // Spelt differently and with another worker count: the ids do not care.
+    let spelt = format!("{}/./", root.display());
+    let pr = t.path().join("pr");
+    let (code, out) = scan(
+        Path::new(&spelt),
+        &pr,
+        &["-w", "1", "--baseline", night.to_str().unwrap()],
+    );
+    assert_eq!(code, 1, "one new finding: {out}");
+    assert!(out.contains("1 new, 1 unchanged, 1 fixed"), "{out}");
+    let after = errors(&pr);
+    let state = |kind: &str| {
+        let r = after.iter().find(|r| r["kind"] == kind).unwrap();
+        (r["baseline"].clone(), r["id"].clone())
+    };
+    let mlp = before
+        .iter()
+        .find(|r| r["kind"] == "feature-mismatch")
+        .unwrap();
+    assert_eq!(
+        state("feature-mismatch"),
+        ("unchanged".into(), mlp["id"].clone())
+    );
+    assert_eq!(state("reshape-numel").0, "new");
+    let fixed = read_table(&pr, "fixed");
+    assert_eq!(fixed.len(), 1, "{fixed:?}");
+    assert_eq!(fixed[0]["kind"], "channel-mismatch");
+    let run_row = &read_table(&pr, "run")[0];
+    assert_eq!(
+        (
+            run_row["findings_new"].as_str(),
+            run_row["findings_fixed"].as_str()
+        ),
+        ("1", "1")
+    );
+
+    // The new finding fixed too: nothing new, exit 0, though one old finding remains.
+    std::fs::write(
+        root.join("model.py"),
+        edited().replace("x.view(5, 5)", "x.view(6, 4)"),
+    )
+    .unwrap();
+    let (code, out) = scan(
+        &root,
+        &t.path().join("pr2"),
+        &["--baseline", night.to_str().unwrap()],
+    );
+    assert_eq!(code, 0, "{out}");
+    // `check` names the same findings by the same ids.
+    let checked = run(&[
+        "check",
+        "--format",
+        "json",
+        "--no-site-packages",
+        root.join("model.py").to_str().unwrap(),
+    ]);
+    let json: serde_json::Value = serde_json::from_slice(&checked.stdout).unwrap();
+    let ids: Vec<&str> = json["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, [mlp["id"].as_str()]);
+}
+
+#[test]
+fn suppressed_findings_stay_flagged_and_unused_suppressions_are_reported() {
+    let t = tempfile::tempdir().unwrap();
+    let text = MODEL
+        .replace(
+            "        return self.fc2(h)\n",
+            "        return self.fc2(h)  # shapehound: ignore[feature-mismatch]\n",
+        )
+        .replace(
+            "        return self.d(self.c(x))\n",
+            "        return self.d(self.c(x))  # shapehound: ignore[reshape-numel]\n",
+        )
+        .replace("import torch\n", "import torch  # shapehound: ignore\n");
+    let root = repo(t.path(), &text);
+    let out = t.path().join("r");
+    let (code, printed) = scan(&root, &out, &[]);
+    assert_eq!(code, 1, "the channel mismatch is not suppressed: {printed}");
+    assert!(printed.contains("1 suppressed"), "{printed}");
+    let rows = read_table(&out, "findings");
+    let flagged: Vec<(String, String, String)> = rows
+        .iter()
+        .map(|r| {
+            (
+                r["kind"].clone(),
+                r["severity"].clone(),
+                r["suppressed"].clone(),
+            )
+        })
+        .collect();
+    let mut flagged = flagged;
+    flagged.sort();
+    assert_eq!(
+        flagged,
+        [
+            ("channel-mismatch".into(), "error".into(), "false".into()),
+            ("feature-mismatch".into(), "error".into(), "true".into()),
+            (
+                "unused-suppression".into(),
+                "warning".into(),
+                "false".into()
+            ),
+            (
+                "unused-suppression".into(),
+                "warning".into(),
+                "false".into()
+            ),
+        ]
+    );
+    let run_row = &read_table(&out, "run")[0];
+    assert_eq!(
+        (
+            run_row["findings"].as_str(),
+            run_row["findings_suppressed"].as_str(),
+            run_row["warnings"].as_str()
+        ),
+        ("1", "1", "2")
+    );
+
+    // Every finding suppressed: exit 0, and `check` agrees.
+    let all = text.replace(
+        "        return self.d(self.c(x))  # shapehound: ignore[reshape-numel]\n",
+        "        return self.d(self.c(x))  # noqa\n",
+    );
+    std::fs::write(root.join("model.py"), all).unwrap();
+    let (code, printed) = scan(&root, &t.path().join("r2"), &[]);
+    assert_eq!(code, 0, "{printed}");
+    let checked = run(&[
+        "check",
+        "--no-site-packages",
+        root.join("model.py").to_str().unwrap(),
+    ]);
+    let stdout = String::from_utf8_lossy(&checked.stdout);
+    let stderr = String::from_utf8_lossy(&checked.stderr);
+    assert_eq!(checked.status.code(), Some(0), "{stdout}{stderr}");
+    assert!(
+        stdout.contains("0 findings in 1 file (2 suppressed)"),
+        "{stdout}"
+    );
+    assert!(
+        stderr.contains(":1: unused suppression `# shapehound: ignore`"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn exit_codes_are_the_same_for_both_commands() {
+    let t = tempfile::tempdir().unwrap();
+    let root = repo(t.path(), MODEL);
+    let file = root.join("model.py");
+    let file = file.to_str().unwrap();
+    let code = |args: &[&str]| run(args).status.code();
+    // Findings: 1; --exit-zero: 0.
+    assert_eq!(code(&["check", "--no-site-packages", file]), Some(1));
+    assert_eq!(
+        code(&["check", "--no-site-packages", "--exit-zero", file]),
+        Some(0)
+    );
+    let (c, out) = scan(&root, &t.path().join("a"), &["--exit-zero", "-q"]);
+    assert_eq!(c, 0, "{out}");
+    // A file that does not parse: 1 for both.
+    let broken = t.path().join("broken");
+    std::fs::create_dir_all(&broken).unwrap();
+    std::fs::write(broken.join("x.py"), "def f(:\n").unwrap();
+    assert_eq!(
+        code(&[
+            "check",
+            "--no-site-packages",
+            broken.join("x.py").to_str().unwrap()
+        ]),
+        Some(1)
+    );
+    let (c, out) = scan(&broken, &t.path().join("b"), &["-q"]);
+    assert_eq!(c, 1, "{out}");
+    // A clean project: 0.
+    std::fs::write(broken.join("x.py"), "import torch\nx = torch.zeros(2, 3)\n").unwrap();
+    let (c, out) = scan(&broken, &t.path().join("c"), &["-q"]);
+    assert_eq!(c, 0, "{out}");
+    // Usage: 2, for a baseline that is not a report too.
+    let not_a_report = t.path().join("nothing");
+    std::fs::create_dir_all(&not_a_report).unwrap();
+    let (c, out) = scan(
+        &root,
+        &t.path().join("d"),
+        &["--baseline", not_a_report.to_str().unwrap()],
+    );
+    assert_eq!(c, 2, "{out}");
+    assert!(out.contains("is not a scan report"), "{out}");
+    assert_eq!(
+        code(&["check", "--baseline", not_a_report.to_str().unwrap(), file]),
+        Some(2)
+    );
+    assert_eq!(code(&["scan", "--no-such-flag", "x"]), Some(2));
+    // I/O failure: 3 (the report path is a file).
+    let blocked = t.path().join("blocked");
+    std::fs::write(&blocked, "").unwrap();
+    let (c, out) = scan(&root, &blocked, &[]);
+    assert_eq!(c, 3, "{out}");
+}
+
+#[test]
+fn configuration_is_found_upward_and_applied_with_flags_winning() {
+    let t = tempfile::tempdir().unwrap();
+    let root = repo(t.path(), MODEL);
+    std::fs::create_dir_all(root.join("gen")).unwrap();
+    std::fs::create_dir_all(root.join("vendored")).unwrap();
+    std::fs::write(root.join("gen/copy.py"), MODEL).unwrap();
+    std::fs::write(root.join("vendored/copy.py"), MODEL).unwrap();
+    std::fs::write(root.join(".gitignore"), "vendored/\n").unwrap();
+    std::fs::write(
+        root.join("pyproject.toml"),
+        "[project]\nname = \"m\"\n\n[tool.shapehound]\nexclude = [\"gen\"]\nignore = [\"channel-mismatch\"]\nworkers = 1\n",
+    )
+    .unwrap();
+    let out = t.path().join("r");
+    // Scanning a folder below the configuration: it is found upward.
+    let (code, printed) = scan(&root, &out, &["-q"]);
+    assert_eq!(code, 1, "{printed}");
+    let files: Vec<String> = read_table(&out, "files")
+        .into_iter()
+        .map(|r| r["path"].clone())
+        .collect();
+    assert_eq!(
+        files,
+        ["model.py"],
+        "gen/ excluded, vendored/ ignored by git"
+    );
+    let kinds: Vec<String> = errors(&out)
+        .into_iter()
+        .map(|r| r["kind"].clone())
+        .collect();
+    assert_eq!(kinds, ["feature-mismatch"]);
+    assert_eq!(read_table(&out, "run")[0]["workers"], "1");
+    // Flags win; --no-gitignore and --no-config bring the files back.
+    let (_, printed) = scan(&root, &out, &["-q", "-w", "2", "--no-gitignore"]);
+    let mut files: Vec<String> = read_table(&out, "files")
+        .into_iter()
+        .map(|r| r["path"].clone())
+        .collect();
+    files.sort();
+    assert_eq!(files, ["model.py", "vendored/copy.py"], "{printed}");
+    assert_eq!(read_table(&out, "run")[0]["workers"], "2");
+    let checked = run(&[
+        "check",
+        "--no-site-packages",
+        "--no-config",
+        "--format",
+        "json",
+        root.to_str().unwrap(),
+    ]);
+    let json: serde_json::Value = serde_json::from_slice(&checked.stdout).unwrap();
+    assert_eq!(json["files"], 2, "gen/copy.py and model.py: {json}");
+    assert_eq!(json["findings"].as_array().unwrap().len(), 4, "{json}");
+
+    // A bad key or value: exit 2, the file and the key named, for both commands.
+    std::fs::write(
+        root.join("pyproject.toml"),
+        "[tool.shapehound]\nselect = [\"feature-mismatch\", \"typo-kind\"]\n",
+    )
+    .unwrap();
+    let (code, printed) = scan(&root, &out, &[]);
+    assert_eq!(code, 2, "{printed}");
+    assert!(
+        printed.contains("pyproject.toml")
+            && printed.contains("`select`: unknown finding kind `typo-kind`"),
+        "{printed}"
+    );
+    let checked = run(&["check", root.join("model.py").to_str().unwrap()]);
+    assert_eq!(checked.status.code(), Some(2));
+    std::fs::write(root.join("shapehound.toml"), "timeout_ms = 5\n").unwrap();
+    let checked = run(&["check", root.join("model.py").to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&checked.stderr);
+    assert_eq!(checked.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("shapehound.toml") && stderr.contains("unknown field `timeout_ms`"),
+        "{stderr}"
+    );
+}
