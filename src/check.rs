@@ -1,5 +1,6 @@
 //! `shapehound check PATH...`: analyse the files of one project and report shape bugs as
-//! compiler-style diagnostics, JSON or SARIF.
+//! compiler-style diagnostics, JSON, SARIF or GitHub workflow annotations. Files that cannot
+//! be analysed are reported in every format too ([`Problem`]).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -7,11 +8,12 @@ use std::time::Duration;
 
 use crate::analysis::load;
 use crate::corpus::installed::SitePackages;
-use crate::corpus::source::{read_bounded, NotebookMode};
+use crate::corpus::source::{read_bounded, NotebookMode, SourceFailure};
 use crate::corpus::walk::{discover_repos, walk_repo};
 use crate::corpus::{FileKind, FileStatus};
 use crate::eval::imports::ImportSearch;
-use crate::findings::render::{self, FileFindings};
+use crate::findings::render::{self, FileFindings, Palette, Problem};
+use crate::findings::sarif;
 use crate::findings::{analyse_module, Finding};
 use crate::guard::catch_panic;
 use crate::jobs::JobSolver;
@@ -22,6 +24,9 @@ pub enum Format {
     Text,
     Json,
     Sarif,
+    /// GitHub Actions workflow commands (`::error file=...::message`): annotations on the
+    /// pull request.
+    Github,
 }
 
 /// What a check found.
@@ -30,8 +35,20 @@ pub struct CheckReport {
     pub findings: usize,
     /// The rendered report (stdout).
     pub output: String,
-    /// Files that could not be analysed, one line each (stderr).
-    pub problems: Vec<String>,
+    /// Files that could not be analysed, or only in part (also one line each on stderr).
+    pub problems: Vec<Problem>,
+}
+
+impl CheckReport {
+    /// 1 when there are findings or a file failed (a syntax error, an unreadable file), else
+    /// 0.
+    pub fn exit_code(&self) -> u8 {
+        exit_code(self.findings, &self.problems)
+    }
+}
+
+fn exit_code(findings: usize, problems: &[Problem]) -> u8 {
+    u8::from(findings > 0 || problems.iter().any(Problem::is_error))
 }
 
 struct Analysed {
@@ -82,6 +99,8 @@ pub struct CheckOptions {
     pub python_path: Vec<SitePackages>,
     /// Larger files are not read (a problem each).
     pub max_file_bytes: u64,
+    /// ANSI colours in the text format (never in the others).
+    pub color: bool,
 }
 
 /// Checks files and folders.
@@ -92,6 +111,7 @@ pub fn check(paths: &[PathBuf], options: &CheckOptions) -> std::io::Result<Check
         follow_imports,
         ref python_path,
         max_file_bytes,
+        color,
     } = *options;
     let files = collect_files(paths)?;
     let mut solver = JobSolver::new(timeout);
@@ -102,7 +122,13 @@ pub fn check(paths: &[PathBuf], options: &CheckOptions) -> std::io::Result<Check
         let bytes = match read_bounded(abs, max_file_bytes) {
             Ok(b) => b,
             Err(refusal) => {
-                problems.push(format!("{path}: {refusal}"));
+                problems.push(Problem {
+                    path: path.clone(),
+                    status: refusal.status(),
+                    message: refusal.to_string(),
+                    line: None,
+                    column: None,
+                });
                 continue;
             }
         };
@@ -123,10 +149,16 @@ pub fn check(paths: &[PathBuf], options: &CheckOptions) -> std::io::Result<Check
         match outcome {
             Ok((text, findings, over_budget)) => {
                 if over_budget > 0 {
-                    problems.push(format!(
-                        "{path}: {over_budget} runs spent their statement budget and prove \
-                         nothing (--unit-steps, --file-steps)"
-                    ));
+                    problems.push(Problem {
+                        path: path.clone(),
+                        status: FileStatus::OverBudget,
+                        message: format!(
+                            "{over_budget} runs spent their statement budget and prove \
+                             nothing (--unit-steps, --file-steps)"
+                        ),
+                        line: None,
+                        column: None,
+                    });
                 }
                 analysed.push(Analysed {
                     path: path.clone(),
@@ -134,7 +166,13 @@ pub fn check(paths: &[PathBuf], options: &CheckOptions) -> std::io::Result<Check
                     findings,
                 })
             }
-            Err(msg) => problems.push(format!("{path}: {msg}")),
+            Err(failure) => problems.push(Problem {
+                path: path.clone(),
+                status: failure.status,
+                message: failure.message,
+                line: failure.line,
+                column: failure.column,
+            }),
         }
     }
     let analysed = by_failing_file(analysed);
@@ -148,20 +186,37 @@ pub fn check(paths: &[PathBuf], options: &CheckOptions) -> std::io::Result<Check
         })
         .collect();
     let findings = views.iter().map(|v| v.findings.len()).sum();
+    let cwd = std::env::current_dir()?;
     let output = match format {
         Format::Text => {
-            let mut s = render::text(&views);
+            let palette = Palette { enabled: color };
+            let mut s = render::text(&views, palette);
+            s.push_str(&render::problems_text(&problems, palette));
+            let failed = problems.iter().filter(|p| p.is_error()).count();
             s.push_str(&format!(
-                "{} finding{} in {} file{}\n",
+                "{} finding{} in {} file{}{}\n",
                 findings,
-                if findings == 1 { "" } else { "s" },
+                plural(findings),
                 files.len(),
-                if files.len() == 1 { "" } else { "s" }
+                plural(files.len()),
+                match failed {
+                    0 => String::new(),
+                    n => format!(", {n} file{} with errors", plural(n)),
+                }
             ));
             s
         }
-        Format::Json => render::json(&views, files.len()),
-        Format::Sarif => render::sarif(&views),
+        Format::Json => render::json(&views, &problems, files.len()),
+        Format::Sarif => sarif::sarif(
+            &views,
+            &problems,
+            &cwd,
+            i32::from(exit_code(findings, &problems)),
+        ),
+        Format::Github => {
+            let uris = sarif::Uris::new(&cwd, [] as [&str; 0]);
+            render::github(&views, &problems, &|p| uris.relative_or_given(p))
+        }
     };
     Ok(CheckReport {
         files: files.len(),
@@ -214,6 +269,14 @@ fn by_failing_file(analysed: Vec<Analysed>) -> Vec<Analysed> {
     out
 }
 
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
 /// Loads and analyses one file ([`load`]); a panic is caught and reported.
 fn analyse_bytes(
     path: &str,
@@ -221,7 +284,7 @@ fn analyse_bytes(
     kind: FileKind,
     imports: Option<ImportSearch>,
     solver: &mut JobSolver,
-) -> Result<(String, Vec<Finding>, usize), String> {
+) -> Result<(String, Vec<Finding>, usize), SourceFailure> {
     let result = catch_panic(|| {
         load(bytes, kind, NotebookMode::Precise, |source, module| {
             let shapes = analyse_module(module, &source.text, path, imports, solver);
@@ -234,13 +297,10 @@ fn analyse_bytes(
     });
     match result {
         Ok(Ok(analysed)) => Ok(analysed),
-        Ok(Err(f)) if f.status == FileStatus::ParseError => Err(format!(
-            "syntax error at {}:{}: {}",
-            f.line.unwrap_or(0),
-            f.column.unwrap_or(0),
-            f.message
+        Ok(Err(f)) => Err(f),
+        Err(panic) => Err(SourceFailure::new(
+            FileStatus::InternalError,
+            format!("internal error: {panic}"),
         )),
-        Ok(Err(f)) => Err(f.message),
-        Err(panic) => Err(format!("internal error: {panic}")),
     }
 }

@@ -21,8 +21,49 @@ pub enum Command {
     /// Scan corpus roots: count operator calls, write the Parquet tables, print a summary.
     Scan(ScanArgs),
     /// Analyse one project's files for shape bugs and print diagnostics. Exit code 1 when
-    /// there are findings, 0 when none, 2 on usage errors.
+    /// there are findings or a file does not parse (or cannot be read), 0 when none, 2 on
+    /// usage errors.
     Check(CheckArgs),
+    /// Explain a finding kind (`shapehound explain feature-mismatch`), or list them all.
+    Explain(ExplainArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ExplainArgs {
+    /// The kind's code, as in `error[feature-mismatch]`.
+    #[arg(value_name = "KIND", required_unless_present = "all")]
+    pub kind: Option<String>,
+    /// List every kind's code and title.
+    #[arg(long, conflicts_with = "kind")]
+    pub all: bool,
+}
+
+/// When the text format is coloured.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    /// When stdout is a terminal, unless `NO_COLOR` is set (`CLICOLOR_FORCE` forces colour
+    /// elsewhere, `CLICOLOR=0` turns it off).
+    Auto,
+    Always,
+    Never,
+}
+
+impl ColorChoice {
+    /// Whether to colour, given the environment (`var` reads a variable) and whether stdout
+    /// is a terminal. The conventions of no-color.org and bixense.com/clicolors: an explicit
+    /// flag beats the environment, `NO_COLOR` beats `CLICOLOR_FORCE`, an empty value is
+    /// unset.
+    pub fn enabled(self, var: impl Fn(&str) -> Option<String>, terminal: bool) -> bool {
+        let set = |name: &str| var(name).filter(|v| !v.is_empty());
+        match self {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto if set("NO_COLOR").is_some() => false,
+            ColorChoice::Auto if set("CLICOLOR_FORCE").is_some_and(|v| v != "0") => true,
+            ColorChoice::Auto if set("CLICOLOR").is_some_and(|v| v == "0") => false,
+            ColorChoice::Auto => terminal && set("TERM").is_none_or(|t| t != "dumb"),
+        }
+    }
 }
 
 #[derive(Debug, Args)]
@@ -33,6 +74,9 @@ pub struct CheckArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = crate::check::Format::Text)]
     pub format: crate::check::Format,
+    /// Colour the text format (the other formats never are).
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
+    pub color: ColorChoice,
     /// Z3 timeout per check, in milliseconds (a timeout is never a finding).
     #[arg(long = "timeout-ms", default_value_t = 2000)]
     pub timeout_ms: u64,
@@ -268,6 +312,38 @@ mod tests {
             args.timely_args(),
             ["-w", "2", "-n", "2", "-p", "1", "-h", "hosts.txt"]
         );
+    }
+
+    #[test]
+    fn colour_follows_the_flag_then_no_color_then_the_terminal() {
+        let env = |pairs: &'static [(&'static str, &'static str)]| {
+            move |name: &str| {
+                pairs
+                    .iter()
+                    .find(|(k, _)| *k == name)
+                    .map(|(_, v)| v.to_string())
+            }
+        };
+        use ColorChoice::*;
+        assert!(Auto.enabled(env(&[]), true));
+        assert!(!Auto.enabled(env(&[]), false));
+        assert!(!Auto.enabled(env(&[("NO_COLOR", "1")]), true));
+        assert!(Auto.enabled(env(&[("NO_COLOR", "")]), true));
+        assert!(Auto.enabled(env(&[("CLICOLOR_FORCE", "1")]), false));
+        assert!(!Auto.enabled(env(&[("CLICOLOR_FORCE", "0")]), false));
+        assert!(!Auto.enabled(env(&[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "1")]), true));
+        assert!(!Auto.enabled(env(&[("CLICOLOR", "0")]), true));
+        assert!(!Auto.enabled(env(&[("TERM", "dumb")]), true));
+        assert!(Always.enabled(env(&[("NO_COLOR", "1")]), false));
+        assert!(!Never.enabled(env(&[("CLICOLOR_FORCE", "1")]), true));
+    }
+
+    #[test]
+    fn explain_takes_a_kind_or_all() {
+        assert!(Cli::try_parse_from(["shapehound", "explain", "reshape-numel"]).is_ok());
+        assert!(Cli::try_parse_from(["shapehound", "explain", "--all"]).is_ok());
+        assert!(Cli::try_parse_from(["shapehound", "explain"]).is_err());
+        assert!(Cli::try_parse_from(["shapehound", "explain", "x", "--all"]).is_err());
     }
 
     #[test]

@@ -85,9 +85,11 @@ fn main() -> ExitCode {
     match &cli.command {
         Command::Check(args) => shapehound::budget::set_budgets(args.budgets.budgets()),
         Command::Scan(args) => shapehound::budget::set_budgets(args.budgets.budgets()),
+        Command::Explain(_) => {}
     }
     match cli.command {
         Command::Check(args) => check(args),
+        Command::Explain(args) => explain(args),
         Command::Scan(args) => match scan(args) {
             Ok(()) => ExitCode::SUCCESS,
             Err(Failure::Usage(Usage(msg))) => {
@@ -126,22 +128,54 @@ fn check(args: shapehound::cli::CheckArgs) -> ExitCode {
         follow_imports: args.follow_imports,
         python_path,
         max_file_bytes: args.max_file_size,
+        color: args.color.enabled(
+            |name| std::env::var(name).ok(),
+            std::io::stdout().is_terminal(),
+        ),
     };
     match shapehound::check::check(&args.paths, &options) {
         Ok(report) => {
             for p in &report.problems {
-                eprintln!("warning: {}", shapehound::findings::render::printable(p));
+                eprintln!(
+                    "warning: {}",
+                    shapehound::findings::render::printable(&p.to_string())
+                );
             }
             print!("{}", report.output);
-            if report.findings > 0 {
-                ExitCode::from(1)
-            } else {
-                ExitCode::SUCCESS
-            }
+            ExitCode::from(report.exit_code())
         }
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::from(3)
+        }
+    }
+}
+
+/// `shapehound explain KIND` / `--all`: an unknown kind is a usage error naming the known
+/// ones.
+fn explain(args: shapehound::cli::ExplainArgs) -> ExitCode {
+    use shapehound::findings::explain;
+    if args.all {
+        print!("{}", explain::list());
+        return ExitCode::SUCCESS;
+    }
+    let code = args.kind.unwrap_or_default();
+    match explain::kind_of(&code) {
+        Some(kind) => {
+            print!("{}", explain::explain(kind));
+            ExitCode::SUCCESS
+        }
+        None => {
+            let known: Vec<&str> = shapehound::shapes::kind::FindingKind::ALL
+                .iter()
+                .map(|k| k.code())
+                .collect();
+            eprintln!(
+                "error: unknown finding kind `{}` (known: {})",
+                shapehound::findings::render::printable(&code),
+                known.join(", ")
+            );
+            ExitCode::from(2)
         }
     }
 }

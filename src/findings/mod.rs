@@ -2,7 +2,9 @@
 //! assumption broken, no timeout) becomes one finding, located at the operation that fails at
 //! run time, with the definitions it conflicts with as related spans and a witness.
 
+pub mod explain;
 pub mod render;
+pub mod sarif;
 
 pub use crate::eval::trace::Span;
 use crate::jobs::{Solved, Verdict};
