@@ -71,7 +71,7 @@ pub struct CheckArgs {
     /// Files or folders to analyse.
     #[arg(required = true, value_name = "PATH")]
     pub paths: Vec<PathBuf>,
-    /// Output format.
+    /// Output format. Files that cannot be analysed are reported in each (and on stderr).
     #[arg(long, value_enum, default_value_t = crate::check::Format::Text)]
     pub format: crate::check::Format,
     /// Colour the text format (the other formats never are).
@@ -84,8 +84,8 @@ pub struct CheckArgs {
     /// see docs/findings.md for its cost and false alarms on wild code).
     #[arg(long = "follow-imports")]
     pub follow_imports: bool,
-    /// Files larger than this are not read, each a problem on stderr (bytes, or with
-    /// K/M/G, KiB/MiB/GiB).
+    /// Files larger than this are not read, each a warning in the report and on stderr
+    /// (bytes, or with K/M/G, KiB/MiB/GiB).
     #[arg(long = "max-file-size", default_value = "2MiB", value_parser = parse_size)]
     pub max_file_size: u64,
     #[command(flatten)]
