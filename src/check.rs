@@ -1,5 +1,6 @@
 //! `shapehound check PATH...`: analyse the files of one project and report shape bugs as
-//! compiler-style diagnostics, JSON or SARIF.
+//! compiler-style diagnostics, JSON, SARIF or GitHub workflow annotations. Files that cannot
+//! be analysed are reported in every format too ([`Problem`]).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -9,13 +10,14 @@ use crate::analysis::load;
 use crate::config::KindFilter;
 use crate::corpus::installed::SitePackages;
 use crate::corpus::selection::Selection;
-use crate::corpus::source::{read_bounded, NotebookMode};
+use crate::corpus::source::{read_bounded, NotebookMode, SourceFailure};
 use crate::corpus::walk::{discover_repos, walk_selected};
 use crate::corpus::{FileKind, FileStatus};
 use crate::eval::imports::ImportSearch;
 use crate::findings::identity::{finding_ids, normal_path, LineDigests};
-use crate::findings::render::{self, FileFindings};
-use crate::findings::suppress::{self, suppressions};
+use crate::findings::render::{self, FileFindings, Palette, Problem};
+use crate::findings::sarif;
+use crate::findings::suppress::{self, suppressions, Unused};
 use crate::findings::{analyse_module, Finding};
 use crate::guard::catch_panic;
 use crate::jobs::JobSolver;
@@ -27,6 +29,9 @@ pub enum Format {
     Text,
     Json,
     Sarif,
+    /// GitHub Actions workflow commands (`::error file=...::message`): annotations on the
+    /// pull request.
+    Github,
 }
 
 /// What a check found.
@@ -34,12 +39,27 @@ pub struct CheckReport {
     pub files: usize,
     /// Findings that count: not suppressed and, against a baseline, new.
     pub findings: usize,
-    /// Files that did not decode or parse.
-    pub unparsed: usize,
     /// The rendered report (stdout).
     pub output: String,
-    /// Files that could not be analysed, one line each (stderr).
-    pub problems: Vec<String>,
+    /// Files that could not be analysed, or only in part (also one line each on stderr).
+    pub problems: Vec<Problem>,
+    /// Suppression comments that suppress nothing (also one line each on stderr).
+    pub unused_suppressions: Vec<Unused>,
+    /// Against a baseline (then only new findings count for the exit code).
+    pub baseline: bool,
+}
+
+impl CheckReport {
+    /// 1 when there are findings or a file failed (a syntax error, an unreadable file), else
+    /// 0.
+    pub fn exit_code(&self, exit_zero: bool) -> u8 {
+        exit_code(self.findings, &self.problems, self.baseline, exit_zero)
+    }
+}
+
+fn exit_code(findings: usize, problems: &[Problem], baseline: bool, exit_zero: bool) -> u8 {
+    let failed = problems.iter().filter(|p| p.is_error()).count();
+    crate::exit::of_run(findings as u64, failed as u64, baseline, exit_zero)
 }
 
 struct Analysed {
@@ -93,12 +113,16 @@ pub struct CheckOptions {
     pub python_path: Vec<SitePackages>,
     /// Larger files are not read (a problem each).
     pub max_file_bytes: u64,
+    /// ANSI colours in the text format (never in the others).
+    pub color: bool,
     /// A previous scan's report: findings are `new` or `unchanged` against it.
     pub baseline: Option<std::sync::Arc<Baseline>>,
     /// Which files of the folders given are analysed (files given by name always are).
     pub selection: Selection,
     /// Which finding kinds are reported.
     pub kinds: KindFilter,
+    /// The exit code ignores findings (SARIF's `exitCode` says so too).
+    pub exit_zero: bool,
 }
 
 /// Checks files and folders.
@@ -109,21 +133,28 @@ pub fn check(paths: &[PathBuf], options: &CheckOptions) -> std::io::Result<Check
         follow_imports,
         ref python_path,
         max_file_bytes,
+        color,
         ref baseline,
         ref selection,
         ref kinds,
+        exit_zero,
     } = *options;
     let files = collect_files(paths, selection)?;
     let mut solver = JobSolver::new(timeout);
     let mut analysed = Vec::new();
     let mut problems = Vec::new();
-    let mut unparsed = 0;
     let timing = std::env::var_os("SHAPEHOUND_TIMING").is_some();
     for (path, abs, kind) in &files {
         let bytes = match read_bounded(abs, max_file_bytes) {
             Ok(b) => b,
             Err(refusal) => {
-                problems.push(format!("{path}: {refusal}"));
+                problems.push(Problem {
+                    path: path.clone(),
+                    status: refusal.status(),
+                    message: refusal.to_string(),
+                    line: None,
+                    column: None,
+                });
                 continue;
             }
         };
@@ -144,10 +175,16 @@ pub fn check(paths: &[PathBuf], options: &CheckOptions) -> std::io::Result<Check
         match outcome {
             Ok((text, findings, over_budget)) => {
                 if over_budget > 0 {
-                    problems.push(format!(
-                        "{path}: {over_budget} runs spent their statement budget and prove \
-                         nothing (--unit-steps, --file-steps)"
-                    ));
+                    problems.push(Problem {
+                        path: path.clone(),
+                        status: FileStatus::OverBudget,
+                        message: format!(
+                            "{over_budget} runs spent their statement budget and prove \
+                             nothing (--unit-steps, --file-steps)"
+                        ),
+                        line: None,
+                        column: None,
+                    });
                 }
                 analysed.push(Analysed {
                     path: path.clone(),
@@ -155,16 +192,20 @@ pub fn check(paths: &[PathBuf], options: &CheckOptions) -> std::io::Result<Check
                     findings,
                 })
             }
-            Err(failure) => {
-                unparsed += failure.unparsed as usize;
-                problems.push(format!("{path}: {}", failure.message));
-            }
+            Err(failure) => problems.push(Problem {
+                path: path.clone(),
+                status: failure.status,
+                message: failure.message,
+                line: failure.line,
+                column: failure.column,
+            }),
         }
     }
     let mut analysed = by_failing_file(analysed);
+    let mut unused_suppressions = Vec::new();
     for a in &mut analysed {
         // Kinds not reported still use their suppressions (as in `scan`).
-        problems.extend(settle(a, baseline.as_deref()));
+        unused_suppressions.extend(settle(a, baseline.as_deref()));
         a.findings.retain(|f| kinds.reports(f.kind.code()));
     }
     let views: Vec<FileFindings<'_>> = analysed
@@ -180,9 +221,14 @@ pub fn check(paths: &[PathBuf], options: &CheckOptions) -> std::io::Result<Check
         .iter()
         .map(|v| v.findings.iter().filter(|f| f.counts()).count())
         .sum();
+    let cwd = std::env::current_dir()?;
     let output = match format {
         Format::Text => {
-            let mut s = render::text(&views);
+            let palette = Palette { enabled: color };
+            let mut s = render::text(&views, palette);
+            s.push_str(&render::problems_text(&problems, palette));
+            s.push_str(&render::unused_text(&unused_suppressions, palette));
+            let failed = problems.iter().filter(|p| p.is_error()).count();
             let all = views.iter().flat_map(|v| v.findings.iter());
             let suppressed = all.clone().filter(|f| f.suppressed).count();
             let unchanged = all.filter(|f| !f.suppressed && !f.counts()).count();
@@ -194,12 +240,16 @@ pub fn check(paths: &[PathBuf], options: &CheckOptions) -> std::io::Result<Check
                 also.push(format!("{unchanged} unchanged against the baseline"));
             }
             s.push_str(&format!(
-                "{}{} finding{} in {} file{}{}\n",
+                "{}{} finding{} in {} file{}{}{}\n",
                 findings,
                 if baseline.is_some() { " new" } else { "" },
-                if findings == 1 { "" } else { "s" },
+                plural(findings),
                 files.len(),
-                if files.len() == 1 { "" } else { "s" },
+                plural(files.len()),
+                match failed {
+                    0 => String::new(),
+                    n => format!(", {n} file{} with errors", plural(n)),
+                },
                 if also.is_empty() {
                     String::new()
                 } else {
@@ -208,15 +258,32 @@ pub fn check(paths: &[PathBuf], options: &CheckOptions) -> std::io::Result<Check
             ));
             s
         }
-        Format::Json => render::json(&views, files.len()),
-        Format::Sarif => render::sarif(&views),
+        Format::Json => render::json(&views, &problems, &unused_suppressions, files.len()),
+        Format::Sarif => sarif::sarif(
+            &views,
+            &problems,
+            &cwd,
+            i32::from(exit_code(
+                findings,
+                &problems,
+                baseline.is_some(),
+                exit_zero,
+            )),
+        ),
+        Format::Github => {
+            let uris = sarif::Uris::new(&cwd, [] as [&str; 0]);
+            render::github(&views, &problems, &unused_suppressions, &|p| {
+                uris.relative_or_given(p)
+            })
+        }
     };
     Ok(CheckReport {
         files: files.len(),
         findings,
-        unparsed,
         output,
         problems,
+        unused_suppressions,
+        baseline: baseline.is_some(),
     })
 }
 
@@ -264,8 +331,8 @@ fn by_failing_file(analysed: Vec<Analysed>) -> Vec<Analysed> {
 }
 
 /// One file's findings given their ids, suppressions and baseline states (read from its
-/// text); returns the unused suppressions, one line each.
-fn settle(a: &mut Analysed, baseline: Option<&Baseline>) -> Vec<String> {
+/// text); returns its unused suppressions.
+fn settle(a: &mut Analysed, baseline: Option<&Baseline>) -> Vec<Unused> {
     let lines = LineDigests::of(&a.text);
     let ids = finding_ids(
         &project_path(&a.path),
@@ -279,13 +346,19 @@ fn settle(a: &mut Analysed, baseline: Option<&Baseline>) -> Vec<String> {
         .collect();
     let (suppressed, unused) = suppress::apply(&sups, &spans);
     for ((f, id), s) in a.findings.iter_mut().zip(ids).zip(suppressed) {
-        f.baseline = baseline.map(|b| b.state(&id).to_string());
+        // A suppressed finding has no state: it never counts, and the baseline holds only
+        // findings that count (so removing a suppression makes its finding new).
+        f.baseline = baseline.filter(|_| !s).map(|b| b.state(&id).to_string());
         f.id = id;
         f.suppressed = s;
     }
     unused
         .into_iter()
-        .map(|i| format!("{}:{}: {}", a.path, sups[i].line, sups[i].unused_message()))
+        .map(|i| Unused {
+            path: a.path.clone(),
+            line: sups[i].line,
+            message: sups[i].unused_message(),
+        })
         .collect()
 }
 
@@ -315,10 +388,12 @@ pub fn project_path(path: &str) -> String {
     }
 }
 
-/// Why a file was not analysed; `unparsed` when its text is not Python.
-struct NotAnalysed {
-    message: String,
-    unparsed: bool,
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
 }
 
 /// Loads and analyses one file ([`load`]); a panic is caught and reported.
@@ -328,7 +403,7 @@ fn analyse_bytes(
     kind: FileKind,
     imports: Option<ImportSearch>,
     solver: &mut JobSolver,
-) -> Result<(String, Vec<Finding>, usize), NotAnalysed> {
+) -> Result<(String, Vec<Finding>, usize), SourceFailure> {
     let result = catch_panic(|| {
         load(bytes, kind, NotebookMode::Precise, |source, module| {
             let shapes = analyse_module(module, &source.text, path, imports, solver);
@@ -341,22 +416,10 @@ fn analyse_bytes(
     });
     match result {
         Ok(Ok(analysed)) => Ok(analysed),
-        Ok(Err(f)) if f.status == FileStatus::ParseError => Err(NotAnalysed {
-            message: format!(
-                "syntax error at {}:{}: {}",
-                f.line.unwrap_or(0),
-                f.column.unwrap_or(0),
-                f.message
-            ),
-            unparsed: true,
-        }),
-        Ok(Err(f)) => Err(NotAnalysed {
-            unparsed: f.status.is_unparsed(),
-            message: f.message,
-        }),
-        Err(panic) => Err(NotAnalysed {
-            message: format!("internal error: {panic}"),
-            unparsed: false,
-        }),
+        Ok(Err(f)) => Err(f),
+        Err(panic) => Err(SourceFailure::new(
+            FileStatus::InternalError,
+            format!("internal error: {panic}"),
+        )),
     }
 }

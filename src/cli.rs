@@ -25,6 +25,46 @@ pub enum Command {
     Scan(ScanArgs),
     /// Analyse one project's files for shape bugs and print diagnostics.
     Check(CheckArgs),
+    /// Explain a finding kind (`shapehound explain feature-mismatch`), or list them all.
+    Explain(ExplainArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ExplainArgs {
+    /// The kind's code, as in `error[feature-mismatch]`.
+    #[arg(value_name = "KIND", required_unless_present = "all")]
+    pub kind: Option<String>,
+    /// List every kind's code and title.
+    #[arg(long, conflicts_with = "kind")]
+    pub all: bool,
+}
+
+/// When the text format is coloured.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    /// When stdout is a terminal, unless `NO_COLOR` is set (`CLICOLOR_FORCE` forces colour
+    /// elsewhere, `CLICOLOR=0` turns it off).
+    Auto,
+    Always,
+    Never,
+}
+
+impl ColorChoice {
+    /// Whether to colour, given the environment (`var` reads a variable) and whether stdout
+    /// is a terminal. The conventions of no-color.org and bixense.com/clicolors: an explicit
+    /// flag beats the environment, `NO_COLOR` beats `CLICOLOR_FORCE`, an empty value is
+    /// unset.
+    pub fn enabled(self, var: impl Fn(&str) -> Option<String>, terminal: bool) -> bool {
+        let set = |name: &str| var(name).filter(|v| !v.is_empty());
+        match self {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto if set("NO_COLOR").is_some() => false,
+            ColorChoice::Auto if set("CLICOLOR_FORCE").is_some_and(|v| v != "0") => true,
+            ColorChoice::Auto if set("CLICOLOR").is_some_and(|v| v == "0") => false,
+            ColorChoice::Auto => terminal && set("TERM").is_none_or(|t| t != "dumb"),
+        }
+    }
 }
 
 #[derive(Debug, Args)]
@@ -32,9 +72,12 @@ pub struct CheckArgs {
     /// Files or folders to analyse.
     #[arg(required = true, value_name = "PATH")]
     pub paths: Vec<PathBuf>,
-    /// Output format.
+    /// Output format. Files that cannot be analysed are reported in each (and on stderr).
     #[arg(long, value_enum, default_value_t = crate::check::Format::Text)]
     pub format: crate::check::Format,
+    /// Colour the text format (the other formats never are).
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
+    pub color: ColorChoice,
     /// Z3 timeout per check, in milliseconds (a timeout is never a finding).
     #[arg(long = "timeout-ms", default_value_t = 2000)]
     pub timeout_ms: u64,
@@ -42,8 +85,8 @@ pub struct CheckArgs {
     /// see docs/findings.md for its cost and false alarms on wild code).
     #[arg(long = "follow-imports")]
     pub follow_imports: bool,
-    /// Files larger than this are not read, each a problem on stderr (bytes, or with
-    /// K/M/G, KiB/MiB/GiB).
+    /// Files larger than this are not read, each a warning in the report and on stderr
+    /// (bytes, or with K/M/G, KiB/MiB/GiB).
     #[arg(long = "max-file-size", default_value = "2MiB", value_parser = parse_size)]
     pub max_file_size: u64,
     #[command(flatten)]
@@ -386,6 +429,38 @@ mod tests {
             args.timely_args(),
             ["-w", "2", "-n", "2", "-p", "1", "-h", "hosts.txt"]
         );
+    }
+
+    #[test]
+    fn colour_follows_the_flag_then_no_color_then_the_terminal() {
+        let env = |pairs: &'static [(&'static str, &'static str)]| {
+            move |name: &str| {
+                pairs
+                    .iter()
+                    .find(|(k, _)| *k == name)
+                    .map(|(_, v)| v.to_string())
+            }
+        };
+        use ColorChoice::*;
+        assert!(Auto.enabled(env(&[]), true));
+        assert!(!Auto.enabled(env(&[]), false));
+        assert!(!Auto.enabled(env(&[("NO_COLOR", "1")]), true));
+        assert!(Auto.enabled(env(&[("NO_COLOR", "")]), true));
+        assert!(Auto.enabled(env(&[("CLICOLOR_FORCE", "1")]), false));
+        assert!(!Auto.enabled(env(&[("CLICOLOR_FORCE", "0")]), false));
+        assert!(!Auto.enabled(env(&[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "1")]), true));
+        assert!(!Auto.enabled(env(&[("CLICOLOR", "0")]), true));
+        assert!(!Auto.enabled(env(&[("TERM", "dumb")]), true));
+        assert!(Always.enabled(env(&[("NO_COLOR", "1")]), false));
+        assert!(!Never.enabled(env(&[("CLICOLOR_FORCE", "1")]), true));
+    }
+
+    #[test]
+    fn explain_takes_a_kind_or_all() {
+        assert!(Cli::try_parse_from(["shapehound", "explain", "reshape-numel"]).is_ok());
+        assert!(Cli::try_parse_from(["shapehound", "explain", "--all"]).is_ok());
+        assert!(Cli::try_parse_from(["shapehound", "explain"]).is_err());
+        assert!(Cli::try_parse_from(["shapehound", "explain", "x", "--all"]).is_err());
     }
 
     #[test]

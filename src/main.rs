@@ -100,6 +100,7 @@ fn main() -> ExitCode {
         sub.and_then(|m| m.value_source(id)) == Some(clap::parser::ValueSource::CommandLine)
     };
     let configured = match &mut cli.command {
+        Command::Explain(_) => Ok(Config::default()),
         Command::Check(args) => {
             configure(&args.paths, &args.config).inspect(|c| args.configure(c, &given))
         }
@@ -117,9 +118,11 @@ fn main() -> ExitCode {
     match &cli.command {
         Command::Check(args) => shapehound::budget::set_budgets(args.budgets.budgets()),
         Command::Scan(args) => shapehound::budget::set_budgets(args.budgets.budgets()),
+        Command::Explain(_) => {}
     }
     match cli.command {
         Command::Check(args) => check(args, &config),
+        Command::Explain(args) => explain(args),
         Command::Scan(args) => match scan(args, &config) {
             Ok(code) => ExitCode::from(code),
             Err(Failure::Usage(Usage(msg))) => {
@@ -196,23 +199,63 @@ fn check(args: shapehound::cli::CheckArgs, config: &Config) -> ExitCode {
         baseline: baseline.map(Arc::new),
         selection,
         kinds: config.kinds(),
+        exit_zero: args.gate.exit_zero,
+        color: args.color.enabled(
+            |name| std::env::var(name).ok(),
+            std::io::stdout().is_terminal(),
+        ),
     };
     match shapehound::check::check(&args.paths, &options) {
         Ok(report) => {
             for p in &report.problems {
-                eprintln!("warning: {}", shapehound::findings::render::printable(p));
+                eprintln!(
+                    "warning: {}",
+                    shapehound::findings::render::printable(&p.to_string())
+                );
             }
             print!("{}", report.output);
-            ExitCode::from(exit::of_run(
-                report.findings as u64,
-                report.unparsed as u64,
-                options.baseline.is_some(),
-                args.gate.exit_zero,
-            ))
+            for u in &report.unused_suppressions {
+                eprintln!(
+                    "warning: {}:{}: {}",
+                    shapehound::findings::render::printable(&u.path),
+                    u.line,
+                    u.message
+                );
+            }
+            ExitCode::from(report.exit_code(args.gate.exit_zero))
         }
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::from(exit::FAILURE)
+        }
+    }
+}
+
+/// `shapehound explain KIND` / `--all`: an unknown kind is a usage error naming the known
+/// ones.
+fn explain(args: shapehound::cli::ExplainArgs) -> ExitCode {
+    use shapehound::findings::explain;
+    if args.all {
+        print!("{}", explain::list());
+        return ExitCode::SUCCESS;
+    }
+    let code = args.kind.unwrap_or_default();
+    match explain::kind_of(&code) {
+        Some(kind) => {
+            print!("{}", explain::explain(kind));
+            ExitCode::SUCCESS
+        }
+        None => {
+            let known: Vec<&str> = shapehound::shapes::kind::FindingKind::ALL
+                .iter()
+                .map(|k| k.code())
+                .collect();
+            eprintln!(
+                "error: unknown finding kind `{}` (known: {})",
+                shapehound::findings::render::printable(&code),
+                known.join(", ")
+            );
+            ExitCode::from(2)
         }
     }
 }

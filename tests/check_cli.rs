@@ -153,29 +153,362 @@ fn text_output_has_a_code_frame_and_usage_errors_exit_two() {
     assert!(text.contains("error[feature-mismatch]"), "{text}");
     assert!(text.contains("13 |         return self.fc2(h)"), "{text}");
     assert!(text.contains("^^^"), "{text}");
+    assert!(
+        text.contains("= help: run `shapehound explain feature-mismatch`"),
+        "{text}"
+    );
     let missing = common::run(&["check", "/definitely/not/here.py"]);
     assert_eq!(missing.status.code(), Some(2));
     let bad_format = common::run(&["check", "--format", "xml", &path]);
     assert_eq!(bad_format.status.code(), Some(2));
 }
 
-#[test]
-fn a_file_that_does_not_parse_is_reported_and_fails_the_check() {
+/// Runs the binary in `cwd` with the colour variables of the test's environment removed and
+/// `env` set.
+fn run_in(cwd: &Path, args: &[&str], env: &[(&str, &str)]) -> std::process::Output {
+    let mut cmd = std::process::Command::new(common::binary());
+    cmd.current_dir(cwd).args(args);
+    for var in ["NO_COLOR", "CLICOLOR_FORCE", "CLICOLOR"] {
+        cmd.env_remove(var);
+    }
+    cmd.envs(env.iter().copied());
+    cmd.output().expect("the shapehound binary runs")
+}
+
+/// A project with one finding (`mlp.py`, line 13) and one file that does not parse
+/// (`broken.py`, 1:7).
+fn finding_and_syntax_error() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "mlp.py", SYMBOLIC_BUG);
     write(dir.path(), "broken.py", "def f(:\n");
+    dir
+}
+
+#[test]
+fn a_file_that_does_not_parse_fails_the_check_in_every_format() {
+    let dir = tempfile::tempdir().unwrap();
+    let broken = write(dir.path(), "broken.py", "def f(:\n");
     write(
         dir.path(),
         "fine.py",
         "import torch\nx = torch.zeros(2, 3)\n",
     );
-    let out = common::run(&["check", &dir.path().display().to_string()]);
-    // Like a finding, it is for the user to fix (exit 1), and the other files are checked.
+    let root = dir.path().display().to_string();
+    let out = common::run(&["check", "--no-site-packages", &root]);
+    // Like ruff's syntax-error diagnostic: the check fails.
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        stderr.contains("broken.py") && stderr.contains("syntax error"),
+        stderr.contains(&format!("warning: {broken}: syntax error at 1:7: ")),
         "{stderr}"
     );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains(&format!("error[syntax-error]: {broken}:1:7: ")),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("0 findings in 2 files, 1 file with errors"),
+        "{stdout}"
+    );
+
+    let out = common::run(&["check", "--no-site-packages", "--format", "json", &root]);
+    assert_eq!(out.status.code(), Some(1));
+    let json: Json = serde_json::from_slice(&out.stdout).unwrap();
+    let problems = json["problems"].as_array().unwrap();
+    assert_eq!(problems.len(), 1, "{json}");
+    let p = &problems[0];
+    assert_eq!(
+        (
+            &p["path"],
+            &p["reason"],
+            &p["level"],
+            &p["line"],
+            &p["column"]
+        ),
+        (
+            &Json::from(broken.as_str()),
+            &Json::from("syntax-error"),
+            &Json::from("error"),
+            &Json::from(1),
+            &Json::from(7)
+        ),
+        "{p}"
+    );
+    assert!(p["message"].as_str().unwrap().contains("Expected"), "{p}");
+
+    let out = common::run(&["check", "--no-site-packages", "--format", "sarif", &root]);
+    assert_eq!(out.status.code(), Some(1));
+    let log: Json = serde_json::from_slice(&out.stdout).unwrap();
+    let invocation = &log["runs"][0]["invocations"][0];
+    assert_eq!(invocation["executionSuccessful"], true, "{invocation}");
+    assert_eq!(invocation["exitCode"], 1, "{invocation}");
+    let notes = invocation["toolExecutionNotifications"].as_array().unwrap();
+    assert_eq!(notes.len(), 1, "{invocation}");
+    assert_eq!(notes[0]["level"], "error");
+    assert_eq!(notes[0]["descriptor"]["id"], "syntax-error");
+    let physical = &notes[0]["locations"][0]["physicalLocation"];
+    assert_eq!(
+        physical["artifactLocation"]["uri"], "broken.py",
+        "{physical}"
+    );
+    assert_eq!(physical["artifactLocation"]["uriBaseId"], "%SRCROOT%");
+    assert_eq!(physical["region"]["startLine"], 1);
+    assert_eq!(physical["region"]["startColumn"], 7);
+
+    let out = run_in(
+        dir.path(),
+        &["check", "--no-site-packages", "--format", "github", "."],
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.starts_with("::error file=broken.py,line=1,col=7,title=syntax-error::Expected"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn a_file_over_the_size_limit_is_a_warning_that_keeps_exit_zero() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(
+        dir.path(),
+        "fine.py",
+        "import torch\nx = torch.zeros(2, 3)\n",
+    );
+    let out = common::run(&["check", "--format", "json", "--max-file-size", "10", &path]);
+    assert_eq!(out.status.code(), Some(0));
+    let json: Json = serde_json::from_slice(&out.stdout).unwrap();
+    let p = &json["problems"][0];
+    assert_eq!(
+        (&p["reason"], &p["level"]),
+        (&Json::from("too-large"), &Json::from("warning")),
+        "{json}"
+    );
+    assert!(p.get("line").is_none(), "{p}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("over the size limit of 10 bytes"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn sarif_rules_invocations_and_locations_meet_code_scanning() {
+    let dir = finding_and_syntax_error();
+    let out = common::run(&[
+        "check",
+        "--no-site-packages",
+        "--format",
+        "sarif",
+        &dir.path().display().to_string(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let log: Json = serde_json::from_slice(&out.stdout).unwrap();
+    let run = &log["runs"][0];
+    let rules = run["tool"]["driver"]["rules"].as_array().unwrap();
+    assert_eq!(rules.len(), 15);
+    for rule in rules {
+        let id = rule["id"].as_str().unwrap();
+        let name = rule["name"].as_str().unwrap();
+        assert!(
+            !name.eq_ignore_ascii_case(id) && !name.contains('-'),
+            "{rule}"
+        );
+        for text in [
+            &rule["fullDescription"]["text"],
+            &rule["help"]["text"],
+            &rule["help"]["markdown"],
+        ] {
+            assert!(text.as_str().is_some_and(|t| t.len() > 20), "{rule}");
+        }
+        assert!(
+            rule["helpUri"].as_str().unwrap().starts_with("https://"),
+            "{rule}"
+        );
+        assert_eq!(rule["defaultConfiguration"]["level"], "error");
+    }
+    let feature = rules
+        .iter()
+        .find(|r| r["id"] == "feature-mismatch")
+        .unwrap();
+    assert_eq!(feature["name"], "FeatureMismatch");
+    assert!(feature["help"]["markdown"]
+        .as_str()
+        .unwrap()
+        .contains("`in_features`"));
+    // Every location is relative to %SRCROOT%, the folder holding the files (they are
+    // outside the folder the test runs in).
+    let root = run["originalUriBaseIds"]["%SRCROOT%"]["uri"]
+        .as_str()
+        .unwrap();
+    assert_eq!(root, format!("file://{}/", dir.path().display()));
+    let mut locations = Vec::new();
+    collect_artifact_locations(run, &mut locations);
+    assert!(locations.len() >= 3, "{run}");
+    for loc in &locations {
+        assert_eq!(loc["uriBaseId"], "%SRCROOT%", "{loc}");
+        let uri = loc["uri"].as_str().unwrap();
+        assert!(uri == "mlp.py" || uri == "broken.py", "{loc}");
+    }
+    let result = &run["results"][0];
+    assert_eq!(result["ruleId"], "feature-mismatch");
+    assert!(result["partialFingerprints"]["shapehound/v1"]
+        .as_str()
+        .is_some_and(|f| f.len() == 16));
+    let invocation = &run["invocations"][0];
+    assert_eq!(invocation["executionSuccessful"], true);
+    assert_eq!(
+        invocation["toolExecutionNotifications"][0]["level"],
+        "error"
+    );
+
+    // Run from the project folder with a relative path, the root is that folder.
+    let out = run_in(
+        dir.path(),
+        &["check", "--no-site-packages", "--format", "sarif", "mlp.py"],
+        &[],
+    );
+    let log: Json = serde_json::from_slice(&out.stdout).unwrap();
+    let run = &log["runs"][0];
+    let cwd = dir.path().canonicalize().unwrap();
+    assert_eq!(
+        run["originalUriBaseIds"]["%SRCROOT%"]["uri"],
+        format!("file://{}/", cwd.display())
+    );
+    assert_eq!(
+        run["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+        "mlp.py"
+    );
+}
+
+fn collect_artifact_locations<'a>(v: &'a Json, out: &mut Vec<&'a Json>) {
+    match v {
+        Json::Object(map) => {
+            for (k, x) in map {
+                if k == "artifactLocation" {
+                    out.push(x);
+                } else {
+                    collect_artifact_locations(x, out);
+                }
+            }
+        }
+        Json::Array(xs) => xs.iter().for_each(|x| collect_artifact_locations(x, out)),
+        _ => {}
+    }
+}
+
+#[test]
+fn github_annotations_escape_their_delimiters() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "a,b:c%.py", SYMBOLIC_BUG);
+    write(dir.path(), "broken,1.py", "def f(:\n");
+    let out = run_in(
+        dir.path(),
+        &["check", "--no-site-packages", "--format", "github", "."],
+        &[("CLICOLOR_FORCE", "1")],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 2, "{stdout}");
+    assert!(
+        lines[0].starts_with(
+            "::error file=a%2Cb%3Ac%25.py,line=13,col=16,endLine=13,endColumn=27,title=feature-mismatch (feature size does not match the layer)::"
+        ),
+        "{stdout}"
+    );
+    // Our line breaks are %0A; nothing else breaks the command.
+    assert!(lines[0].contains("%0Ain: class `MLP`%0A"), "{stdout}");
+    assert!(
+        lines[0].ends_with("%0Ahelp: run `shapehound explain feature-mismatch`"),
+        "{stdout}"
+    );
+    assert!(
+        lines[1].starts_with("::error file=broken%2C1.py,line=1,col=7,title=syntax-error::"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains('\u{1b}'), "{stdout}");
+}
+
+#[test]
+fn colour_only_when_asked_or_on_a_terminal_and_only_in_text() {
+    let dir = finding_and_syntax_error();
+    let path = dir.path().join("mlp.py").display().to_string();
+    let text = |args: &[&str], env: &[(&str, &str)]| {
+        let mut all = vec!["check", "--no-site-packages"];
+        all.extend_from_slice(args);
+        all.push(&path);
+        let out = run_in(dir.path(), &all, env);
+        assert_eq!(out.status.code(), Some(1));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let colored = text(&["--color", "always"], &[]);
+    assert!(
+        colored.contains("\u{1b}[1;31merror[feature-mismatch]\u{1b}[0m"),
+        "{colored}"
+    );
+    assert!(colored.contains("\u{1b}[1;34m-->\u{1b}[0m"), "{colored}");
+    assert!(colored.contains("\u{1b}[1;31m^"), "{colored}");
+    assert!(colored.contains("\u{1b}[1;34m-"), "{colored}");
+    // Stripped of its escapes, it is the plain text.
+    let plain = text(&["--color", "never"], &[]);
+    assert!(!plain.contains('\u{1b}'), "{plain}");
+    let stripped = colored
+        .split('\u{1b}')
+        .enumerate()
+        .map(|(i, part)| {
+            if i == 0 {
+                part
+            } else {
+                &part[part.find('m').unwrap() + 1..]
+            }
+        })
+        .collect::<String>();
+    assert_eq!(stripped, plain);
+    // Piped, auto is plain; CLICOLOR_FORCE forces colour unless NO_COLOR is set.
+    assert!(!text(&[], &[]).contains('\u{1b}'));
+    assert!(text(&[], &[("CLICOLOR_FORCE", "1")]).contains('\u{1b}'));
+    assert!(!text(&[], &[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "1")]).contains('\u{1b}'));
+    for format in ["json", "sarif", "github"] {
+        let out = text(&["--color", "always", "--format", format], &[]);
+        assert!(!out.contains('\u{1b}'), "{format}: {out}");
+    }
+}
+
+#[test]
+fn explain_prints_a_kind_lists_them_all_and_refuses_unknown_ones() {
+    let out = common::run(&["explain", "feature-mismatch"]);
+    assert_eq!(out.status.code(), Some(0));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.starts_with("feature-mismatch (feature size does not match the layer)\n\n"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("`in_features`"), "{stdout}");
+    assert!(!stdout.contains("## "), "only the kind's section: {stdout}");
+
+    let out = common::run(&["explain", "--all"]);
+    assert_eq!(out.status.code(), Some(0));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(stdout.lines().count(), 15, "{stdout}");
+    assert!(
+        stdout
+            .lines()
+            .any(|l| l.starts_with("reshape-numel ") && l.contains("number of elements")),
+        "{stdout}"
+    );
+
+    let out = common::run(&["explain", "feature-mismatchh"]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("unknown finding kind `feature-mismatchh`")
+            && stderr.contains("channel-mismatch, feature-mismatch"),
+        "{stderr}"
+    );
+    assert!(out.stdout.is_empty());
 }
 
 #[test]

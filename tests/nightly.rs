@@ -372,3 +372,69 @@ fn configuration_is_found_upward_and_applied_with_flags_winning() {
         "{stderr}"
     );
 }
+
+#[test]
+fn sarif_json_and_github_carry_suppressions_and_baseline_states() {
+    let t = tempfile::tempdir().unwrap();
+    let text = MODEL
+        .replace(
+            "        return self.fc2(h)\n",
+            "        return self.fc2(h)  # shapehound: ignore[feature-mismatch]\n",
+        )
+        .replace("import torch\n", "import torch  # shapehound: ignore\n");
+    let root = repo(t.path(), &text);
+    let file = root.join("model.py");
+    let file = file.to_str().unwrap();
+    let out = |format: &str| {
+        let o = run(&["check", "--no-site-packages", "--format", format, file]);
+        assert_eq!(o.status.code(), Some(1), "the channel mismatch counts");
+        String::from_utf8_lossy(&o.stdout).to_string()
+    };
+    let sarif: serde_json::Value = serde_json::from_str(&out("sarif")).unwrap();
+    let results = sarif["runs"][0]["results"].as_array().unwrap();
+    let suppressed: Vec<(&str, bool)> = results
+        .iter()
+        .map(|r| {
+            (
+                r["ruleId"].as_str().unwrap(),
+                r.get("suppressions").is_some(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        suppressed,
+        [("feature-mismatch", true), ("channel-mismatch", false)]
+    );
+    let json: serde_json::Value = serde_json::from_str(&out("json")).unwrap();
+    let unused = json["unused_suppressions"].as_array().unwrap();
+    assert_eq!((unused.len(), unused[0]["line"].as_u64()), (1, Some(1)));
+    let github = out("github");
+    assert_eq!(github.matches("::error ").count(), 1, "{github}");
+    assert!(
+        github.contains("::warning file=") && github.contains("title=unused-suppression"),
+        "{github}"
+    );
+
+    // Against a baseline of itself, every finding is unchanged.
+    let night = t.path().join("night");
+    let (_, printed) = scan(&root, &night, &["-q"]);
+    let o = run(&[
+        "check",
+        "--no-site-packages",
+        "--format",
+        "sarif",
+        "--baseline",
+        night.to_str().unwrap(),
+        file,
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{printed}");
+    let sarif: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let states: Vec<Option<&str>> = sarif["runs"][0]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["baselineState"].as_str())
+        .collect();
+    // The suppressed finding has no state: the baseline holds only findings that count.
+    assert_eq!(states, [None, Some("unchanged")]);
+}

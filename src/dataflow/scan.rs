@@ -415,8 +415,9 @@ fn scan_worker(
                 if row.severity == "error" && !kinds.reports(&row.kind) {
                     return None;
                 }
+                // Only findings that could count have a state (see `Baseline`).
                 if let Some(b) = &baseline {
-                    if row.severity == "error" {
+                    if row.severity == "error" && !row.suppressed {
                         row.baseline = Some(b.state(&row.id).to_string());
                     }
                 }

@@ -2,8 +2,10 @@
 //! assumption broken, no timeout) becomes one finding, located at the operation that fails at
 //! run time, with the definitions it conflicts with as related spans and a witness.
 
+pub mod explain;
 pub mod identity;
 pub mod render;
+pub mod sarif;
 pub mod suppress;
 
 pub use crate::eval::trace::Span;

@@ -13,6 +13,14 @@ use super::FindingKind;
 /// The `kind` of the `warning` a suppression that suppresses nothing gets.
 pub const UNUSED_KIND: &str = "unused-suppression";
 
+/// A suppression comment that suppresses nothing, where it is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unused {
+    pub path: String,
+    pub line: u32,
+    pub message: String,
+}
+
 /// One suppression comment.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct Suppression {
