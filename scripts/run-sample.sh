@@ -5,4 +5,4 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bash scripts/ensure-z3.sh
 python3 scripts/sample_fixtures.py
-cargo run --release -- scan corpus/sample -o reports/sample "$@"
+cargo run --release -- scan corpus/sample -o reports/sample --no-gitignore "$@"

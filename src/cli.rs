@@ -296,6 +296,15 @@ pub struct ScanArgs {
 
     #[command(flatten)]
     pub config: ConfigArgs,
+
+    /// The result cache's folder [default: OUT/.cache]: a rescan recomputes only what
+    /// changed (content, options or the analyser).
+    #[arg(long = "cache", value_name = "DIR", conflicts_with = "no_cache")]
+    pub cache: Option<PathBuf>,
+
+    /// Neither read nor write the result cache.
+    #[arg(long = "no-cache")]
+    pub no_cache: bool,
 }
 
 impl CheckArgs {

@@ -15,6 +15,7 @@ use shapehound::cli::{Cli, Command, CountModeArg, ScanArgs};
 use shapehound::config::Config;
 use shapehound::corpus::selection::Selection;
 use shapehound::corpus::FileStatus;
+use shapehound::dataflow::cache::ResultCache;
 use shapehound::dataflow::{run_scan, ScanOptions};
 use shapehound::exit;
 use shapehound::operators::api::torch_api;
@@ -381,6 +382,20 @@ fn scan(args: ScanArgs, config: &Config) -> std::result::Result<u8, Failure> {
         bar
     });
 
+    let cache = match (args.no_cache, &mode) {
+        (false, CountMode::Precise) => {
+            let dir = args.cache.clone().unwrap_or_else(|| out.join(".cache"));
+            let digest = cache_digest(&args, &python_path);
+            let opened = ResultCache::open(&dir, &digest).map_err(|e| {
+                Failure::Run(anyhow::anyhow!(
+                    "cannot use the result cache `{}`: {e} (--no-cache runs without it)",
+                    dir.display()
+                ))
+            })?;
+            Some(Arc::new(opened))
+        }
+        _ => None,
+    };
     let started = SystemTime::now();
     let clock = Instant::now();
     let options = ScanOptions {
@@ -396,6 +411,7 @@ fn scan(args: ScanArgs, config: &Config) -> std::result::Result<u8, Failure> {
         baseline: baseline.clone(),
         selection: Arc::new(selection(config, &args.config).map_err(usage)?),
         kinds: Arc::new(config.kinds()),
+        cache: cache.clone().map(|c| (c, run_name(process))),
     };
     let totals = run_scan(options).map_err(|e| {
         if phase() == Phase::Writing {
@@ -473,6 +489,9 @@ fn scan(args: ScanArgs, config: &Config) -> std::result::Result<u8, Failure> {
         })?;
     set_phase(Phase::Committed);
     staging.discard();
+    if let Some(c) = &cache {
+        c.retire_read_segments();
+    }
 
     if !args.quiet {
         let top = top_operators(&totals, args.top, |op| {
@@ -513,6 +532,49 @@ fn scan(args: ScanArgs, config: &Config) -> std::result::Result<u8, Failure> {
         baseline.is_some(),
         args.gate.exit_zero,
     ))
+}
+
+/// What the result cache's entries depend on besides content: the analyser (this binary's
+/// bytes) and every option that changes a file's rows (`dataflow/cache.rs`).
+fn cache_digest(
+    args: &ScanArgs,
+    python_path: &[shapehound::corpus::installed::SitePackages],
+) -> String {
+    let binary = std::env::current_exe()
+        .and_then(std::fs::read)
+        .map(|b| blake3::hash(&b).to_hex().to_string())
+        .unwrap_or_else(|_| env!("CARGO_PKG_VERSION").to_string());
+    let mut parts = vec![
+        binary,
+        format!("timeout-ms={}", args.timeout_ms),
+        format!("follow-imports={}", args.follow_imports),
+        format!("{:?}", args.budgets.budgets()),
+    ];
+    // Installed packages analysed from source: their folders and distributions (versions).
+    for site in python_path {
+        let mut dists: Vec<String> = std::fs::read_dir(&site.dir)
+            .map(|d| {
+                d.filter_map(Result::ok)
+                    .map(|e| e.file_name().to_string_lossy().into_owned())
+                    .filter(|n| n.ends_with(".dist-info") || n.ends_with(".egg-info"))
+                    .collect()
+            })
+            .unwrap_or_default();
+        dists.sort();
+        parts.push(format!("{}:{}", site.dir.display(), dists.join(",")));
+    }
+    blake3::hash(parts.join("\n").as_bytes())
+        .to_hex()
+        .to_string()
+}
+
+/// A name for this run's cache segments, distinct from earlier runs' and other processes'.
+fn run_name(process: usize) -> String {
+    let now = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or(0);
+    format!("{now:x}-p{process}")
 }
 
 /// UTC timestamp in RFC 3339 (no external time crate needed for one field).

@@ -80,6 +80,7 @@ fn same_rows_for_any_workers(extra: &[&str]) {
                 "-o",
                 cluster.to_str().unwrap(),
                 "--quiet",
+                "--no-gitignore",
             ])
             .args([
                 "-w",

@@ -438,3 +438,132 @@ fn sarif_json_and_github_carry_suppressions_and_baseline_states() {
     // The suppressed finding has no state: the baseline holds only findings that count.
     assert_eq!(states, [None, Some("unchanged")]);
 }
+
+/// Copies a folder (the sample repositories used as a small nightly corpus).
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else if entry.file_type().unwrap().is_file() {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+/// A table's rows without what differs between any two runs (timings, the worker).
+fn stable(report: &Path, table: &str) -> Vec<String> {
+    common::canonical(
+        &read_table(report, table),
+        &["analysis_ms", "solve_us", "worker"],
+    )
+}
+
+#[test]
+fn a_rescan_reuses_what_did_not_change_and_writes_the_tables_of_a_full_scan() {
+    let t = tempfile::tempdir().unwrap();
+    let corpus = t.path().join("corpus");
+    for repo in ["shape_bugs", "vision_nets", "nlp_playground"] {
+        copy_tree(&common::sample_corpus().join(repo), &corpus.join(repo));
+    }
+    let out = t.path().join("nightly");
+    let (code, printed) = scan(&corpus, &out, &["-q"]);
+    assert!(matches!(code, 0 | 1), "{printed}");
+    assert!(out.join(".cache/manifest.json").is_file());
+    let first = read_table(&out, "files");
+
+    // One file edited (lines shifted), one added, one removed.
+    let edited = corpus.join("shape_bugs/classify.py");
+    let text = std::fs::read_to_string(&edited).unwrap();
+    std::fs::write(&edited, format!("# edited\n{text}")).unwrap();
+    std::fs::write(
+        corpus.join("shape_bugs/added.py"),
+        "import torch\nx = torch.zeros(2, 3).view(4)\n",
+    )
+    .unwrap();
+    std::fs::remove_file(corpus.join("shape_bugs/pooling.py")).unwrap();
+    let (code, printed) = scan(&corpus, &out, &["-q", "-w", "1"]);
+    assert!(matches!(code, 0 | 1), "{printed}");
+    let full = t.path().join("full");
+    let (code, printed) = scan(&corpus, &full, &["-q", "--no-cache"]);
+    assert!(matches!(code, 0 | 1), "{printed}");
+    assert!(!full.join(".cache").exists());
+    for table in ["files", "op_calls", "op_counts", "findings", "jobs"] {
+        assert_eq!(stable(&out, table), stable(&full, table), "{table}");
+    }
+    // Reused analyses keep the time they took when computed; the edited file was analysed again.
+    let again = read_table(&out, "files");
+    let micros = |rows: &[Row], path: &str| {
+        rows.iter()
+            .find(|r| r["path"] == path)
+            .map(|r| r["analysis_ms"].clone())
+    };
+    let unchanged: Vec<&str> = first
+        .iter()
+        .map(|r| r["path"].as_str())
+        .filter(|p| {
+            p.ends_with(".py") && *p != "shape_bugs/classify.py" && *p != "shape_bugs/pooling.py"
+        })
+        .collect();
+    assert!(unchanged.len() >= 5, "{unchanged:?}");
+    for p in &unchanged {
+        assert_eq!(
+            micros(&first, p),
+            micros(&again, p),
+            "{p} was analysed again"
+        );
+    }
+    assert_ne!(
+        micros(&first, "shape_bugs/classify.py"),
+        micros(&again, "shape_bugs/classify.py")
+    );
+    // Only the segments of the last run remain.
+    let segments = std::fs::read_dir(out.join(".cache"))
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .file_name()
+                .to_string_lossy()
+                .starts_with("seg-")
+        })
+        .count();
+    assert_eq!(segments, 1, "one worker in the last run");
+}
+
+#[test]
+fn a_run_that_fails_leaves_its_results_in_the_cache() {
+    let t = tempfile::tempdir().unwrap();
+    let corpus = t.path().join("corpus");
+    copy_tree(
+        &common::sample_corpus().join("shape_bugs"),
+        &corpus.join("shape_bugs"),
+    );
+    let out = t.path().join("r");
+    let failed = common::binary();
+    let failed = std::process::Command::new(failed)
+        .args([
+            "scan",
+            corpus.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+            "-q",
+            "-w",
+            "1",
+        ])
+        .env("SHAPEHOUND_INJECT_WRITE_FAILURE", "op_calls")
+        .output()
+        .unwrap();
+    assert_eq!(failed.status.code(), Some(3));
+    let cached: u64 = std::fs::read_dir(out.join(".cache"))
+        .unwrap()
+        .map(|e| e.unwrap())
+        .filter(|e| e.file_name().to_string_lossy().starts_with("seg-"))
+        .map(|e| e.metadata().unwrap().len())
+        .sum();
+    assert!(cached > 0, "the failed run's results are kept");
+    let (code, printed) = scan(&corpus, &out, &["-q", "-w", "1"]);
+    assert!(matches!(code, 0 | 1), "{printed}");
+}

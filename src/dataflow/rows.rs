@@ -6,8 +6,9 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
+use super::cache::{CachedAnalysis, Record, ResultCache};
 use super::modules::{FileKey, ImportContext};
-use super::shape_jobs::{unit_jobs, ContentJobs, GroupPath};
+use super::shape_jobs::{cached_jobs, unit_jobs, ContentJobs, GroupPath};
 use super::stages::GroupOutput;
 use crate::analysis::{analyse_file, CountMode, FileAnalysis};
 use crate::corpus::installed::SitePackages;
@@ -152,29 +153,22 @@ pub fn probe_file(
 /// constraint jobs with the paths their findings belong to. `layout` is the group's import
 /// digest (where its imports lead and, for imports within its repository, what that
 /// repository holds): part of the group's key, so part of its jobs' content key too.
-pub fn analyse_group(
+/// Reads the group's first file and analyses it. The probe read and hashed the file on
+/// another worker; what is analysed must be what was hashed (and never more than its size
+/// then).
+fn analyse(
     hash: &str,
     kind: FileKind,
-    layout: u64,
-    metas: Vec<FileMeta>,
+    first: &FileMeta,
     mode: &CountMode,
     installed: &[SitePackages],
-) -> GroupOutput {
-    let mut out = GroupOutput {
-        files: Vec::with_capacity(metas.len()),
-        ..GroupOutput::default()
-    };
-    let Some(first) = metas.first() else {
-        return out;
-    };
+) -> FileAnalysis {
     let imports = match &first.imports {
         Some(context) => Some(context.search(&first.repo_dir, &first.repo_path, installed)),
         None if !installed.is_empty() => Some(ImportSearch::installed_only(installed)),
         None => None,
     };
-    // The probe read and hashed the file on another worker; what is analysed must be what
-    // was hashed (and never more than its size then).
-    let mut analysis = match read_bounded(&first.abs_path, first.bytes) {
+    match read_bounded(&first.abs_path, first.bytes) {
         Ok(bytes) if content_hash(&bytes) == hash => {
             analyse_file(&first.path, &bytes, kind, mode, imports)
         }
@@ -185,21 +179,60 @@ pub fn analyse_group(
             None,
         ),
         Err(refusal) => FileAnalysis::failure(refusal.status(), refusal.to_string(), None, None),
+    }
+}
+
+pub fn analyse_group(
+    hash: &str,
+    kind: FileKind,
+    layout: u64,
+    metas: Vec<FileMeta>,
+    mode: &CountMode,
+    installed: &[SitePackages],
+    cache: Option<&ResultCache>,
+) -> GroupOutput {
+    let mut out = GroupOutput {
+        files: Vec::with_capacity(metas.len()),
+        ..GroupOutput::default()
     };
-    let representative = first.path.clone();
+    let Some(first) = metas.first() else {
+        return out;
+    };
     // Jobs come back by content group: the same content in another layout is another group.
     let content = match &first.imports {
         Some(_) => (format!("{hash}/{layout:x}"), kind),
         None => (hash.to_string(), kind),
     };
-    let unit_jobs = unit_jobs(
-        &content,
-        &first.repo,
-        &first.path,
-        std::mem::take(&mut analysis.units),
-    );
-    let units = unit_jobs.len() as u64;
-    let jobs = unit_jobs.iter().map(|u| u.unit.runs.len() as u64).sum();
+    let (mut analysis, unit_jobs, units, jobs) = match cache.and_then(|c| c.hit(&content)) {
+        Some(hit) => {
+            // Kept for the next run: this run's segments replace those it read.
+            out.cache_records
+                .push(Record::Analysis(content.clone(), hit.analysis.clone()));
+            out.cache_records.extend(
+                hit.solved
+                    .iter()
+                    .map(|s| Record::Solved(content.clone(), s.clone())),
+            );
+            let (units, jobs) = (hit.analysis.units as u64, hit.analysis.jobs);
+            let analysis = hit.analysis.analysis();
+            let unit_jobs = cached_jobs(&content, &first.repo, &first.path, hit.solved);
+            (analysis, unit_jobs, units, jobs)
+        }
+        None => {
+            let mut analysis = analyse(hash, kind, first, mode, installed);
+            let units = std::mem::take(&mut analysis.units);
+            let jobs = units.iter().map(|u| u.runs.len() as u64).sum();
+            let unit_jobs = unit_jobs(&content, &first.repo, &first.path, units);
+            let units = unit_jobs.len() as u64;
+            if cache.is_some() {
+                let kept = CachedAnalysis::of(&analysis, units as u32, jobs);
+                out.cache_records
+                    .extend(kept.map(|a| Record::Analysis(content.clone(), a)));
+            }
+            (analysis, unit_jobs, units, jobs)
+        }
+    };
+    let representative = first.path.clone();
     // A group with suppression comments is regrouped even without units: they are then
     // all unused, and said so.
     if !unit_jobs.is_empty() || !analysis.suppressions.is_empty() {
@@ -301,11 +334,19 @@ mod tests {
             folder: None,
         };
         let ((hash, kind), meta) = probe_file(file, 1 << 20).unwrap();
-        let analysed = analyse_group(&hash, kind, 0, vec![meta.clone()], &CountMode::Precise, &[]);
+        let analysed = analyse_group(
+            &hash,
+            kind,
+            0,
+            vec![meta.clone()],
+            &CountMode::Precise,
+            &[],
+            None,
+        );
         assert_eq!(analysed.files[0].status, "ok");
         // Rewritten between the probe and the analysis: same size, other bytes.
         std::fs::write(&path, b"import torch\nx = torch.zeros(3)\n").unwrap();
-        let changed = analyse_group(&hash, kind, 0, vec![meta], &CountMode::Precise, &[]);
+        let changed = analyse_group(&hash, kind, 0, vec![meta], &CountMode::Precise, &[], None);
         assert_eq!(changed.files[0].status, "changed_during_scan");
         assert!(changed.calls.is_empty());
     }

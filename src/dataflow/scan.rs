@@ -29,6 +29,7 @@ use indicatif::ProgressBar;
 use serde::{Deserialize, Serialize};
 use timely::dataflow::operators::Exchange;
 
+use super::cache::{Record, ResultCache, SegmentWriter};
 use super::modules::import_contexts;
 use super::rows::{analyse_group, probe_file, FileMeta};
 use super::shape_jobs::{
@@ -96,6 +97,8 @@ pub struct ScanOptions {
     pub selection: Arc<Selection>,
     /// Which finding kinds are reported.
     pub kinds: Arc<KindFilter>,
+    /// The result cache read at the start, and the name of this run's new segments.
+    pub cache: Option<(Arc<ResultCache>, String)>,
 }
 
 /// What the per-file settling of findings brings together (`settle_file`).
@@ -281,6 +284,13 @@ fn scan_worker(
     let progress = opts.progress.clone();
     let baseline = opts.baseline.clone();
     let kinds = opts.kinds.clone();
+    let read_cache = opts.cache.as_ref().map(|(c, _)| c.clone());
+    let keep: Shared<CacheKeeper> = Rc::new(RefCell::new(match &opts.cache {
+        Some((cache, run)) => CacheKeeper::open(cache, run, index),
+        None => CacheKeeper::default(),
+    }));
+    let kept = keep.clone();
+    let keeper = keep.clone();
     let with_baseline = baseline.is_some();
     // Z3 solvers are not `Send`: each worker makes its own and reuses it for every job.
     let mut solver = WorkerSolver::new(opts.solver_timeout, index as u32);
@@ -361,7 +371,12 @@ fn scan_worker(
                 metas.first().map(|m| (m.repo.clone(), m.repo_path.clone()))
             },
             move |((hash, kind, layout), metas)| {
-                analyse_group(&hash, kind, layout, metas, &mode, &installed)
+                let cache = read_cache.as_deref();
+                let mut out = analyse_group(&hash, kind, layout, metas, &mode, &installed, cache);
+                for record in out.cache_records.drain(..) {
+                    keep.borrow_mut().write(&record);
+                }
+                out
             },
         );
         let files = analysed.files.concat(rejected);
@@ -370,8 +385,14 @@ fn scan_worker(
         // Constraint jobs go where the least estimated cost has gone, are solved there, and
         // come back together by content group, which knows the paths its findings belong to.
         let jobs = balance_by_cost(analysed.jobs, |unit: &UnitJob| unit.cost);
-        let (job_rows, solved) =
-            solve_fueled(jobs, SOLVE_FUEL, move |unit| solver.solve_unit(unit));
+        let (job_rows, solved) = solve_fueled(jobs, SOLVE_FUEL, move |unit| {
+            let (rows, solved, cached) = solver.solve_unit(unit);
+            if let Some(c) = cached {
+                kept.borrow_mut()
+                    .write(&Record::Solved(solved.content.clone(), c));
+            }
+            (rows, solved)
+        });
         let contents = analysed.contents;
         let suppressions = contents.clone().flat_map(|g: ContentJobs| {
             let sups = g.suppressions;
@@ -563,6 +584,7 @@ fn scan_worker(
     }
     input.close();
     worker.step_or_park_while(None, || !probe.done());
+    keeper.borrow_mut().finish();
 
     let written = sinks.borrow_mut().finish();
     if let Err(e) = written {
@@ -584,6 +606,45 @@ fn scan_worker(
     let mut totals = totals.borrow().clone();
     totals.walk_problems = problems;
     Ok((index == 0).then_some(totals))
+}
+
+/// One worker's writing of the result cache: a write that fails turns it off with one
+/// warning (the cache only saves time; the report does not depend on it).
+#[derive(Default)]
+struct CacheKeeper {
+    writer: Option<SegmentWriter>,
+}
+
+impl CacheKeeper {
+    fn open(cache: &ResultCache, run: &str, worker: usize) -> Self {
+        match cache.writer(run, worker) {
+            Ok(w) => CacheKeeper { writer: Some(w) },
+            Err(e) => {
+                eprintln!(
+                    "warning: the result cache cannot be written ({e}): this run is not cached"
+                );
+                CacheKeeper::default()
+            }
+        }
+    }
+
+    fn write(&mut self, record: &Record) {
+        if let Some(w) = &mut self.writer {
+            if let Err(e) = w.write(record) {
+                eprintln!("warning: writing the result cache failed ({e}): the rest of this run is not cached");
+                self.writer = None;
+            }
+        }
+    }
+
+    fn finish(&mut self) {
+        if let Some(w) = &mut self.writer {
+            if let Err(e) = w.flush() {
+                eprintln!("warning: writing the result cache failed ({e})");
+            }
+        }
+        self.writer = None;
+    }
 }
 
 /// Moves every worker's staged parts into the report, once all workers of the run have

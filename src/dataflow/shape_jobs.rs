@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+use super::cache::CachedSolved;
 use crate::corpus::FileKind;
 use crate::findings::identity::{finding_ids, LineDigests};
 use crate::findings::suppress::{self, Suppression};
@@ -32,7 +33,14 @@ pub struct UnitJob {
     /// The group's analysed path, named in the `jobs` table.
     pub repo: String,
     pub path: String,
-    pub unit: Unit,
+    pub work: UnitWork,
+}
+
+/// A unit to solve, or solved by an earlier run (`cache.rs`).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub enum UnitWork {
+    Solve(Unit),
+    Cached(Box<CachedSolved>),
 }
 
 /// Numbers the units of a file; `repo` and `path` name the analysed path.
@@ -49,7 +57,27 @@ pub fn unit_jobs(content: &ContentKey, repo: &str, path: &str, units: Vec<Unit>)
                 .fold(0u64, |sum, run| sum.saturating_add(jobs::cost(run))),
             repo: repo.to_string(),
             path: path.to_string(),
-            unit,
+            work: UnitWork::Solve(unit),
+        })
+        .collect()
+}
+
+/// The units of a group the cache holds, solved: they pass through the solving stage.
+pub fn cached_jobs(
+    content: &ContentKey,
+    repo: &str,
+    path: &str,
+    solved: Vec<CachedSolved>,
+) -> Vec<UnitJob> {
+    solved
+        .into_iter()
+        .map(|s| UnitJob {
+            content: content.clone(),
+            index: s.index,
+            cost: 0,
+            repo: repo.to_string(),
+            path: path.to_string(),
+            work: UnitWork::Cached(Box::new(s)),
         })
         .collect()
 }
@@ -99,11 +127,33 @@ impl WorkerSolver {
     }
 
     /// Solves a unit's jobs ([`jobs::solve_unit`]): a `jobs` row per run, and the unit's
-    /// result for regrouping.
-    pub fn solve_unit(&mut self, job: UnitJob) -> (Vec<JobRow>, SolvedUnit) {
-        let solved = jobs::solve_unit(&job.unit, &job.path, &mut self.solver);
-        let unit = &job.unit;
-        let rows = unit
+    /// result for regrouping; with what the cache keeps of it when it was solved here.
+    pub fn solve_unit(&mut self, job: UnitJob) -> (Vec<JobRow>, SolvedUnit, Option<CachedSolved>) {
+        let unit = match job.work {
+            UnitWork::Solve(unit) => unit,
+            UnitWork::Cached(cached) => {
+                // Named as this run names the group; timings are the run's that solved it.
+                let rows = cached
+                    .rows
+                    .into_iter()
+                    .map(|r| JobRow {
+                        repo: job.repo.clone(),
+                        path: job.path.clone(),
+                        worker: self.worker,
+                        ..r
+                    })
+                    .collect();
+                let result = SolvedUnit {
+                    content: job.content,
+                    index: job.index,
+                    finding: cached.finding,
+                };
+                return (rows, result, None);
+            }
+        };
+        let solved = jobs::solve_unit(&unit, &job.path, &mut self.solver);
+        let unit = &unit;
+        let rows: Vec<JobRow> = unit
             .runs
             .iter()
             .zip(&solved)
@@ -128,12 +178,17 @@ impl WorkerSolver {
             })
             .collect();
         let finding = unit_finding(unit, &solved);
+        let cached = CachedSolved {
+            index: job.index,
+            rows: rows.clone(),
+            finding: finding.clone(),
+        };
         let result = SolvedUnit {
             content: job.content,
             index: job.index,
             finding,
         };
-        (rows, result)
+        (rows, result, Some(cached))
     }
 }
 
@@ -309,6 +364,13 @@ class Encoder(nn.Module):
         return self.expand(self.stem(x))
 ";
 
+    fn unit(job: &UnitJob) -> &Unit {
+        match &job.work {
+            UnitWork::Solve(u) => u,
+            UnitWork::Cached(_) => panic!("a unit to solve"),
+        }
+    }
+
     fn path(repo: &str, path: &str) -> GroupPath {
         GroupPath {
             repo: repo.to_string(),
@@ -337,15 +399,15 @@ class Encoder(nn.Module):
         let jobs = jobs_for(SYMBOLIC_BUG);
         let units: Vec<(u32, &str, usize)> = jobs
             .iter()
-            .map(|j| (j.index, j.unit.name.as_str(), j.unit.runs.len()))
+            .map(|j| (j.index, unit(j).name.as_str(), unit(j).runs.len()))
             .collect();
         assert_eq!(units.len(), 2, "{units:?}");
         assert_eq!(units[0], (0, "<module>", 1));
         assert_eq!((units[1].0, units[1].1), (1, "Encoder"));
         assert!(units[1].2 > 1, "one run per rank variant: {units:?}");
-        assert_eq!(jobs[1].unit.location.line, 5, "the class statement");
+        assert_eq!(unit(&jobs[1]).location.line, 5, "the class statement");
         for j in &jobs {
-            let sum: u64 = j.unit.runs.iter().map(jobs::cost).sum();
+            let sum: u64 = unit(j).runs.iter().map(jobs::cost).sum();
             assert_eq!(j.cost, sum);
         }
     }
@@ -374,8 +436,18 @@ class Encoder(nn.Module):
         // Solved in reverse order, as they may arrive from several workers.
         let mut solved = Vec::new();
         for job in jobs.into_iter().rev() {
-            let runs = job.unit.runs.len();
-            let (rows, result) = solver.solve_unit(wire(&job));
+            let runs = unit(&job).runs.len();
+            let (rows, result, cached) = solver.solve_unit(wire(&job));
+            // What the cache keeps gives the same rows and result back.
+            let cached = cached.expect("solved here");
+            let again = UnitJob {
+                work: UnitWork::Cached(Box::new(wire(&cached))),
+                ..job.clone()
+            };
+            let (rows_again, result_again, none) = solver.solve_unit(again);
+            assert!(none.is_none());
+            assert_eq!(rows_again, rows);
+            assert_eq!(result_again.finding, result.finding);
             assert_eq!(rows.len(), runs);
             for row in &rows {
                 assert_eq!((row.worker, row.path.as_str()), (3, "a.py"));

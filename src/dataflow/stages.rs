@@ -33,6 +33,8 @@ pub struct GroupOutput {
     pub jobs: Vec<UnitJob>,
     /// The group's job count and paths, when it has jobs.
     pub contents: Vec<ContentJobs>,
+    /// What the result cache keeps of the group (`cache.rs`), when a cache is in use.
+    pub cache_records: Vec<super::cache::Record>,
 }
 
 /// The analysis stage's outputs.

@@ -1,0 +1,343 @@
+//! The result cache that makes a rescan cheap: what analysing and solving each content
+//! group produced, keyed by its content key (content hash and kind, with the import layout
+//! when imports are followed), valid for one analyser version and one set of options (a
+//! digest in `manifest.json`; another digest: the cache is not read, and rewritten).
+//!
+//! Storage: `CACHE/seg-<run>-<worker>.bin`, each a sequence of bincode records written as
+//! they are made and flushed as the run goes, so a run that fails midway leaves what it
+//! computed for the rerun (a truncated last record is ignored). A run copies every entry it
+//! uses into its own segments; once it has committed its report, the older segments go.
+//! Every process of a run reads the whole cache; each worker writes its own segment.
+//!
+//! What is cached is what a scan's rows are made from, never the rows' paths: identical
+//! content under another path, or a renamed file, is a hit. Timings and the worker that
+//! solved a job come from the run that computed them. A Z3 timeout is cached like any
+//! other result (a rescan does not retry it: `--no-cache` does).
+
+use std::collections::HashMap;
+use std::fs::File;
+use std::io::{BufReader, BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::shape_jobs::ContentKey;
+use crate::analysis::FileAnalysis;
+use crate::corpus::FileStatus;
+use crate::findings::identity::LineDigests;
+use crate::findings::suppress::Suppression;
+use crate::findings::Finding;
+use crate::operators::CallSite;
+use crate::reports::tables::JobRow;
+
+/// Bumped when what a record holds changes shape.
+const FORMAT: u32 = 1;
+
+/// A content group's analysis, without its units (their solved results are `Solved`).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct CachedAnalysis {
+    pub status: FileStatus,
+    pub message: Option<String>,
+    pub error_line: Option<u32>,
+    pub error_column: Option<u32>,
+    pub calls: Vec<(CallSite, Option<(u32, u32)>)>,
+    pub relative_imports: Vec<String>,
+    pub lines: LineDigests,
+    pub suppressions: Vec<Suppression>,
+    pub micros: u64,
+    /// How many units the group has, and constraint jobs over all of them.
+    pub units: u32,
+    pub jobs: u64,
+}
+
+impl CachedAnalysis {
+    /// What is kept of an analysis; `None` for outcomes that depend on the moment (a file
+    /// that changed while read, an internal error).
+    pub fn of(a: &FileAnalysis, units: u32, jobs: u64) -> Option<CachedAnalysis> {
+        if matches!(
+            a.status,
+            FileStatus::ChangedDuringScan | FileStatus::InternalError | FileStatus::Unreadable
+        ) {
+            return None;
+        }
+        Some(CachedAnalysis {
+            status: a.status,
+            message: a.message.clone(),
+            error_line: a.error_line,
+            error_column: a.error_column,
+            calls: a.calls.iter().map(|c| (c.site.clone(), c.cell)).collect(),
+            relative_imports: a.relative_imports.clone(),
+            lines: a.lines.clone(),
+            suppressions: a.suppressions.clone(),
+            micros: a.micros,
+            units,
+            jobs,
+        })
+    }
+
+    /// The analysis back (no units: they come solved).
+    pub fn analysis(&self) -> FileAnalysis {
+        FileAnalysis {
+            status: self.status,
+            message: self.message.clone(),
+            error_line: self.error_line,
+            error_column: self.error_column,
+            calls: self
+                .calls
+                .iter()
+                .map(|(site, cell)| crate::analysis::LocatedCall {
+                    site: site.clone(),
+                    cell: *cell,
+                })
+                .collect(),
+            relative_imports: self.relative_imports.clone(),
+            units: Vec::new(),
+            lines: self.lines.clone(),
+            suppressions: self.suppressions.clone(),
+            micros: self.micros,
+        }
+    }
+}
+
+/// One unit of a group, solved: its `jobs` rows and its finding.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct CachedSolved {
+    pub index: u32,
+    pub rows: Vec<JobRow>,
+    pub finding: Option<Finding>,
+}
+
+/// One record of a segment.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub enum Record {
+    Analysis(ContentKey, CachedAnalysis),
+    Solved(ContentKey, CachedSolved),
+}
+
+/// A group found in the cache: its analysis and every unit solved.
+#[derive(Clone, Debug)]
+pub struct Hit {
+    pub analysis: CachedAnalysis,
+    /// In unit order.
+    pub solved: Vec<CachedSolved>,
+}
+
+/// The cache as a run reads it.
+#[derive(Debug, Default)]
+pub struct ResultCache {
+    dir: PathBuf,
+    analyses: HashMap<ContentKey, CachedAnalysis>,
+    solved: HashMap<ContentKey, Vec<CachedSolved>>,
+    /// The segments read (removed once the run has committed).
+    segments: Vec<PathBuf>,
+    opened_at: Option<std::time::SystemTime>,
+}
+
+#[derive(Debug, Serialize, Deserialize, PartialEq)]
+struct Manifest {
+    format: u32,
+    options: String,
+}
+
+impl ResultCache {
+    /// Reads the cache in `dir` made with the same `options` digest; another digest (or no
+    /// cache, or an unreadable one) gives an empty cache whose folder is emptied and
+    /// stamped with this digest. Errors only when the folder cannot be written.
+    pub fn open(dir: &Path, options: &str) -> std::io::Result<ResultCache> {
+        std::fs::create_dir_all(dir)?;
+        let manifest_path = dir.join("manifest.json");
+        let wanted = Manifest {
+            format: FORMAT,
+            options: options.to_string(),
+        };
+        let current: Option<Manifest> = std::fs::read(&manifest_path)
+            .ok()
+            .and_then(|b| serde_json::from_slice(&b).ok());
+        let mut cache = ResultCache {
+            dir: dir.to_path_buf(),
+            opened_at: Some(std::time::SystemTime::now()),
+            ..ResultCache::default()
+        };
+        let segments = segments(dir)?;
+        if current.as_ref() != Some(&wanted) {
+            for s in segments {
+                let _ = std::fs::remove_file(s);
+            }
+            let text = serde_json::to_vec_pretty(&wanted).map_err(std::io::Error::other)?;
+            let tmp = dir.join("manifest.json.tmp");
+            std::fs::write(&tmp, text)?;
+            std::fs::rename(tmp, manifest_path)?;
+            return Ok(cache);
+        }
+        for s in &segments {
+            cache.read_segment(s);
+        }
+        cache.segments = segments;
+        Ok(cache)
+    }
+
+    fn read_segment(&mut self, path: &Path) {
+        let Ok(file) = File::open(path) else {
+            return;
+        };
+        let mut reader = BufReader::new(file);
+        // A truncated or damaged tail (a run that died mid-write) ends the segment.
+        while let Ok(record) = bincode::deserialize_from::<_, Record>(&mut reader) {
+            match record {
+                Record::Analysis(key, a) => {
+                    self.analyses.insert(key, a);
+                }
+                Record::Solved(key, s) => {
+                    let list = self.solved.entry(key).or_default();
+                    if !list.iter().any(|x| x.index == s.index) {
+                        list.push(s);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The group's cached results, when its analysis and every unit are there.
+    pub fn hit(&self, key: &ContentKey) -> Option<Hit> {
+        let analysis = self.analyses.get(key)?;
+        let mut solved = self.solved.get(key).cloned().unwrap_or_default();
+        solved.sort_by_key(|s| s.index);
+        let complete = solved.len() == analysis.units as usize
+            && solved.iter().enumerate().all(|(i, s)| s.index == i as u32);
+        complete.then(|| Hit {
+            analysis: analysis.clone(),
+            solved,
+        })
+    }
+
+    /// A writer for one worker's new segment.
+    pub fn writer(&self, run: &str, worker: usize) -> std::io::Result<SegmentWriter> {
+        let path = self.dir.join(format!("seg-{run}-{worker:05}.bin"));
+        Ok(SegmentWriter {
+            out: BufWriter::new(File::create(&path)?),
+            unflushed: 0,
+        })
+    }
+
+    /// Once the run's report is committed: the segments it read are superseded by those it
+    /// wrote (which hold every entry it used). A segment written since the cache was opened
+    /// (another process of a cluster run sharing the folder) stays.
+    pub fn retire_read_segments(&self) {
+        for s in &self.segments {
+            let older = std::fs::metadata(s)
+                .and_then(|m| m.modified())
+                .is_ok_and(|m| self.opened_at.is_some_and(|o| m < o));
+            if older {
+                let _ = std::fs::remove_file(s);
+            }
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.analyses.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.analyses.is_empty()
+    }
+}
+
+fn segments(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let mut out: Vec<PathBuf> = std::fs::read_dir(dir)?
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("seg-") && n.ends_with(".bin"))
+        })
+        .collect();
+    out.sort();
+    Ok(out)
+}
+
+/// One worker's segment of the cache being written.
+pub struct SegmentWriter {
+    out: BufWriter<File>,
+    unflushed: usize,
+}
+
+impl SegmentWriter {
+    /// Appends a record; flushed every few records, so what a failing run computed stays.
+    pub fn write(&mut self, record: &Record) -> std::io::Result<()> {
+        bincode::serialize_into(&mut self.out, record).map_err(std::io::Error::other)?;
+        self.unflushed += 1;
+        if self.unflushed >= 64 {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    pub fn flush(&mut self) -> std::io::Result<()> {
+        self.unflushed = 0;
+        self.out.flush()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::corpus::FileKind;
+
+    fn key(h: &str) -> ContentKey {
+        (h.to_string(), FileKind::Py)
+    }
+
+    fn analysis(units: u32) -> CachedAnalysis {
+        CachedAnalysis {
+            status: FileStatus::Ok,
+            message: None,
+            error_line: None,
+            error_column: None,
+            calls: Vec::new(),
+            relative_imports: Vec::new(),
+            lines: LineDigests::default(),
+            suppressions: Vec::new(),
+            micros: 5,
+            units,
+            jobs: 0,
+        }
+    }
+
+    fn solved(index: u32) -> CachedSolved {
+        CachedSolved {
+            index,
+            rows: Vec::new(),
+            finding: None,
+        }
+    }
+
+    #[test]
+    fn a_group_is_a_hit_only_with_every_unit_and_survives_a_truncated_tail() {
+        let t = tempfile::tempdir().unwrap();
+        let cache = ResultCache::open(t.path(), "opts").unwrap();
+        assert!(cache.is_empty());
+        let mut w = cache.writer("r1", 0).unwrap();
+        w.write(&Record::Analysis(key("a"), analysis(2))).unwrap();
+        w.write(&Record::Solved(key("a"), solved(1))).unwrap();
+        w.write(&Record::Analysis(key("b"), analysis(1))).unwrap();
+        w.write(&Record::Solved(key("b"), solved(0))).unwrap();
+        w.flush().unwrap();
+        drop(w);
+        // A record cut in half at the end, as by a killed run.
+        let seg = t.path().join("seg-r1-00000.bin");
+        let mut bytes = std::fs::read(&seg).unwrap();
+        let mut tail = bincode::serialize(&Record::Solved(key("a"), solved(0))).unwrap();
+        tail.truncate(tail.len() / 2);
+        bytes.extend(tail);
+        std::fs::write(&seg, bytes).unwrap();
+
+        let cache = ResultCache::open(t.path(), "opts").unwrap();
+        assert!(cache.hit(&key("a")).is_none(), "unit 0 of `a` is missing");
+        assert_eq!(cache.hit(&key("b")).unwrap().solved.len(), 1);
+        // Other options: nothing is read, and the old segments go.
+        let other = ResultCache::open(t.path(), "other").unwrap();
+        assert!(other.is_empty());
+        assert!(!seg.exists());
+    }
+}
