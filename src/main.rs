@@ -386,12 +386,16 @@ fn scan(args: ScanArgs, config: &Config) -> std::result::Result<u8, Failure> {
         (false, CountMode::Precise) => {
             let dir = args.cache.clone().unwrap_or_else(|| out.join(".cache"));
             let digest = cache_digest(&args, &python_path);
+            let t0 = Instant::now();
             let opened = ResultCache::open(&dir, &digest).map_err(|e| {
                 Failure::Run(anyhow::anyhow!(
                     "cannot use the result cache `{}`: {e} (--no-cache runs without it)",
                     dir.display()
                 ))
             })?;
+            if std::env::var_os("SHAPEHOUND_TIMING").is_some() {
+                eprintln!("timing: cache read in {:?}", t0.elapsed());
+            }
             Some(Arc::new(opened))
         }
         _ => None,
@@ -534,18 +538,14 @@ fn scan(args: ScanArgs, config: &Config) -> std::result::Result<u8, Failure> {
     ))
 }
 
-/// What the result cache's entries depend on besides content: the analyser (this binary's
-/// bytes) and every option that changes a file's rows (`dataflow/cache.rs`).
+/// What the result cache's entries depend on besides content: the analyser (a digest of the
+/// sources it was built from, `build.rs`) and every option that changes a file's rows (`dataflow/cache.rs`).
 fn cache_digest(
     args: &ScanArgs,
     python_path: &[shapehound::corpus::installed::SitePackages],
 ) -> String {
-    let binary = std::env::current_exe()
-        .and_then(std::fs::read)
-        .map(|b| blake3::hash(&b).to_hex().to_string())
-        .unwrap_or_else(|_| env!("CARGO_PKG_VERSION").to_string());
     let mut parts = vec![
-        binary,
+        env!("SHAPEHOUND_SOURCE_DIGEST").to_string(),
         format!("timeout-ms={}", args.timeout_ms),
         format!("follow-imports={}", args.follow_imports),
         format!("{:?}", args.budgets.budgets()),

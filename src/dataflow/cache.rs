@@ -5,9 +5,17 @@
 //!
 //! Storage: `CACHE/seg-<run>-<worker>.bin`, each a sequence of bincode records written as
 //! they are made and flushed as the run goes, so a run that fails midway leaves what it
-//! computed for the rerun (a truncated last record is ignored). A run copies every entry it
-//! uses into its own segments; once it has committed its report, the older segments go.
-//! Every process of a run reads the whole cache; each worker writes its own segment.
+//! computed for the rerun (a truncated last record is ignored). A run appends only what it
+//! computed (a rescan that changes nothing writes nothing); once the cache has more than
+//! `COMPACT_AFTER` segments, the next run copies every entry it uses into its own segments
+//! and, having committed its report, removes the older ones, so entries no file uses any
+//! more do not pile up. Every process of a run reads the whole cache (the segments in
+//! parallel); each worker writes its own segment.
+//!
+//! A file whose size, modification time and inode are those recorded when it was last read
+//! (and not modified within two seconds before that, git's rule against racy timestamps)
+//! is not read again: its content hash and line count come from the record (`Record::Stat`,
+//! file-by-file scans only: resolution across files reads every file's imports).
 //!
 //! What is cached is what a scan's rows are made from, never the rows' paths: identical
 //! content under another path, or a renamed file, is a hit. Timings and the worker that
@@ -32,6 +40,9 @@ use crate::reports::tables::JobRow;
 
 /// Bumped when what a record holds changes shape.
 const FORMAT: u32 = 1;
+
+/// Segments past which a run compacts the cache.
+const COMPACT_AFTER: usize = 16;
 
 /// A content group's analysis, without its units (their solved results are `Solved`).
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -107,11 +118,32 @@ pub struct CachedSolved {
     pub finding: Option<Finding>,
 }
 
+/// What a file was when it was read: what identifies that state, and what was read.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileStat {
+    pub size: u64,
+    pub mtime_ns: i128,
+    pub inode: u64,
+    pub hash: String,
+    pub lines: u64,
+}
+
+impl FileStat {
+    /// The identifying part of a file's metadata: (size, mtime in ns, inode).
+    pub fn identity(meta: &std::fs::Metadata) -> Option<(u64, i128, u64)> {
+        use std::os::unix::fs::MetadataExt;
+        let mtime = meta.mtime() as i128 * 1_000_000_000 + meta.mtime_nsec() as i128;
+        Some((meta.len(), mtime, meta.ino()))
+    }
+}
+
 /// One record of a segment.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub enum Record {
     Analysis(ContentKey, CachedAnalysis),
     Solved(ContentKey, CachedSolved),
+    /// A file's state when read (`abs path` as bytes).
+    Stat(Vec<u8>, FileStat),
 }
 
 /// A group found in the cache: its analysis and every unit solved.
@@ -128,9 +160,24 @@ pub struct ResultCache {
     dir: PathBuf,
     analyses: HashMap<ContentKey, CachedAnalysis>,
     solved: HashMap<ContentKey, Vec<CachedSolved>>,
-    /// The segments read (removed once the run has committed).
+    stats: HashMap<Vec<u8>, FileStat>,
+    /// The segments read (removed once a compacting run has committed).
     segments: Vec<PathBuf>,
     opened_at: Option<std::time::SystemTime>,
+}
+
+/// One segment's records, in order.
+fn read_segment(path: &Path) -> Vec<Record> {
+    let Ok(file) = File::open(path) else {
+        return Vec::new();
+    };
+    let mut reader = BufReader::new(file);
+    let mut out = Vec::new();
+    // A truncated or damaged tail (a run that died mid-write) ends the segment.
+    while let Ok(record) = bincode::deserialize_from::<_, Record>(&mut reader) {
+        out.push(record);
+    }
+    out
 }
 
 #[derive(Debug, Serialize, Deserialize, PartialEq)]
@@ -169,20 +216,30 @@ impl ResultCache {
             std::fs::rename(tmp, manifest_path)?;
             return Ok(cache);
         }
-        for s in &segments {
-            cache.read_segment(s);
+        // Segments are read in parallel and merged in order: a later record of a key wins.
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let chunk = segments.len().div_ceil(threads.max(1)).max(1);
+        let read: Vec<Vec<Record>> = std::thread::scope(|scope| {
+            let handles: Vec<_> = segments
+                .chunks(chunk)
+                .map(|part| {
+                    scope.spawn(move || part.iter().flat_map(|p| read_segment(p)).collect())
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or_default())
+                .collect()
+        });
+        for records in read {
+            cache.add(records);
         }
         cache.segments = segments;
         Ok(cache)
     }
 
-    fn read_segment(&mut self, path: &Path) {
-        let Ok(file) = File::open(path) else {
-            return;
-        };
-        let mut reader = BufReader::new(file);
-        // A truncated or damaged tail (a run that died mid-write) ends the segment.
-        while let Ok(record) = bincode::deserialize_from::<_, Record>(&mut reader) {
+    fn add(&mut self, records: Vec<Record>) {
+        for record in records {
             match record {
                 Record::Analysis(key, a) => {
                     self.analyses.insert(key, a);
@@ -192,6 +249,9 @@ impl ResultCache {
                     if !list.iter().any(|x| x.index == s.index) {
                         list.push(s);
                     }
+                }
+                Record::Stat(path, stat) => {
+                    self.stats.insert(path, stat);
                 }
             }
         }
@@ -210,19 +270,46 @@ impl ResultCache {
         })
     }
 
+    /// The recorded state of the file at `path` when its metadata still says the same,
+    /// and it was not modified within two seconds before the cache was opened (a write in
+    /// the same tick as the recording could have gone unseen).
+    pub fn unchanged(&self, path: &Path, meta: &std::fs::Metadata) -> Option<&FileStat> {
+        use std::os::unix::ffi::OsStrExt;
+        let stat = self.stats.get(path.as_os_str().as_bytes())?;
+        let (size, mtime, inode) = FileStat::identity(meta)?;
+        let opened = self
+            .opened_at?
+            .duration_since(std::time::UNIX_EPOCH)
+            .ok()?
+            .as_nanos() as i128;
+        let settled = mtime < opened - 2_000_000_000;
+        (settled && (stat.size, stat.mtime_ns, stat.inode) == (size, mtime, inode)).then_some(stat)
+    }
+
     /// A writer for one worker's new segment.
     pub fn writer(&self, run: &str, worker: usize) -> std::io::Result<SegmentWriter> {
         let path = self.dir.join(format!("seg-{run}-{worker:05}.bin"));
         Ok(SegmentWriter {
-            out: BufWriter::new(File::create(&path)?),
+            out: Some(BufWriter::new(File::create(&path)?)),
+            path,
             unflushed: 0,
+            written: 0,
         })
     }
 
-    /// Once the run's report is committed: the segments it read are superseded by those it
-    /// wrote (which hold every entry it used). A segment written since the cache was opened
-    /// (another process of a cluster run sharing the folder) stays.
+    /// Whether this run copies the entries it uses into its own segments (and then retires
+    /// those it read): when the cache has grown past `COMPACT_AFTER` segments.
+    pub fn compacting(&self) -> bool {
+        self.segments.len() > COMPACT_AFTER
+    }
+
+    /// Once the run's report is committed, in a compacting run: the segments it read are
+    /// superseded by those it wrote (which hold every entry it used). A segment written since
+    /// the cache was opened (another process of a cluster run sharing the folder) stays.
     pub fn retire_read_segments(&self) {
+        if !self.compacting() {
+            return;
+        }
         for s in &self.segments {
             let older = std::fs::metadata(s)
                 .and_then(|m| m.modified())
@@ -258,15 +345,21 @@ fn segments(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
 
 /// One worker's segment of the cache being written.
 pub struct SegmentWriter {
-    out: BufWriter<File>,
+    path: PathBuf,
+    out: Option<BufWriter<File>>,
     unflushed: usize,
+    written: usize,
 }
 
 impl SegmentWriter {
     /// Appends a record; flushed every few records, so what a failing run computed stays.
     pub fn write(&mut self, record: &Record) -> std::io::Result<()> {
-        bincode::serialize_into(&mut self.out, record).map_err(std::io::Error::other)?;
+        let Some(out) = &mut self.out else {
+            return Ok(());
+        };
+        bincode::serialize_into(&mut *out, record).map_err(std::io::Error::other)?;
         self.unflushed += 1;
+        self.written += 1;
         if self.unflushed >= 64 {
             self.flush()?;
         }
@@ -275,7 +368,19 @@ impl SegmentWriter {
 
     pub fn flush(&mut self) -> std::io::Result<()> {
         self.unflushed = 0;
-        self.out.flush()
+        match &mut self.out {
+            Some(out) => out.flush(),
+            None => Ok(()),
+        }
+    }
+
+    /// Flushes; a segment that got no record is removed.
+    pub fn finish(&mut self) -> std::io::Result<()> {
+        self.flush()?;
+        if self.written == 0 && self.out.take().is_some() {
+            std::fs::remove_file(&self.path)?;
+        }
+        Ok(())
     }
 }
 

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
-use super::cache::{CachedAnalysis, Record, ResultCache};
+use super::cache::{CachedAnalysis, FileStat, Record, ResultCache};
 use super::modules::{FileKey, ImportContext};
 use super::shape_jobs::{cached_jobs, unit_jobs, ContentJobs, GroupPath};
 use super::stages::GroupOutput;
@@ -88,7 +88,9 @@ fn rejected_row(
 pub fn probe_file(
     file: DiscoveredFile,
     max_bytes: u64,
-) -> Result<((String, FileKind), FileMeta), Box<FileRow>> {
+    follow_imports: bool,
+    stats: Option<&ResultCache>,
+) -> Result<Probed, Box<FileRow>> {
     if let Some(why) = &file.folder {
         let (status, message) = match why {
             FolderNotEntered::OutsideRoot => (
@@ -112,6 +114,38 @@ pub fn probe_file(
             "symlink target is outside the corpus root; not followed".to_string(),
         ));
     }
+    // A file the cache saw in this very state is not read again (`cache.rs`).
+    if let Some(cache) = stats {
+        let meta = std::fs::metadata(&file.abs_path).ok();
+        let known = meta
+            .as_ref()
+            .filter(|m| m.is_file() && m.len() <= max_bytes)
+            .and_then(|m| cache.unchanged(&file.abs_path, m));
+        if let Some(stat) = known {
+            let key = (stat.hash.clone(), file.kind);
+            let meta = FileMeta {
+                repo_path: file.repo_path(),
+                path: file.path,
+                repo: file.repo,
+                abs_path: file.abs_path,
+                bytes: stat.size,
+                lines: stat.lines,
+                repo_dir: file.repo_dir,
+                imports: None,
+                imported: Vec::new(),
+                relative_imports: false,
+            };
+            // A compacting run keeps what it uses (`cache.rs`).
+            let record = cache.compacting().then(|| {
+                use std::os::unix::ffi::OsStrExt;
+                Record::Stat(meta.abs_path.as_os_str().as_bytes().to_vec(), stat.clone())
+            });
+            return Ok((key, meta, record));
+        }
+    }
+    let stat_before = std::fs::metadata(&file.abs_path)
+        .ok()
+        .and_then(|m| FileStat::identity(&m));
     let bytes = match read_bounded(&file.abs_path, max_bytes) {
         Ok(b) => b,
         Err(refusal) => {
@@ -129,7 +163,30 @@ pub fn probe_file(
     };
     let key = (content_hash(&bytes), file.kind);
     let repo_path = file.repo_path();
-    let (imported, relative_imports) = imported_names(&String::from_utf8_lossy(&bytes));
+    // What the file imports matters only to resolution across files (a fifth of a
+    // rescan's work otherwise).
+    let (imported, relative_imports) = match follow_imports {
+        true => imported_names(&String::from_utf8_lossy(&bytes)),
+        false => Default::default(),
+    };
+    let lines = count_lines(&bytes);
+    // What the cache records of it, for the next run to skip reading it.
+    let record = match (stats, stat_before) {
+        (Some(_), Some((size, mtime_ns, inode))) if size == bytes.len() as u64 => {
+            use std::os::unix::ffi::OsStrExt;
+            Some(Record::Stat(
+                file.abs_path.as_os_str().as_bytes().to_vec(),
+                FileStat {
+                    size,
+                    mtime_ns,
+                    inode,
+                    hash: key.0.clone(),
+                    lines,
+                },
+            ))
+        }
+        _ => None,
+    };
     Ok((
         key,
         FileMeta {
@@ -137,15 +194,20 @@ pub fn probe_file(
             repo: file.repo,
             abs_path: file.abs_path,
             bytes: bytes.len() as u64,
-            lines: count_lines(&bytes),
+            lines,
             repo_dir: file.repo_dir,
             repo_path,
             imports: None,
             imported: imported.into_iter().collect(),
             relative_imports,
         },
+        record,
     ))
 }
+
+/// A file read and hashed: its content key, what the rows need of it, and what the result
+/// cache records of its state (when a cache is in use and the file was read).
+pub type Probed = ((String, FileKind), FileMeta, Option<Record>);
 
 /// Analyses the first path of a content group and emits `files` and `op_calls` rows for every
 /// path in it (copies are counted where they live, and point at the analysed path), the
@@ -205,14 +267,16 @@ pub fn analyse_group(
     };
     let (mut analysis, unit_jobs, units, jobs) = match cache.and_then(|c| c.hit(&content)) {
         Some(hit) => {
-            // Kept for the next run: this run's segments replace those it read.
-            out.cache_records
-                .push(Record::Analysis(content.clone(), hit.analysis.clone()));
-            out.cache_records.extend(
-                hit.solved
-                    .iter()
-                    .map(|s| Record::Solved(content.clone(), s.clone())),
-            );
+            // A compacting run keeps what it uses in its own segments (`cache.rs`).
+            if cache.is_some_and(ResultCache::compacting) {
+                out.cache_records
+                    .push(Record::Analysis(content.clone(), hit.analysis.clone()));
+                out.cache_records.extend(
+                    hit.solved
+                        .iter()
+                        .map(|s| Record::Solved(content.clone(), s.clone())),
+                );
+            }
             let (units, jobs) = (hit.analysis.units as u64, hit.analysis.jobs);
             let analysis = hit.analysis.analysis();
             let unit_jobs = cached_jobs(&content, &first.repo, &first.path, hit.solved);
@@ -333,7 +397,7 @@ mod tests {
             outside_root: false,
             folder: None,
         };
-        let ((hash, kind), meta) = probe_file(file, 1 << 20).unwrap();
+        let ((hash, kind), meta, _) = probe_file(file, 1 << 20, false, None).unwrap();
         let analysed = analyse_group(
             &hash,
             kind,

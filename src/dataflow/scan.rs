@@ -291,6 +291,8 @@ fn scan_worker(
     }));
     let kept = keep.clone();
     let keeper = keep.clone();
+    let probe_keep = keep.clone();
+    let probe_cache = read_cache.clone();
     let with_baseline = baseline.is_some();
     // Z3 solvers are not `Send`: each worker makes its own and reuses it for every job.
     let mut solver = WorkerSolver::new(opts.solver_timeout, index as u32);
@@ -303,7 +305,16 @@ fn scan_worker(
             .inner
             .exchange(|(file, _, _): &(DiscoveredFile, u32, isize)| route(&file.path))
             .as_collection()
-            .map(move |file| probe_file(file, max_bytes));
+            .map(move |file| {
+                // The cache's file states serve file-by-file scans (`cache.rs`).
+                let stats = probe_cache.as_deref().filter(|_| !follow_imports);
+                probe_file(file, max_bytes, follow_imports, stats).map(|(key, meta, record)| {
+                    if let Some(r) = record {
+                        probe_keep.borrow_mut().write(&r);
+                    }
+                    (key, meta)
+                })
+            });
         let rejected = probed.clone().flat_map(|p| p.err().map(|row| *row));
         let readable = probed.flat_map(|p| p.ok());
 
@@ -639,7 +650,7 @@ impl CacheKeeper {
 
     fn finish(&mut self) {
         if let Some(w) = &mut self.writer {
-            if let Err(e) = w.flush() {
+            if let Err(e) = w.finish() {
                 eprintln!("warning: writing the result cache failed ({e})");
             }
         }

@@ -178,9 +178,17 @@ impl WorkerSolver {
             })
             .collect();
         let finding = unit_finding(unit, &solved);
+        // The rows without what names them: a reuse names them as its run does.
         let cached = CachedSolved {
             index: job.index,
-            rows: rows.clone(),
+            rows: rows
+                .iter()
+                .map(|r| JobRow {
+                    repo: String::new(),
+                    path: String::new(),
+                    ..r.clone()
+                })
+                .collect(),
             finding: finding.clone(),
         };
         let result = SolvedUnit {
