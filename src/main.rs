@@ -241,22 +241,23 @@ fn explain(args: shapehound::cli::ExplainArgs) -> ExitCode {
         return ExitCode::SUCCESS;
     }
     let code = args.kind.unwrap_or_default();
-    match explain::kind_of(&code) {
-        Some(kind) => {
-            print!("{}", explain::explain(kind));
+    match explain::explain_code(&code) {
+        Some(text) => {
+            print!("{text}");
             ExitCode::SUCCESS
         }
         None => {
             let known: Vec<&str> = shapehound::shapes::kind::FindingKind::ALL
                 .iter()
                 .map(|k| k.code())
+                .chain([shapehound::findings::suppress::UNUSED_KIND])
                 .collect();
             eprintln!(
                 "error: unknown finding kind `{}` (known: {})",
                 shapehound::findings::render::printable(&code),
                 known.join(", ")
             );
-            ExitCode::from(2)
+            ExitCode::from(exit::USAGE)
         }
     }
 }

@@ -492,7 +492,9 @@ fn explain_prints_a_kind_lists_them_all_and_refuses_unknown_ones() {
     let out = common::run(&["explain", "--all"]);
     assert_eq!(out.status.code(), Some(0));
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(stdout.lines().count(), 15, "{stdout}");
+    // The 15 finding kinds and the warning kind.
+    assert_eq!(stdout.lines().count(), 16, "{stdout}");
+    assert!(stdout.contains("unused-suppression "), "{stdout}");
     assert!(
         stdout
             .lines()

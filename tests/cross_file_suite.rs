@@ -15,27 +15,13 @@ use serde_json::Value as Json;
 /// the test. `SHAPEHOUND_BLESS=1 cargo test --test cross_file_suite` rewrites it.
 const EXPECTED: &str = "tests/data/cross_file_expected.tsv";
 
-/// Copies `from` into `to` (folders and files).
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
-}
-
 /// A corpus with one repository per case, from the case's `side` (`bug` or `fixed`).
 fn corpus(cases: &[Json], side: &str, dir: &Path) {
     let root = common::repo_root().join("tests/cross_file/cases");
     for case in cases {
         let name = case["name"].as_str().unwrap();
         let repo = dir.join(name);
-        copy_tree(&root.join(name).join(side), &repo);
+        common::copy_tree(&root.join(name).join(side), &repo);
         // The repository rule: a marker makes the folder a repository.
         std::fs::write(repo.join("pyproject.toml"), "").unwrap();
     }

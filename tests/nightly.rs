@@ -439,20 +439,6 @@ fn sarif_json_and_github_carry_suppressions_and_baseline_states() {
     assert_eq!(states, [None, Some("unchanged")]);
 }
 
-/// Copies a folder (the sample repositories used as a small nightly corpus).
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else if entry.file_type().unwrap().is_file() {
-            std::fs::copy(entry.path(), target).unwrap();
-        }
-    }
-}
-
 /// A table's rows without what differs between any two runs (timings, the worker).
 fn stable(report: &Path, table: &str) -> Vec<String> {
     common::canonical(
@@ -466,7 +452,7 @@ fn a_rescan_reuses_what_did_not_change_and_writes_the_tables_of_a_full_scan() {
     let t = tempfile::tempdir().unwrap();
     let corpus = t.path().join("corpus");
     for repo in ["shape_bugs", "vision_nets", "nlp_playground"] {
-        copy_tree(&common::sample_corpus().join(repo), &corpus.join(repo));
+        common::copy_tree(&common::sample_corpus().join(repo), &corpus.join(repo));
     }
     let out = t.path().join("nightly");
     let (code, printed) = scan(&corpus, &out, &["-q"]);
@@ -544,7 +530,7 @@ fn a_rescan_reuses_what_did_not_change_and_writes_the_tables_of_a_full_scan() {
 fn a_run_that_fails_leaves_its_results_in_the_cache() {
     let t = tempfile::tempdir().unwrap();
     let corpus = t.path().join("corpus");
-    copy_tree(
+    common::copy_tree(
         &common::sample_corpus().join("shape_bugs"),
         &corpus.join("shape_bugs"),
     );

@@ -2,6 +2,7 @@
 //! kind's section of `docs/findings.md`, compiled into the binary so an installed copy
 //! explains itself without the repository.
 
+use crate::findings::suppress::UNUSED_KIND;
 use crate::shapes::kind::FindingKind;
 
 const FINDINGS_DOC: &str = include_str!("../../docs/findings.md");
@@ -72,6 +73,18 @@ pub fn explain(kind: FindingKind) -> String {
     format!("{} ({})\n\n{}\n", kind.code(), kind.title(), section(kind))
 }
 
+/// The title of the one warning kind (`findings::suppress`).
+const UNUSED_TITLE: &str = "suppression comment that suppresses nothing (warning)";
+
+/// What `shapehound explain CODE` prints for a finding kind or the warning kind.
+pub fn explain_code(code: &str) -> Option<String> {
+    if code == UNUSED_KIND {
+        let text = section_of(FINDINGS_DOC, UNUSED_KIND);
+        return Some(format!("{UNUSED_KIND} ({UNUSED_TITLE})\n\n{text}\n"));
+    }
+    kind_of(code).map(explain)
+}
+
 /// What `shapehound explain --all` prints: one kind a line.
 pub fn list() -> String {
     let width = FindingKind::ALL
@@ -79,10 +92,12 @@ pub fn list() -> String {
         .map(|k| k.code().len())
         .max()
         .unwrap_or(0);
-    FindingKind::ALL
+    let mut out: String = FindingKind::ALL
         .iter()
         .map(|k| format!("{:width$}  {}\n", k.code(), k.title()))
-        .collect()
+        .collect();
+    out.push_str(&format!("{UNUSED_KIND:width$}  {UNUSED_TITLE}\n"));
+    out
 }
 
 #[cfg(test)]
@@ -111,6 +126,14 @@ mod tests {
         assert_eq!(section_of(doc, "c"), "last");
         assert_eq!(section_of(doc, "d"), "");
         assert_eq!(plain(section_of(doc, "a")), "first x y line 2 * d");
+    }
+
+    #[test]
+    fn the_warning_kind_is_explained_too() {
+        let text = explain_code(UNUSED_KIND).expect("explained");
+        assert!(text.contains("# noqa"), "{text}");
+        assert!(list().contains(UNUSED_KIND));
+        assert!(explain_code("no-such-kind").is_none());
     }
 
     #[test]
