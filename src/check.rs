@@ -333,11 +333,16 @@ fn by_failing_file(analysed: Vec<Analysed>) -> Vec<Analysed> {
 /// One file's findings given their ids, suppressions and baseline states (read from its
 /// text); returns its unused suppressions.
 fn settle(a: &mut Analysed, baseline: Option<&Baseline>) -> Vec<Unused> {
-    let lines = LineDigests::of(&a.text);
-    let ids = finding_ids(
-        &project_path(&a.path),
-        a.findings.iter().map(|f| (f, lines.get(f.span.line))),
-    );
+    // Most files have no finding: their ids (a path lookup, every line digested) are not needed.
+    let ids = if a.findings.is_empty() {
+        Vec::new()
+    } else {
+        let lines = LineDigests::of(&a.text);
+        finding_ids(
+            &project_path(&a.path),
+            a.findings.iter().map(|f| (f, lines.get(f.span.line))),
+        )
+    };
     let sups = suppressions(&a.text);
     let spans: Vec<(&str, u32, u32)> = a
         .findings
