@@ -11,7 +11,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
     version,
     about = "Operator statistics and shape bugs over corpora of PyTorch code",
     after_help = "Exit codes (scan and check): 0 no findings; 1 findings (with --baseline: new \
-                  findings), or files that do not parse; 2 usage or configuration error; 3 \
+                  findings), or files that cannot be read as Python; 2 usage or configuration error; 3 \
                   internal or I/O failure; 130 interrupted."
 )]
 pub struct Cli {

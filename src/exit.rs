@@ -2,7 +2,8 @@
 
 /// No findings (or `--exit-zero`).
 pub const CLEAN: u8 = 0;
-/// Findings that count (with `--baseline`: new ones), or files that do not parse.
+/// Findings that count (with `--baseline`: new ones), or files that cannot be read as Python
+/// (`FileStatus::is_error`).
 pub const FINDINGS: u8 = 1;
 /// A usage or configuration error: nothing was analysed.
 pub const USAGE: u8 = 2;
@@ -12,7 +13,7 @@ pub const FAILURE: u8 = 3;
 pub const INTERRUPTED: u8 = 130;
 
 /// The code of a run that completed: `counted` findings that count, `unparsed` files that
-/// failed to decode or parse (they do not count against a baseline, which cannot say whether
+/// cannot be read as Python (they do not count against a baseline, which cannot say whether
 /// they are new).
 pub fn of_run(counted: u64, unparsed: u64, baseline: bool, exit_zero: bool) -> u8 {
     if exit_zero {

@@ -517,13 +517,13 @@ fn scan(args: ScanArgs, config: &Config) -> std::result::Result<u8, Failure> {
             );
         }
     }
-    let unparsed: u64 = totals
+    let failed_files: u64 = totals
         .files_by_status
         .iter()
         .filter(|(status, _)| {
             FileStatus::ALL
                 .iter()
-                .any(|s| s.as_str() == *status && s.is_unparsed())
+                .any(|s| s.as_str() == *status && s.is_error())
         })
         .map(|(_, n)| n)
         .sum();
@@ -533,7 +533,7 @@ fn scan(args: ScanArgs, config: &Config) -> std::result::Result<u8, Failure> {
     };
     Ok(exit::of_run(
         counted,
-        unparsed,
+        failed_files,
         baseline.is_some(),
         args.gate.exit_zero,
     ))

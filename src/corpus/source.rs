@@ -50,12 +50,16 @@ pub enum FileStatus {
 }
 
 impl FileStatus {
-    /// The file's text could not be read as Python (a syntax error, bytes that are not
-    /// UTF-8, a notebook that is not JSON): what a user must fix, like a finding.
-    pub fn is_unparsed(self) -> bool {
+    /// The file could not be read as Python (a syntax error, bytes that are not UTF-8, a
+    /// notebook that is not JSON, a file that cannot be read): what a user must fix, like a
+    /// finding, since it may hide any bug. Both commands exit 1 for it (`exit.rs`).
+    pub fn is_error(self) -> bool {
         matches!(
             self,
-            FileStatus::ParseError | FileStatus::NotUtf8 | FileStatus::NotebookNotJson
+            FileStatus::ParseError
+                | FileStatus::NotUtf8
+                | FileStatus::NotebookNotJson
+                | FileStatus::Unreadable
         )
     }
 

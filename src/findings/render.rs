@@ -91,13 +91,7 @@ pub fn problem_code(status: FileStatus) -> &'static str {
 
 /// See [`Problem::is_error`].
 pub fn status_is_error(status: FileStatus) -> bool {
-    matches!(
-        status,
-        FileStatus::ParseError
-            | FileStatus::NotUtf8
-            | FileStatus::NotebookNotJson
-            | FileStatus::Unreadable
-    )
+    status.is_error()
 }
 
 impl Problem {
