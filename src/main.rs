@@ -388,16 +388,23 @@ fn scan(args: ScanArgs, config: &Config) -> std::result::Result<u8, Failure> {
             let dir = args.cache.clone().unwrap_or_else(|| out.join(".cache"));
             let digest = cache_digest(&args, &python_path);
             let t0 = Instant::now();
-            let opened = ResultCache::open(&dir, &digest).map_err(|e| {
-                Failure::Run(anyhow::anyhow!(
-                    "cannot use the result cache `{}`: {e} (--no-cache runs without it)",
-                    dir.display()
-                ))
-            })?;
-            if std::env::var_os("SHAPEHOUND_TIMING").is_some() {
-                eprintln!("timing: cache read in {:?}", t0.elapsed());
+            // The cache only saves time: one that cannot be used is a warning, not a failure.
+            match ResultCache::open(&dir, &digest) {
+                Ok(opened) => {
+                    if std::env::var_os("SHAPEHOUND_TIMING").is_some() {
+                        eprintln!("timing: cache read in {:?}", t0.elapsed());
+                    }
+                    Some(Arc::new(opened))
+                }
+                Err(e) => {
+                    eprintln!(
+                        "warning: the result cache `{}` cannot be used ({e}): this run \
+                         computes everything and caches nothing",
+                        dir.display()
+                    );
+                    None
+                }
             }
-            Some(Arc::new(opened))
         }
         _ => None,
     };

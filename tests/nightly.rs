@@ -560,3 +560,23 @@ fn a_run_that_fails_leaves_its_results_in_the_cache() {
     let (code, printed) = scan(&corpus, &out, &["-q", "-w", "1"]);
     assert!(matches!(code, 0 | 1), "{printed}");
 }
+
+#[test]
+fn a_cache_that_cannot_be_used_is_a_warning_and_the_scan_goes_on() {
+    let t = tempfile::tempdir().unwrap();
+    let root = repo(t.path(), MODEL);
+    // A file where the cache's folder should be.
+    let blocked = t.path().join("cache");
+    std::fs::write(&blocked, "").unwrap();
+    let (code, printed) = scan(
+        &root,
+        &t.path().join("r"),
+        &["--cache", blocked.to_str().unwrap()],
+    );
+    assert_eq!(code, 1, "the findings, not a failure: {printed}");
+    assert!(
+        printed.contains("result cache") && printed.contains("cannot be used"),
+        "{printed}"
+    );
+    assert_eq!(errors(&t.path().join("r")).len(), 2);
+}
