@@ -125,6 +125,13 @@ fn a_baseline_sees_exactly_the_new_and_the_fixed_finding() {
         ("1", "1")
     );
 
+    // A later run into the same folder without a baseline leaves no stale `fixed` table.
+    let (code, out) = scan(&root, &pr, &[]);
+    assert_eq!(code, 1, "{out}");
+    let parts = std::fs::read_dir(pr.join("fixed")).map_or(0, |d| d.count());
+    assert_eq!(parts, 0);
+    assert_eq!(read_table(&pr, "run")[0]["findings_new"], "null");
+
     // The new finding fixed too: nothing new, exit 0, though one old finding remains.
     std::fs::write(
         root.join("model.py"),

@@ -48,7 +48,9 @@ use crate::findings::suppress::Suppression;
 use crate::reports::baseline::Baseline;
 use crate::reports::parquet::PartWriter;
 use crate::reports::staging::{abandon, set_phase, Phase, Staging};
-use crate::reports::tables::{FileRow, FindingRow, JobRow, OpCallRow, OpCountRow, RunRow, Table};
+use crate::reports::tables::{
+    FileRow, FindingRow, FixedRow, JobRow, OpCallRow, OpCountRow, RunRow, Table,
+};
 use crate::reports::ReportError;
 
 /// Content groups analysed per activation of the analysis operator: small enough that the
@@ -668,8 +670,12 @@ fn commit(worker: &mut timely::worker::Worker, staging: &Staging) -> Result<(), 
     let (index, peers) = (worker.index(), worker.peers());
     barrier(worker);
     set_phase(Phase::Committing);
+    // The old `fixed` table goes with the old `run` row: it belongs to that run's baseline
+    // (the binary writes this run's, if it has one, before its `run` row).
     let old_run_removed = if index == 0 {
-        staging.remove_parts(RunRow::NAME, |_| true)
+        staging
+            .remove_parts(RunRow::NAME, |_| true)
+            .and_then(|()| staging.remove_parts(FixedRow::NAME, |_| true))
     } else {
         Ok(())
     };
