@@ -87,24 +87,21 @@ impl CachedAnalysis {
     }
 
     /// The analysis back (no units: they come solved).
-    pub fn analysis(&self) -> FileAnalysis {
+    pub fn into_analysis(self) -> FileAnalysis {
         FileAnalysis {
             status: self.status,
-            message: self.message.clone(),
+            message: self.message,
             error_line: self.error_line,
             error_column: self.error_column,
             calls: self
                 .calls
-                .iter()
-                .map(|(site, cell)| crate::analysis::LocatedCall {
-                    site: site.clone(),
-                    cell: *cell,
-                })
+                .into_iter()
+                .map(|(site, cell)| crate::analysis::LocatedCall { site, cell })
                 .collect(),
-            relative_imports: self.relative_imports.clone(),
+            relative_imports: self.relative_imports,
             units: Vec::new(),
-            lines: self.lines.clone(),
-            suppressions: self.suppressions.clone(),
+            lines: self.lines,
+            suppressions: self.suppressions,
             micros: self.micros,
         }
     }
@@ -154,12 +151,19 @@ pub struct Hit {
     pub solved: Vec<CachedSolved>,
 }
 
-/// The cache as a run reads it.
+/// What the cache holds of one content group.
+#[derive(Debug, Default)]
+struct Group {
+    analysis: Option<CachedAnalysis>,
+    solved: Vec<CachedSolved>,
+}
+
+/// The cache as a run reads it. A group is taken out when a run uses it (each content group
+/// is analysed once per run): no copy is made, and its memory goes as the run goes.
 #[derive(Debug, Default)]
 pub struct ResultCache {
     dir: PathBuf,
-    analyses: HashMap<ContentKey, CachedAnalysis>,
-    solved: HashMap<ContentKey, Vec<CachedSolved>>,
+    groups: std::sync::Mutex<HashMap<ContentKey, Group>>,
     stats: HashMap<Vec<u8>, FileStat>,
     /// The segments read (removed once a compacting run has committed).
     segments: Vec<PathBuf>,
@@ -243,13 +247,14 @@ impl ResultCache {
     }
 
     fn add(&mut self, records: Vec<Record>) {
+        let groups = self.groups.get_mut().unwrap_or_else(|e| e.into_inner());
         for record in records {
             match record {
                 Record::Analysis(key, a) => {
-                    self.analyses.insert(key, a);
+                    groups.entry(key).or_default().analysis = Some(a);
                 }
                 Record::Solved(key, s) => {
-                    let list = self.solved.entry(key).or_default();
+                    let list = &mut groups.entry(key).or_default().solved;
                     if !list.iter().any(|x| x.index == s.index) {
                         list.push(s);
                     }
@@ -261,16 +266,25 @@ impl ResultCache {
         }
     }
 
-    /// The group's cached results, when its analysis and every unit are there.
+    /// The group's cached results, taken out, when its analysis and every unit are there.
     pub fn hit(&self, key: &ContentKey) -> Option<Hit> {
-        let analysis = self.analyses.get(key)?;
-        let mut solved = self.solved.get(key).cloned().unwrap_or_default();
-        solved.sort_by_key(|s| s.index);
-        let complete = solved.len() == analysis.units as usize
-            && solved.iter().enumerate().all(|(i, s)| s.index == i as u32);
-        complete.then(|| Hit {
-            analysis: analysis.clone(),
-            solved,
+        let mut groups = self.groups.lock().unwrap_or_else(|e| e.into_inner());
+        let group = groups.get_mut(key)?;
+        let units = group.analysis.as_ref()?.units as usize;
+        group.solved.sort_by_key(|s| s.index);
+        let complete = group.solved.len() == units
+            && group
+                .solved
+                .iter()
+                .enumerate()
+                .all(|(i, s)| s.index == i as u32);
+        if !complete {
+            return None;
+        }
+        let group = groups.remove(key)?;
+        Some(Hit {
+            analysis: group.analysis?,
+            solved: group.solved,
         })
     }
 
@@ -324,12 +338,13 @@ impl ResultCache {
         }
     }
 
+    /// Content groups held (not yet used by this run).
     pub fn len(&self) -> usize {
-        self.analyses.len()
+        self.groups.lock().map_or(0, |g| g.len())
     }
 
     pub fn is_empty(&self) -> bool {
-        self.analyses.is_empty()
+        self.len() == 0
     }
 }
 
@@ -444,6 +459,8 @@ mod tests {
         let cache = ResultCache::open(t.path(), "opts").unwrap();
         assert!(cache.hit(&key("a")).is_none(), "unit 0 of `a` is missing");
         assert_eq!(cache.hit(&key("b")).unwrap().solved.len(), 1);
+        // Taken out once used: a run analyses each content group once.
+        assert!(cache.hit(&key("b")).is_none());
         // Other options: nothing is read, and the old segments go.
         let other = ResultCache::open(t.path(), "other").unwrap();
         assert!(other.is_empty());

@@ -278,7 +278,7 @@ pub fn analyse_group(
                 );
             }
             let (units, jobs) = (hit.analysis.units as u64, hit.analysis.jobs);
-            let analysis = hit.analysis.analysis();
+            let analysis = hit.analysis.into_analysis();
             let unit_jobs = cached_jobs(&content, &first.repo, &first.path, hit.solved);
             (analysis, unit_jobs, units, jobs)
         }
