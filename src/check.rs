@@ -11,7 +11,7 @@ use crate::config::KindFilter;
 use crate::corpus::installed::SitePackages;
 use crate::corpus::selection::Selection;
 use crate::corpus::source::{read_bounded, NotebookMode, SourceFailure};
-use crate::corpus::walk::{discover_repos, walk_selected};
+use crate::corpus::walk::{discover_repos, walk_selected, REPO_MARKERS};
 use crate::corpus::{FileKind, FileStatus};
 use crate::eval::imports::ImportSearch;
 use crate::findings::identity::{finding_ids, normal_path, LineDigests};
@@ -380,13 +380,12 @@ pub fn project_path(path: &str) -> String {
             .find(|dir| marker.iter().any(|m| dir.join(m).exists()))
             .map(Path::to_path_buf)
     };
-    let base = root(&[".git"])
-        .or_else(|| root(&["pyproject.toml", "setup.py"]))
-        .or_else(|| {
-            std::env::current_dir()
-                .ok()
-                .and_then(|d| d.canonicalize().ok())
-        });
+    let (vcs, other) = REPO_MARKERS.split_at(1);
+    let base = root(vcs).or_else(|| root(other)).or_else(|| {
+        std::env::current_dir()
+            .ok()
+            .and_then(|d| d.canonicalize().ok())
+    });
     match base.as_deref().and_then(|b| abs.strip_prefix(b).ok()) {
         Some(rel) => normal_path(&crate::corpus::walk::path_text(rel)),
         None => normal_path(path),

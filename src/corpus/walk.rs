@@ -74,7 +74,8 @@ pub const SKIPPED_DIRS: &[&str] = &[
     ".ipynb_checkpoints",
 ];
 
-const REPO_MARKERS: &[&str] = &[".git", "pyproject.toml", "setup.py"];
+/// What makes a folder a repository (`.git` first: a version-controlled root).
+pub(crate) const REPO_MARKERS: &[&str] = &[".git", "pyproject.toml", "setup.py"];
 
 #[derive(Clone, Debug)]
 pub struct WalkOptions {

@@ -127,10 +127,10 @@ pub struct FileStat {
 
 impl FileStat {
     /// The identifying part of a file's metadata: (size, mtime in ns, inode).
-    pub fn identity(meta: &std::fs::Metadata) -> Option<(u64, i128, u64)> {
+    pub fn identity(meta: &std::fs::Metadata) -> (u64, i128, u64) {
         use std::os::unix::fs::MetadataExt;
         let mtime = meta.mtime() as i128 * 1_000_000_000 + meta.mtime_nsec() as i128;
-        Some((meta.len(), mtime, meta.ino()))
+        (meta.len(), mtime, meta.ino())
     }
 }
 
@@ -141,6 +141,14 @@ pub enum Record {
     Solved(ContentKey, CachedSolved),
     /// A file's state when read (`abs path` as bytes).
     Stat(Vec<u8>, FileStat),
+}
+
+impl Record {
+    /// The state of the file at `path` when read.
+    pub fn stat(path: &Path, stat: FileStat) -> Record {
+        use std::os::unix::ffi::OsStrExt;
+        Record::Stat(path.as_os_str().as_bytes().to_vec(), stat)
+    }
 }
 
 /// A group found in the cache: its analysis and every unit solved.
@@ -294,7 +302,7 @@ impl ResultCache {
     pub fn unchanged(&self, path: &Path, meta: &std::fs::Metadata) -> Option<&FileStat> {
         use std::os::unix::ffi::OsStrExt;
         let stat = self.stats.get(path.as_os_str().as_bytes())?;
-        let (size, mtime, inode) = FileStat::identity(meta)?;
+        let (size, mtime, inode) = FileStat::identity(meta);
         let opened = self
             .opened_at?
             .duration_since(std::time::UNIX_EPOCH)

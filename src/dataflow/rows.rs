@@ -114,91 +114,88 @@ pub fn probe_file(
             "symlink target is outside the corpus root; not followed".to_string(),
         ));
     }
-    // A file the cache saw in this very state is not read again (`cache.rs`).
-    if let Some(cache) = stats {
-        let meta = std::fs::metadata(&file.abs_path).ok();
-        let known = meta
-            .as_ref()
-            .filter(|m| m.is_file() && m.len() <= max_bytes)
-            .and_then(|m| cache.unchanged(&file.abs_path, m));
-        if let Some(stat) = known {
-            let key = (stat.hash.clone(), file.kind);
-            let meta = FileMeta {
-                repo_path: file.repo_path(),
-                path: file.path,
-                repo: file.repo,
-                abs_path: file.abs_path,
-                bytes: stat.size,
-                lines: stat.lines,
-                repo_dir: file.repo_dir,
-                imports: None,
-                imported: Vec::new(),
-                relative_imports: false,
-            };
-            // A compacting run keeps what it uses (`cache.rs`).
-            let record = cache.compacting().then(|| {
-                use std::os::unix::ffi::OsStrExt;
-                Record::Stat(meta.abs_path.as_os_str().as_bytes().to_vec(), stat.clone())
-            });
-            return Ok((key, meta, record));
-        }
-    }
-    let stat_before = std::fs::metadata(&file.abs_path)
-        .ok()
-        .and_then(|m| FileStat::identity(&m));
-    let bytes = match read_bounded(&file.abs_path, max_bytes) {
-        Ok(b) => b,
-        Err(refusal) => {
-            let size = match refusal {
-                Refusal::TooLarge(size, _) => size,
-                _ => 0,
-            };
-            return Err(rejected_row(
-                &file,
-                size,
-                refusal.status(),
-                refusal.to_string(),
-            ));
-        }
-    };
-    let key = (content_hash(&bytes), file.kind);
-    let repo_path = file.repo_path();
-    // What the file imports matters only to resolution across files (a fifth of a
-    // rescan's work otherwise).
-    let (imported, relative_imports) = match follow_imports {
-        true => imported_names(&String::from_utf8_lossy(&bytes)),
-        false => Default::default(),
-    };
-    let lines = count_lines(&bytes);
-    // What the cache records of it, for the next run to skip reading it.
-    let record = match (stats, stat_before) {
-        (Some(_), Some((size, mtime_ns, inode))) if size == bytes.len() as u64 => {
-            use std::os::unix::ffi::OsStrExt;
-            Some(Record::Stat(
-                file.abs_path.as_os_str().as_bytes().to_vec(),
-                FileStat {
-                    size,
-                    mtime_ns,
-                    inode,
-                    hash: key.0.clone(),
-                    lines,
-                },
-            ))
+    // One look at the file: whether the cache saw it in this very state (then it is not
+    // read again), and what the cache records of it once read (`cache.rs`).
+    let seen = std::fs::metadata(&file.abs_path).ok();
+    let known = match (stats, &seen) {
+        (Some(cache), Some(m)) if m.is_file() && m.len() <= max_bytes => {
+            cache.unchanged(&file.abs_path, m)
         }
         _ => None,
     };
+    let (hash, size, lines, imported, relative_imports, stat) = match known {
+        // A compacting run keeps what it uses.
+        Some(stat) => {
+            let kept = stats.filter(|c| c.compacting()).map(|_| stat.clone());
+            (
+                stat.hash.clone(),
+                stat.size,
+                stat.lines,
+                Vec::new(),
+                false,
+                kept,
+            )
+        }
+        None => {
+            let bytes = match read_bounded(&file.abs_path, max_bytes) {
+                Ok(b) => b,
+                Err(refusal) => {
+                    let size = match refusal {
+                        Refusal::TooLarge(size, _) => size,
+                        _ => 0,
+                    };
+                    return Err(rejected_row(
+                        &file,
+                        size,
+                        refusal.status(),
+                        refusal.to_string(),
+                    ));
+                }
+            };
+            let hash = content_hash(&bytes);
+            let lines = count_lines(&bytes);
+            // What the file imports matters only to resolution across files (a fifth of a
+            // rescan's work otherwise).
+            let (imported, relative) = match follow_imports {
+                true => imported_names(&String::from_utf8_lossy(&bytes)),
+                false => Default::default(),
+            };
+            let stat = match (stats, seen.as_ref().map(FileStat::identity)) {
+                (Some(_), Some((size, mtime_ns, inode))) if size == bytes.len() as u64 => {
+                    Some(FileStat {
+                        size,
+                        mtime_ns,
+                        inode,
+                        hash: hash.clone(),
+                        lines,
+                    })
+                }
+                _ => None,
+            };
+            let size = bytes.len() as u64;
+            (
+                hash,
+                size,
+                lines,
+                imported.into_iter().collect(),
+                relative,
+                stat,
+            )
+        }
+    };
+    let record = stat.map(|s| Record::stat(&file.abs_path, s));
     Ok((
-        key,
+        (hash, file.kind),
         FileMeta {
+            repo_path: file.repo_path(),
             path: file.path,
             repo: file.repo,
             abs_path: file.abs_path,
-            bytes: bytes.len() as u64,
+            bytes: size,
             lines,
             repo_dir: file.repo_dir,
-            repo_path,
             imports: None,
-            imported: imported.into_iter().collect(),
+            imported,
             relative_imports,
         },
         record,

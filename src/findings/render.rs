@@ -89,11 +89,6 @@ pub fn problem_code(status: FileStatus) -> &'static str {
     }
 }
 
-/// See [`Problem::is_error`].
-pub fn status_is_error(status: FileStatus) -> bool {
-    status.is_error()
-}
-
 impl Problem {
     pub fn code(&self) -> &'static str {
         problem_code(self.status)
@@ -104,7 +99,7 @@ impl Problem {
     /// errors). Files skipped by a limit the user sets, runs cut short by a budget and our
     /// own internal errors are warnings: the user's code is not at fault.
     pub fn is_error(&self) -> bool {
-        status_is_error(self.status)
+        self.status.is_error()
     }
 
     /// `error` or `warning`, as SARIF and GitHub spell levels.

@@ -9,7 +9,7 @@ use std::path::{Component, Path, PathBuf};
 use serde_json::{json, Value as Json};
 
 use super::explain;
-use super::render::{problem_code, status_is_error, FileFindings, Problem, PROBLEM_KINDS};
+use super::render::{problem_code, FileFindings, Problem, PROBLEM_KINDS};
 use super::{FindingKind, Span};
 
 const SRCROOT: &str = "%SRCROOT%";
@@ -201,7 +201,7 @@ pub fn sarif(
                 "fullDescription": {"text": text},
                 "help": {"text": text, "markdown": text},
                 "helpUri": format!("{DOCS}#files-that-cannot-be-analysed"),
-                "defaultConfiguration": {"level": if status_is_error(*status) { "error" } else { "warning" }},
+                "defaultConfiguration": {"level": if status.is_error() { "error" } else { "warning" }},
             })
         })
         .collect();
