@@ -2,7 +2,7 @@
 //! compiler-style diagnostics, JSON, SARIF or GitHub workflow annotations. Files that cannot
 //! be analysed are reported in every format too ([`Problem`]).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -23,6 +23,7 @@ use crate::guard::catch_panic;
 use crate::jobs::JobSolver;
 use crate::reports::baseline::Baseline;
 use crate::resolve::layout::beside;
+use crate::units::assumptions::Origin;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
@@ -47,6 +48,9 @@ pub struct CheckReport {
     pub unused_suppressions: Vec<Unused>,
     /// Against a baseline (then only new findings count for the exit code).
     pub baseline: bool,
+    /// `--assume` conditions that no run of any unit checked could apply (a warning on
+    /// stderr: a name misspelt, or no unit with such inputs).
+    pub unapplied_assumptions: Vec<String>,
 }
 
 impl CheckReport {
@@ -143,6 +147,7 @@ pub fn check(paths: &[PathBuf], options: &CheckOptions) -> std::io::Result<Check
     let mut solver = JobSolver::new(timeout);
     let mut analysed = Vec::new();
     let mut problems = Vec::new();
+    let mut assumptions_applied = BTreeSet::new();
     let timing = std::env::var_os("SHAPEHOUND_TIMING").is_some();
     for (path, abs, kind) in &files {
         let bytes = match read_bounded(abs, max_file_bytes) {
@@ -173,7 +178,13 @@ pub fn check(paths: &[PathBuf], options: &CheckOptions) -> std::io::Result<Check
             eprintln!("timing {} ms {path}", started.elapsed().as_millis());
         }
         match outcome {
-            Ok((text, findings, over_budget)) => {
+            Ok(Outcome {
+                text,
+                findings,
+                over_budget,
+                assumptions_applied: applied,
+            }) => {
+                assumptions_applied.extend(applied);
                 if over_budget > 0 {
                     problems.push(Problem {
                         path: path.clone(),
@@ -277,7 +288,14 @@ pub fn check(paths: &[PathBuf], options: &CheckOptions) -> std::io::Result<Check
             })
         }
     };
+    let unapplied_assumptions = crate::units::assumptions::active()
+        .iter()
+        .enumerate()
+        .filter(|(i, a)| a.origin == Origin::CommandLine && !assumptions_applied.contains(i))
+        .map(|(_, a)| a.text.clone())
+        .collect();
     Ok(CheckReport {
+        unapplied_assumptions,
         files: files.len(),
         findings,
         output,
@@ -401,21 +419,38 @@ fn plural(n: usize) -> &'static str {
 }
 
 /// Loads and analyses one file ([`load`]); a panic is caught and reported.
+/// One file's analysis, as `check` reports it.
+struct Outcome {
+    text: String,
+    findings: Vec<Finding>,
+    /// Runs that spent their statement budget.
+    over_budget: usize,
+    /// The assumptions (indices into `units::assumptions::active`) some run applied.
+    assumptions_applied: BTreeSet<usize>,
+}
+
 fn analyse_bytes(
     path: &str,
     bytes: &[u8],
     kind: FileKind,
     imports: Option<ImportSearch>,
     solver: &mut JobSolver,
-) -> Result<(String, Vec<Finding>, usize), SourceFailure> {
+) -> Result<Outcome, SourceFailure> {
     let result = catch_panic(|| {
         load(bytes, kind, NotebookMode::Precise, |source, module| {
             let shapes = analyse_module(module, &source.text, path, imports, solver);
-            (
-                source.text.clone(),
-                shapes.findings,
-                shapes.runs_over_budget,
-            )
+            let assumptions_applied = shapes
+                .units
+                .iter()
+                .flat_map(|u| &u.runs)
+                .flat_map(|r| r.trace.assumptions.iter().copied())
+                .collect();
+            Outcome {
+                text: source.text.clone(),
+                findings: shapes.findings,
+                over_budget: shapes.runs_over_budget,
+                assumptions_applied,
+            }
         })
     });
     match result {

@@ -92,6 +92,8 @@ pub struct CheckArgs {
     #[command(flatten)]
     pub budgets: BudgetArgs,
     #[command(flatten)]
+    pub assume: AssumeArgs,
+    #[command(flatten)]
     pub installed: InstalledArgs,
     #[command(flatten)]
     pub gate: GateArgs,
@@ -164,6 +166,36 @@ impl BudgetArgs {
             job_terms: self.job_terms,
             job_solving: std::time::Duration::from_millis(self.job_budget_ms),
         }
+    }
+}
+
+/// Facts the user states about units' inputs (`units/assumptions.rs`).
+#[derive(Debug, Args)]
+pub struct AssumeArgs {
+    /// A fact about the inputs of every unit whose parameters it names, such as
+    /// `x.shape[-1] <= 20`, `hidden % heads == 0` or `kernel in {3, 5}` (repeatable; the
+    /// configuration's `assumptions` are added). Runs it rules out make no finding.
+    #[arg(long = "assume", value_name = "CONSTRAINT")]
+    pub assume: Vec<String>,
+}
+
+impl AssumeArgs {
+    /// These and the configuration's assumptions, read (the first that cannot be, an error).
+    pub fn read(
+        &self,
+        c: &crate::config::Config,
+    ) -> Result<Vec<crate::units::assumptions::Assumption>, String> {
+        use crate::units::assumptions::{Assumption, Origin};
+        let given = self.assume.iter().map(|a| {
+            Assumption::parse(a, Origin::CommandLine).map_err(|e| format!("--assume: {e}"))
+        });
+        let configured = c
+            .settings
+            .assumptions
+            .iter()
+            .flatten()
+            .map(|a| Assumption::parse(a, Origin::Configuration).map_err(|e| e.to_string()));
+        given.chain(configured).collect()
     }
 }
 
@@ -287,6 +319,9 @@ pub struct ScanArgs {
 
     #[command(flatten)]
     pub budgets: BudgetArgs,
+
+    #[command(flatten)]
+    pub assume: AssumeArgs,
 
     #[command(flatten)]
     pub installed: InstalledArgs,

@@ -12,6 +12,7 @@ use thiserror::Error;
 
 use crate::corpus::selection::{BadGlob, Selection};
 use crate::shapes::kind::FindingKind;
+use crate::units::assumptions::Origin;
 
 #[derive(Debug, Error)]
 pub enum ConfigError {
@@ -50,6 +51,8 @@ pub struct Settings {
     /// Whether site-packages are detected from the virtualenv or `python3` (default true).
     pub site_packages: Option<bool>,
     pub follow_imports: Option<bool>,
+    /// Facts about units' inputs, as `--assume` takes them.
+    pub assumptions: Option<Vec<String>>,
     pub unit_steps: Option<usize>,
     pub file_steps: Option<usize>,
     pub job_terms: Option<usize>,
@@ -162,6 +165,10 @@ impl Config {
         }
         self.selection(true)
             .map_err(|e| format!("`include`/`exclude`: {e}"))?;
+        for a in s.assumptions.iter().flatten() {
+            crate::units::assumptions::Assumption::parse(a, Origin::Configuration)
+                .map_err(|e| format!("`assumptions`: {e}"))?;
+        }
         Ok(())
     }
 

@@ -121,6 +121,18 @@ fn main() -> ExitCode {
         Command::Scan(args) => shapehound::budget::set_budgets(args.budgets.budgets()),
         Command::Explain(_) => {}
     }
+    let assumed = match &cli.command {
+        Command::Check(args) => args.assume.read(&config),
+        Command::Scan(args) => args.assume.read(&config),
+        Command::Explain(_) => Ok(Vec::new()),
+    };
+    match assumed {
+        Ok(assumed) => shapehound::units::assumptions::set_active(assumed),
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(exit::USAGE);
+        }
+    }
     match cli.command {
         Command::Check(args) => check(args, &config),
         Command::Explain(args) => explain(args),
@@ -221,6 +233,12 @@ fn check(args: shapehound::cli::CheckArgs, config: &Config) -> ExitCode {
                     shapehound::findings::render::printable(&u.path),
                     u.line,
                     u.message
+                );
+            }
+            for a in &report.unapplied_assumptions {
+                eprintln!(
+                    "warning: --assume `{a}` applied to no unit: no unit checked has inputs \
+                     with all the names it reads"
                 );
             }
             ExitCode::from(report.exit_code(args.gate.exit_zero))
@@ -455,6 +473,13 @@ fn scan(args: ScanArgs, config: &Config) -> std::result::Result<u8, Failure> {
         torch_api_version: torch_api().torch_version.clone(),
         arguments: std::env::args().collect::<Vec<_>>().join(" "),
         count_mode: mode.name().to_string(),
+        assumptions: {
+            let texts: Vec<&str> = shapehound::units::assumptions::active()
+                .iter()
+                .map(|a| a.text.as_str())
+                .collect();
+            (!texts.is_empty()).then(|| texts.join("; "))
+        },
         started_at: rfc3339(started),
         duration_s: elapsed.as_secs_f64(),
         workers: totals.workers,
@@ -558,6 +583,11 @@ fn cache_digest(
         format!("follow-imports={}", args.follow_imports),
         format!("{:?}", args.budgets.budgets()),
     ];
+    parts.extend(
+        shapehound::units::assumptions::active()
+            .iter()
+            .map(|a| format!("assume={}", a.text)),
+    );
     // Installed packages analysed from source: their folders and distributions (versions).
     for site in python_path {
         let mut dists: Vec<String> = std::fs::read_dir(&site.dir)

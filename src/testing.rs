@@ -13,6 +13,22 @@ pub(crate) fn findings(src: &str) -> Vec<Finding> {
     analyse_module(&module, src, "test.py", None, &mut solver).findings
 }
 
+/// The findings of a source text under the given assumptions (`units::assumptions`).
+pub(crate) fn findings_assuming(src: &str, assumed: &[&str]) -> Vec<Finding> {
+    use crate::units::assumptions::{Assumption, Origin};
+    let module = crate::frontend::parse_python(src).expect("parsable test source");
+    let assumed: Vec<Assumption> = assumed
+        .iter()
+        .map(|a| Assumption::parse(a, Origin::CommandLine).expect("a valid assumption"))
+        .collect();
+    let units = crate::units::run_units_assuming(&module, src, &assumed);
+    let mut solver = JobSolver::new(DEFAULT_TIMEOUT);
+    crate::findings::file_findings(units.iter().filter_map(|u| {
+        let solved = crate::jobs::solve_unit(u, "test.py", &mut solver);
+        crate::findings::unit_finding(u, &solved)
+    }))
+}
+
 /// A buggy twin and a clean twin of one source: with `key` replaced by `buggy`, exactly
 /// one finding, at `line`; with `key` replaced by `clean`, none.
 pub(crate) fn assert_twins(src: &str, key: &str, buggy: &str, clean: &str, line: u32) {

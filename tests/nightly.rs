@@ -587,3 +587,94 @@ fn a_cache_that_cannot_be_used_is_a_warning_and_the_scan_goes_on() {
     );
     assert_eq!(errors(&t.path().join("r")).len(), 2);
 }
+
+const HEADS: &str = "\
+import torch
+from torch import nn
+
+
+class Attention(nn.Module):
+    def __init__(self, hidden, heads=8):
+        super().__init__()
+        self.heads = heads
+        self.proj = nn.Linear(hidden, hidden)
+
+    def forward(self, x):
+        b, n, d = x.shape
+        return self.proj(x).view(b, n, self.heads, d // self.heads)
+";
+
+#[test]
+fn assumptions_from_the_command_line_and_the_configuration() {
+    let t = tempfile::tempdir().unwrap();
+    let root = repo(t.path(), HEADS);
+    let out = t.path().join("r");
+    // Correct for every input: no finding.
+    let (code, printed) = scan(&root, &out, &["-q"]);
+    assert_eq!(code, 0, "{printed}");
+    // Under the configuration's assumption the split into heads cannot work.
+    std::fs::write(
+        root.join("pyproject.toml"),
+        "[tool.shapehound]\nassumptions = [\"hidden % heads == 1\"]\n",
+    )
+    .unwrap();
+    let (code, printed) = scan(&root, &out, &["-q"]);
+    assert_eq!(code, 1, "{printed}");
+    let found = errors(&out);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(
+        (found[0]["line"].as_str(), found[0]["kind"].as_str()),
+        ("13", "reshape-numel")
+    );
+    let run_row = &read_table(&out, "run")[0];
+    assert_eq!(run_row["assumptions"], "hidden % heads == 1");
+    // The cache does not answer for other assumptions.
+    let (code, printed) = scan(&root, &out, &["-q", "--no-config"]);
+    assert_eq!(code, 0, "{printed}");
+    assert_eq!(read_table(&out, "run")[0]["assumptions"], "null");
+
+    let model = root.join("model.py");
+    let model = model.to_str().unwrap();
+    let check = |extra: &[&str]| {
+        let mut argv = vec!["check", "--no-site-packages", "--no-config", model];
+        argv.extend(extra);
+        let o = run(&argv);
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        )
+    };
+    assert_eq!(check(&["--assume", "hidden % heads == 1"]).0, Some(1));
+    assert_eq!(
+        check(&["--assume", "hidden == 64", "--assume", "heads == 8"]).0,
+        Some(0)
+    );
+    // One that reads no unit's inputs is a warning; one that cannot be read, an error.
+    let (code, stderr) = check(&["--assume", "y.shape[0] < 3"]);
+    assert_eq!(code, Some(0));
+    assert!(
+        stderr.contains("`y.shape[0] < 3` applied to no unit"),
+        "{stderr}"
+    );
+    let (code, stderr) = check(&["--assume", "x.shape[0] <"]);
+    assert_eq!(code, Some(2));
+    assert!(
+        stderr.contains("--assume: assumption `x.shape[0] <`: not a Python expression"),
+        "{stderr}"
+    );
+    let (code, stderr) = check(&["--assume", "len(x) == 2"]);
+    assert_eq!(code, Some(2));
+    assert!(stderr.contains("`len(x)` is not supported"), "{stderr}");
+    std::fs::write(
+        root.join("pyproject.toml"),
+        "[tool.shapehound]\nassumptions = [\"3 < 4\"]\n",
+    )
+    .unwrap();
+    let (code, printed) = scan(&root, &out, &["-q"]);
+    assert_eq!(code, 2, "{printed}");
+    assert!(
+        printed.contains("pyproject.toml")
+            && printed.contains("`assumptions`: assumption `3 < 4`: names no input"),
+        "{printed}"
+    );
+}

@@ -110,6 +110,17 @@ pub struct Trace {
     /// it did not run might have settled it, so it proves nothing.
     #[serde(default)]
     pub over_budget: Option<String>,
+    /// The user's assumptions (`units::assumptions`) that applied to the run, by index.
+    #[serde(default)]
+    pub assumptions: Vec<usize>,
+    /// What they state about its symbols (also among `facts`): solving first checks that
+    /// some input satisfies them.
+    #[serde(default)]
+    pub assumed: Vec<Pred>,
+    /// Set when an assumption is false for the run's inputs: the run is outside what the user
+    /// asked about, so it neither makes nor blocks a finding.
+    #[serde(default)]
+    pub excluded: Option<String>,
     /// Operations whose rule could not say anything (unknown values, unmodelled operators).
     pub unknown_ops: usize,
     /// Operations evaluated by a rule.
@@ -140,6 +151,7 @@ impl Trace {
     /// symbols are, and no assumption of the run broke.
     pub fn fails_for_certain(&self) -> bool {
         !self.assumption_violated
+            && self.excluded.is_none()
             && self.guarded_violations.is_empty()
             && self
                 .obligations

@@ -89,6 +89,23 @@ pub fn file_findings(per_unit: impl IntoIterator<Item = Finding>) -> Vec<Finding
 /// that got furthest (the most obligations met before failing), names the location.
 /// `solved[i]` is how `unit.runs[i]` was solved.
 pub fn unit_finding(unit: &Unit, solved: &[Solved]) -> Option<Finding> {
+    // Runs outside the user's assumptions are not part of the question.
+    if solved.iter().any(|s| s.verdict.is_excluded()) {
+        let kept: Vec<usize> = (0..solved.len())
+            .filter(|&k| !solved[k].verdict.is_excluded())
+            .collect();
+        if kept.is_empty() {
+            return None;
+        }
+        let asked = Unit {
+            name: unit.name.clone(),
+            kind: unit.kind,
+            location: unit.location,
+            runs: kept.iter().map(|&k| unit.runs[k].clone()).collect(),
+        };
+        let solved: Vec<Solved> = kept.iter().map(|&k| solved[k].clone()).collect();
+        return unit_finding(&asked, &solved);
+    }
     let runs = &unit.runs;
     // On a tie, the more common input ranks read best (matrices, then images).
     let plausibility = |variant: &str| -> usize {

@@ -56,6 +56,9 @@ pub enum SkipReason {
     InternalError(String),
     /// The run, or its solving, spent a budget (which one: `crate::budget`).
     Budget(String),
+    /// The user's assumptions exclude the run's inputs (why): it neither makes nor blocks a
+    /// finding.
+    OutsideAssumptions(String),
 }
 
 impl SkipReason {
@@ -69,11 +72,17 @@ impl SkipReason {
             }
             SkipReason::InternalError(panic) => format!("internal error: {panic}"),
             SkipReason::Budget(what) => format!("budget: {what}"),
+            SkipReason::OutsideAssumptions(why) => format!("outside the assumptions: {why}"),
         }
     }
 }
 
 impl Verdict {
+    /// The run is outside the user's assumptions: a unit's finding ignores it.
+    pub fn is_excluded(&self) -> bool {
+        matches!(self, Verdict::Skipped(SkipReason::OutsideAssumptions(_)))
+    }
+
     pub fn name(&self) -> &'static str {
         match self {
             Verdict::Sat => "sat",
@@ -202,10 +211,14 @@ pub fn solve_unit(unit: &Unit, path: &str, z3: &mut JobSolver) -> Vec<Solved> {
     let mut out: Vec<Solved> = Vec::with_capacity(unit.runs.len());
     for run in &unit.runs {
         let settled = out
-            .last()
+            .iter()
+            .rev()
+            .find(|s| !s.verdict.is_excluded())
             .is_some_and(|s| !matches!(s.verdict, Verdict::Unsat { .. }));
         let budget = crate::budget::budgets();
-        let solved = if settled {
+        let solved = if let Some(why) = &run.trace.excluded {
+            Ok(skipped(run, SkipReason::OutsideAssumptions(why.clone())))
+        } else if settled {
             Ok(skipped(run, SkipReason::UnitSettled))
         } else if let Some(what) = &run.trace.over_budget {
             Ok(skipped(run, SkipReason::Budget(what.clone())))
@@ -298,7 +311,10 @@ fn solve_once(kind: UnitKind, run: &UnitRun, z3: &JobSolver) -> Solved {
             .iter()
             .any(|path| path_feasible(trace, path, &positive, z3))
     };
-    if trace.assumption_violated || doubtful_path() {
+    if !trace.assumed.is_empty() && !assumptions_admit_input(trace, &positive, z3) {
+        let why = "no input satisfies them".to_string();
+        solved.verdict = Verdict::Skipped(SkipReason::OutsideAssumptions(why));
+    } else if trace.assumption_violated || doubtful_path() {
         solved.verdict = Verdict::Skipped(SkipReason::AssumptionViolated);
     } else if trace.obligations.is_empty() {
         solved.verdict = Verdict::Skipped(SkipReason::NoObligations);
@@ -350,6 +366,41 @@ fn solve_once(kind: UnitKind, run: &UnitRun, z3: &JobSolver) -> Solved {
     }
     solved.micros = start.elapsed().as_micros() as u64;
     solved
+}
+
+/// Whether some input satisfies the user's assumptions about the run, with its symbols'
+/// positivity (unknown counts as yes): otherwise every obligation would fail vacuously.
+fn assumptions_admit_input(
+    trace: &crate::eval::Trace,
+    positive: &HashSet<Arc<str>>,
+    z3: &JobSolver,
+) -> bool {
+    let preds: Vec<Pred> = trace
+        .assumed
+        .iter()
+        .map(|p| simplify::simplify(p, positive))
+        .collect();
+    if preds.iter().any(|p| p.decide() == Some(false)) {
+        return false;
+    }
+    let mut all: Vec<Pred> = preds;
+    all.extend(positive.iter().map(|s| {
+        Pred::Le(
+            crate::shapes::DimExpr::one(),
+            crate::shapes::DimExpr::sym(s),
+        )
+    }));
+    if simplify::sample_model(&all.iter().collect::<Vec<_>>()) {
+        return true;
+    }
+    let mut syms = Symbols::default();
+    z3.z3().push();
+    for p in &all {
+        z3.z3().assert(terms::pred(p, &mut syms));
+    }
+    let admitted = z3.check(&[]) != SatResult::Unsat;
+    z3.z3().pop(1);
+    admitted
 }
 
 /// Whether some input consistent with the facts takes `path` (unknown counts as yes).

@@ -242,6 +242,8 @@ pub struct RunRow {
     pub torch_api_version: String,
     pub arguments: String,
     pub count_mode: String,
+    /// The assumptions the run made (`--assume` and the configuration's), `; `-separated.
+    pub assumptions: Option<String>,
     pub started_at: String,
     pub duration_s: f64,
     pub workers: u64,
@@ -277,6 +279,7 @@ impl Table for RunRow {
             utf8("torch_api_version", false),
             utf8("arguments", false),
             utf8("count_mode", false),
+            utf8("assumptions", true),
             utf8("started_at", false),
             Field::new("duration_s", DataType::Float64, false),
             u("workers"),
@@ -310,6 +313,9 @@ impl Table for RunRow {
                 strings(rows, |r| &r.torch_api_version),
                 strings(rows, |r| &r.arguments),
                 strings(rows, |r| &r.count_mode),
+                Arc::new(StringArray::from_iter(
+                    rows.iter().map(|r| r.assumptions.as_deref()),
+                )),
                 strings(rows, |r| &r.started_at),
                 Arc::new(Float64Array::from_iter_values(
                     rows.iter().map(|r| r.duration_s),

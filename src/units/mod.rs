@@ -35,6 +35,7 @@
 //! family of variants gets a run). Each unit has its own statement budget (20,000, with 200,000
 //! per file) and calls nest at most 12 deep.
 
+pub mod assumptions;
 pub mod class_methods;
 pub mod docstring;
 pub mod params;
@@ -46,6 +47,7 @@ use std::collections::{BTreeSet, HashMap};
 use ruff_python_ast::{ModModule, Stmt, StmtClassDef, StmtFunctionDef};
 use ruff_text_size::TextRange;
 
+use self::assumptions::{apply_all, declare, Applied, Assumption};
 use self::class_methods::{state_stored_outside_init, tensor_methods, MAX_METHODS};
 use self::docstring::{body_docstring, described_shape, docstring};
 use self::params::{classify, classify_with, Default, Kinds, ParamKind};
@@ -119,7 +121,13 @@ const MAX_BUILDERS: usize = 8;
 /// Runs every unit of a parsed file; `imports` finds the other files of its project (none:
 /// every import from outside torch is unknown).
 pub fn run_units(module: &ModModule, text: &str, imports: Option<ImportSearch>) -> Vec<Unit> {
-    run_units_in(module, text, imports, false).0
+    run_units_in(module, text, imports, false, assumptions::active()).0
+}
+
+/// [`run_units`] under the given assumptions rather than the run's.
+#[cfg(test)]
+pub fn run_units_assuming(module: &ModModule, text: &str, assumed: &[Assumption]) -> Vec<Unit> {
+    run_units_in(module, text, None, false, assumed).0
 }
 
 /// [`run_units`], with the operators the units apply directly at the file's call sites: what
@@ -131,7 +139,8 @@ pub fn run_units_noting_operators(
     text: &str,
     imports: Option<ImportSearch>,
 ) -> (Vec<Unit>, AppliedOperators, bool) {
-    let (units, applied, over_budget) = run_units_in(module, text, imports, true);
+    let (units, applied, over_budget) =
+        run_units_in(module, text, imports, true, assumptions::active());
     (units, applied.unwrap_or_default(), over_budget)
 }
 
@@ -140,6 +149,7 @@ fn run_units_in(
     text: &str,
     imports: Option<ImportSearch>,
     note_applied: bool,
+    assumed: &[Assumption],
 ) -> (Vec<Unit>, Option<AppliedOperators>, bool) {
     let arena = ModuleArena::new();
     let mut interp = Interp::new(text);
@@ -173,10 +183,16 @@ fn run_units_in(
     for stmt in &module.body {
         match stmt {
             Stmt::ClassDef(class) if interp.is_module_class(class) => {
-                units.extend(run_class(&mut interp, &globals, class));
+                units.extend(run_class(&mut interp, &globals, class, assumed));
             }
             Stmt::FunctionDef(def) => {
-                units.extend(run_function(&mut interp, &globals, def, guess_tensors));
+                units.extend(run_function(
+                    &mut interp,
+                    &globals,
+                    def,
+                    guess_tensors,
+                    assumed,
+                ));
                 if may_build(def) {
                     candidates.push(def);
                 }
@@ -189,7 +205,7 @@ fn run_units_in(
         if builders == MAX_BUILDERS {
             break;
         }
-        let built = run_builder(&mut interp, &globals, candidates[i]);
+        let built = run_builder(&mut interp, &globals, candidates[i], assumed);
         builders += usize::from(built.is_some());
         units.extend(built);
     }
@@ -240,6 +256,30 @@ fn reset<'a>(interp: &mut Interp<'a>, globals: &std::collections::HashMap<String
     interp.new_unit_budget();
 }
 
+/// Records what the user's assumptions say about a run's `inputs` (those `earlier` inputs
+/// alone decide were recorded with them): facts, or that the run is excluded.
+fn assume<'a>(
+    interp: &mut Interp<'a>,
+    assumed: &[Assumption],
+    earlier: &[(String, V<'a>)],
+    inputs: &[(String, V<'a>)],
+) {
+    let trace = &mut interp.run.trace;
+    apply_all(assumed, earlier, inputs, |i, applied| {
+        trace.assumptions.push(i);
+        match applied {
+            Applied::Fact(p) => {
+                trace.fact(p.clone(), None);
+                trace.assumed.push(p);
+            }
+            Applied::Excludes(why) => {
+                trace.excluded.get_or_insert(why);
+            }
+            Applied::Holds | Applied::NotApplicable => {}
+        }
+    });
+}
+
 /// The class's `forward` (its own or a base's in the file).
 fn forward_of<'a>(interp: &Interp<'a>, class: &'a StmtClassDef) -> Option<&'a StmtFunctionDef> {
     match interp.class_member(class, "forward") {
@@ -271,6 +311,7 @@ fn run_class<'a>(
     interp: &mut Interp<'a>,
     globals: &HashMap<String, V<'a>>,
     class: &'a StmtClassDef,
+    assumed: &[Assumption],
 ) -> Vec<Unit> {
     let Some(forward) = forward_of(interp, class) else {
         return Vec::new();
@@ -278,7 +319,9 @@ fn run_class<'a>(
     let init = init_of(interp, class);
     let ctor_choices: Vec<(String, Choice)> = init
         .map(|init| {
-            classify_with(init, true, false, &helper_defs(globals))
+            let mut kinds = classify_with(init, true, false, &helper_defs(globals));
+            declare(&mut kinds, assumed);
+            kinds
                 .into_iter()
                 .filter(|(_, _, default)| *default == Default::Absent)
                 .map(|(n, k, _)| {
@@ -299,14 +342,16 @@ fn run_class<'a>(
     let unit = class.name.id.as_str();
     reset(interp, globals);
     let (mut ctor, _) = bind_inputs(interp, &ctor_choices);
+    assume(interp, assumed, &[], &ctor);
     if init_kwargs {
         ctor.push(("**".to_string(), V::Unknown));
     }
-    let obj = interp.instantiate(class, Vec::new(), ctor, class.range);
+    let obj = interp.instantiate(class, Vec::new(), ctor.clone(), class.range);
     let methods: Vec<_> = tensor_methods(class).take(MAX_METHODS).collect();
     let built = (!methods.is_empty()).then(|| interp.checkpoint(&obj));
-    let kinds = classify(forward, true, true);
-    let runs = run_variants(interp, forward, &kinds, &obj);
+    let mut kinds = classify(forward, true, true);
+    declare(&mut kinds, assumed);
+    let runs = run_variants(interp, forward, &kinds, &obj, assumed, &ctor);
     let mut units: Vec<Unit> = self::unit(interp, unit, UnitKind::Class, class.name.range, runs)
         .into_iter()
         .collect();
@@ -324,7 +369,9 @@ fn run_class<'a>(
         for (method, kinds) in methods {
             interp.rewind(&state);
             let name = format!("{unit}.{}", method.name.id);
-            let runs = run_variants(interp, method, &kinds, &obj);
+            let mut kinds = kinds;
+            declare(&mut kinds, assumed);
+            let runs = run_variants(interp, method, &kinds, &obj, assumed, &ctor);
             units.extend(self::unit(
                 interp,
                 &name,
@@ -347,6 +394,8 @@ fn run_variants<'a>(
     forward: &'a StmtFunctionDef,
     kinds: &Kinds,
     model: &V<'a>,
+    assumed: &[Assumption],
+    ctor: &[(String, V<'a>)],
 ) -> Vec<UnitRun> {
     let built = interp.checkpoint(model);
     // A module's class docstring describes what its `forward` takes.
@@ -361,7 +410,9 @@ fn run_variants<'a>(
     run_all_variants(interp, kinds, documented, |interp, choices| {
         interp.rewind(&built);
         let (args, variant) = bind_inputs(interp, choices);
-        if !interp.run.dead {
+        let inputs: Vec<(String, V<'a>)> = ctor.iter().chain(&args).cloned().collect();
+        assume(interp, assumed, ctor, &inputs);
+        if !interp.run.dead && interp.run.trace.excluded.is_none() {
             let (this, span) = (Some(model.clone()), TextRange::default());
             interp.call_user(forward, this, Vec::new(), args, span);
         }
@@ -377,8 +428,10 @@ fn run_function<'a>(
     globals: &HashMap<String, V<'a>>,
     def: &'a StmtFunctionDef,
     guess_tensors: bool,
+    assumed: &[Assumption],
 ) -> Option<Unit> {
     let mut kinds = classify_with(def, false, false, &helper_defs(globals));
+    declare(&mut kinds, assumed);
     if !guess_tensors {
         for (_, kind, _) in kinds.iter_mut() {
             if kind.is_tensor() {
@@ -400,7 +453,10 @@ fn run_function<'a>(
     let runs = run_all_variants(interp, &kinds, documented, |interp, choices| {
         reset(interp, globals);
         let (args, variant) = bind_inputs(interp, choices);
-        interp.call_user(def, None, Vec::new(), args, TextRange::default());
+        assume(interp, assumed, &[], &args);
+        if interp.run.trace.excluded.is_none() {
+            interp.call_user(def, None, Vec::new(), args, TextRange::default());
+        }
         variant
     });
     unit(
@@ -555,6 +611,7 @@ fn run_builder<'a>(
     interp: &mut Interp<'a>,
     globals: &HashMap<String, V<'a>>,
     def: &'a StmtFunctionDef,
+    assumed: &[Assumption],
 ) -> Option<Unit> {
     reset(interp, globals);
     let built = interp.call_user(def, None, Vec::new(), Vec::new(), TextRange::default());
@@ -566,8 +623,9 @@ fn run_builder<'a>(
         return None;
     }
     let forward = forward_of(interp, class)?;
-    let kinds = classify(forward, true, true);
-    let runs = run_variants(interp, forward, &kinds, &built);
+    let mut kinds = classify(forward, true, true);
+    declare(&mut kinds, assumed);
+    let runs = run_variants(interp, forward, &kinds, &built, assumed, &[]);
     unit(
         interp,
         def.name.id.as_str(),
