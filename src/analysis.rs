@@ -21,14 +21,19 @@ use crate::units::{run_units_noting_operators, Unit};
 /// How operators are counted.
 #[derive(Clone, Debug)]
 pub enum CountMode {
-    Precise,
+    /// Calls resolved through imports and aliases to canonical torch names; with `shapes`,
+    /// the shape analysis runs too (and names the calls only it resolves), without it
+    /// (`--no-shapes`) only calls are counted.
+    Precise {
+        shapes: bool,
+    },
     Teosc(Arc<TeoscOpList>),
 }
 
 impl CountMode {
     pub fn name(&self) -> &'static str {
         match self {
-            CountMode::Precise => "precise",
+            CountMode::Precise { .. } => "precise",
             CountMode::Teosc(_) => "teosc",
         }
     }
@@ -159,12 +164,15 @@ fn analyse_unguarded(
     imports: Option<ImportSearch>,
 ) -> FileAnalysis {
     let notebook_mode = match mode {
-        CountMode::Precise => NotebookMode::Precise,
+        CountMode::Precise { .. } => NotebookMode::Precise,
         CountMode::Teosc(_) => NotebookMode::Teosc,
     };
     let loaded = load(bytes, kind, notebook_mode, |source, module| {
         let (found, units, over_budget) = match mode {
-            CountMode::Precise => {
+            CountMode::Precise { shapes: false } => {
+                (precise::find_calls(module, &source.text), Vec::new(), false)
+            }
+            CountMode::Precise { shapes: true } => {
                 let mut found = precise::find_calls(module, &source.text);
                 inject_panic("units", path);
                 let (units, applied, over_budget) =
@@ -188,11 +196,15 @@ fn analyse_unguarded(
             .collect();
         let budget = crate::budget::budgets().file_steps;
         let (lines, suppressions) = match mode {
-            CountMode::Precise if !units.is_empty() => {
+            CountMode::Precise { shapes: true } if !units.is_empty() => {
                 (LineDigests::of(&source.text), suppressions(&source.text))
             }
-            CountMode::Precise => (LineDigests::default(), suppressions(&source.text)),
-            CountMode::Teosc(_) => (LineDigests::default(), Vec::new()),
+            CountMode::Precise { shapes: true } => {
+                (LineDigests::default(), suppressions(&source.text))
+            }
+            CountMode::Precise { shapes: false } | CountMode::Teosc(_) => {
+                (LineDigests::default(), Vec::new())
+            }
         };
         FileAnalysis {
             status: if over_budget {
@@ -235,7 +247,13 @@ mod tests {
     fn parse_errors_in_notebooks_name_the_cell() {
         let nb = br#"{"cells": [{"cell_type": "code", "source": ["x = 1\n"]},
                       {"cell_type": "code", "source": ["y = (\n"]}]}"#;
-        let r = analyse_file("nb.ipynb", nb, FileKind::Ipynb, &CountMode::Precise, None);
+        let r = analyse_file(
+            "nb.ipynb",
+            nb,
+            FileKind::Ipynb,
+            &CountMode::Precise { shapes: true },
+            None,
+        );
         assert_eq!(r.status, FileStatus::ParseError);
         assert!(
             r.message.as_ref().unwrap().contains("(cell 1, line"),
@@ -246,7 +264,13 @@ mod tests {
     #[test]
     fn precise_mode_runs_the_shape_units_and_teosc_mode_does_not() {
         let src = b"import torch\nx = torch.zeros(2, 3)\ny = x.view(6)\n";
-        let r = analyse_file("a.py", src, FileKind::Py, &CountMode::Precise, None);
+        let r = analyse_file(
+            "a.py",
+            src,
+            FileKind::Py,
+            &CountMode::Precise { shapes: true },
+            None,
+        );
         assert_eq!(r.status, FileStatus::Ok);
         assert_eq!(r.units.len(), 1, "the module unit");
         assert_eq!(r.units[0].name, "<module>");
@@ -258,7 +282,7 @@ mod tests {
             "a.py",
             b"def f(:\n",
             FileKind::Py,
-            &CountMode::Precise,
+            &CountMode::Precise { shapes: true },
             None,
         );
         assert_eq!(r.status, FileStatus::ParseError);
@@ -272,7 +296,7 @@ mod tests {
                 "deep.py",
                 src.as_bytes(),
                 FileKind::Py,
-                &CountMode::Precise,
+                &CountMode::Precise { shapes: true },
                 None,
             )
         };

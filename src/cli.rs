@@ -295,6 +295,12 @@ pub struct ScanArgs {
     #[arg(long = "op-list", value_name = "FILE")]
     pub op_list: Option<PathBuf>,
 
+    /// Count operator calls (precise, alias-resolved) without the shape analysis: no units,
+    /// jobs or findings, many times faster. Calls only the analysis resolves (resolution
+    /// `analysis`) are not counted.
+    #[arg(long = "no-shapes")]
+    pub no_shapes: bool,
+
     /// Files larger than this are listed as skipped_too_large (bytes, or with K/M/G, KiB/MiB/GiB).
     #[arg(long = "max-file-size", default_value = "2MiB", value_parser = parse_size)]
     pub max_file_size: u64,

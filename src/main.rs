@@ -321,10 +321,15 @@ fn scan(args: ScanArgs, config: &Config) -> std::result::Result<u8, Failure> {
         None => None,
     };
     let mode = match (args.count_mode, &args.op_list) {
-        (CountModeArg::Precise, None) => CountMode::Precise,
+        (CountModeArg::Precise, None) => CountMode::Precise {
+            shapes: !args.no_shapes,
+        },
         (CountModeArg::Precise, Some(_)) => {
             return Err(usage("--op-list only applies to --count-mode teosc"))
         }
+        (CountModeArg::Teosc, _) if args.no_shapes => return Err(usage(
+            "--no-shapes only applies to --count-mode precise (teosc counts never analyse shapes)",
+        )),
         (CountModeArg::Teosc, None) => {
             return Err(usage(
                 "--count-mode teosc needs --op-list FILE (TEOSC's pytorch_operations.txt)",
@@ -348,7 +353,7 @@ fn scan(args: ScanArgs, config: &Config) -> std::result::Result<u8, Failure> {
     };
     let list = match &mode {
         CountMode::Teosc(l) => Some(l.clone()),
-        CountMode::Precise => None,
+        CountMode::Precise { .. } => None,
     };
 
     let out: &Path = &args.out;
@@ -402,7 +407,7 @@ fn scan(args: ScanArgs, config: &Config) -> std::result::Result<u8, Failure> {
     });
 
     let cache = match (args.no_cache, &mode) {
-        (false, CountMode::Precise) => {
+        (false, CountMode::Precise { shapes: true }) => {
             let dir = args.cache.clone().unwrap_or_else(|| out.join(".cache"));
             let digest = cache_digest(&args, &python_path);
             let t0 = Instant::now();
@@ -473,6 +478,7 @@ fn scan(args: ScanArgs, config: &Config) -> std::result::Result<u8, Failure> {
         torch_api_version: torch_api().torch_version.clone(),
         arguments: std::env::args().collect::<Vec<_>>().join(" "),
         count_mode: mode.name().to_string(),
+        shapes: matches!(mode, CountMode::Precise { shapes: true }),
         assumptions: {
             let texts: Vec<&str> = shapehound::units::assumptions::active()
                 .iter()

@@ -290,3 +290,50 @@ fn aggregates_agree_with_call_sites() {
         assert!(repos.contains(&repo), "{repo}");
     }
 }
+
+#[test]
+fn counting_without_shapes_counts_every_call_but_those_only_the_analysis_resolves() {
+    let full = sample_report();
+    let dir = tempfile::tempdir().unwrap();
+    scan(&[&sample_corpus()], dir.path(), &["-w", "2", "--no-shapes"]);
+    let calls = read_table(dir.path(), "op_calls");
+    let expected: Vec<Row> = full
+        .calls
+        .iter()
+        .filter(|c| c["resolution"] != "analysis")
+        .cloned()
+        .collect();
+    assert!(
+        expected.len() < full.calls.len(),
+        "the sample has analysis-resolved calls"
+    );
+    assert_eq!(canonical(&calls, &[]), canonical(&expected, &[]));
+    // The same files and statuses (their call tallies are what `op_calls` has).
+    let shape_columns = ["analysis_ms", "jobs", "units", "op_calls"];
+    assert_eq!(
+        canonical(&read_table(dir.path(), "files"), &shape_columns),
+        canonical(&full.files, &shape_columns),
+    );
+    for table in ["findings", "jobs"] {
+        assert!(read_table(dir.path(), table).is_empty(), "{table}");
+    }
+    let run_row = &read_table(dir.path(), "run")[0];
+    assert_eq!(
+        (run_row["count_mode"].as_str(), run_row["shapes"].as_str()),
+        ("precise", "false")
+    );
+    assert_eq!(full.run[0]["shapes"], "true");
+    // TEOSC counts never analyse shapes: the flag there is a usage error.
+    let o = run(&[
+        "scan",
+        sample_corpus().to_str().unwrap(),
+        "-o",
+        dir.path().join("t").to_str().unwrap(),
+        "--no-shapes",
+        "--count-mode",
+        "teosc",
+        "--op-list",
+        "ops.txt",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+}

@@ -342,7 +342,7 @@ pub fn analyse_group(
                 line: site.line,
                 column: site.column,
                 family: match mode {
-                    CountMode::Precise => family_of(&site.operator).to_string(),
+                    CountMode::Precise { .. } => family_of(&site.operator).to_string(),
                     CountMode::Teosc(_) => "teosc".to_string(),
                 },
                 operator: site.operator.clone(),
@@ -400,14 +400,22 @@ mod tests {
             kind,
             0,
             vec![meta.clone()],
-            &CountMode::Precise,
+            &CountMode::Precise { shapes: true },
             &[],
             None,
         );
         assert_eq!(analysed.files[0].status, "ok");
         // Rewritten between the probe and the analysis: same size, other bytes.
         std::fs::write(&path, b"import torch\nx = torch.zeros(3)\n").unwrap();
-        let changed = analyse_group(&hash, kind, 0, vec![meta], &CountMode::Precise, &[], None);
+        let changed = analyse_group(
+            &hash,
+            kind,
+            0,
+            vec![meta],
+            &CountMode::Precise { shapes: true },
+            &[],
+            None,
+        );
         assert_eq!(changed.files[0].status, "changed_during_scan");
         assert!(changed.calls.is_empty());
     }

@@ -281,7 +281,7 @@ fn scan_worker(
     }));
     let mode = opts.mode.clone();
     let max_bytes = opts.max_file_bytes;
-    let follow_imports = opts.follow_imports && matches!(mode, CountMode::Precise);
+    let follow_imports = opts.follow_imports && matches!(mode, CountMode::Precise { shapes: true });
     let installed = Arc::new(opts.python_path.clone());
     let progress = opts.progress.clone();
     let baseline = opts.baseline.clone();

@@ -242,6 +242,8 @@ pub struct RunRow {
     pub torch_api_version: String,
     pub arguments: String,
     pub count_mode: String,
+    /// Whether the shape analysis ran (false with `--no-shapes` and in TEOSC mode).
+    pub shapes: bool,
     /// The assumptions the run made (`--assume` and the configuration's), `; `-separated.
     pub assumptions: Option<String>,
     pub started_at: String,
@@ -279,6 +281,7 @@ impl Table for RunRow {
             utf8("torch_api_version", false),
             utf8("arguments", false),
             utf8("count_mode", false),
+            Field::new("shapes", DataType::Boolean, false),
             utf8("assumptions", true),
             utf8("started_at", false),
             Field::new("duration_s", DataType::Float64, false),
@@ -313,6 +316,9 @@ impl Table for RunRow {
                 strings(rows, |r| &r.torch_api_version),
                 strings(rows, |r| &r.arguments),
                 strings(rows, |r| &r.count_mode),
+                Arc::new(BooleanArray::from(
+                    rows.iter().map(|r| r.shapes).collect::<Vec<_>>(),
+                )),
                 Arc::new(StringArray::from_iter(
                     rows.iter().map(|r| r.assumptions.as_deref()),
                 )),
