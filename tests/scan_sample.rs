@@ -255,22 +255,28 @@ fn identical_files_are_analysed_once_and_counted_for_every_path() {
 #[test]
 fn aggregates_agree_with_call_sites() {
     let r = sample_report();
-    let mut from_calls: BTreeMap<(String, String), u64> = BTreeMap::new();
+    // op_counts is op_calls grouped by its key columns; the derived columns agree.
+    let key = |c: &Row| {
+        [
+            "repo",
+            "operator",
+            "call_kind",
+            "resolution",
+            "role",
+            "canonical",
+        ]
+        .map(|k| c[k].clone())
+    };
+    let mut from_calls: BTreeMap<[String; 6], u64> = BTreeMap::new();
     for c in &r.calls {
-        *from_calls
-            .entry((c["repo"].clone(), c["operator"].clone()))
-            .or_default() += 1;
+        *from_calls.entry(key(c)).or_default() += 1;
     }
-    let from_counts: BTreeMap<(String, String), u64> = r
+    let from_counts: BTreeMap<[String; 6], u64> = r
         .counts
         .iter()
-        .map(|c| {
-            (
-                (c["repo"].clone(), c["operator"].clone()),
-                c["count"].parse().unwrap(),
-            )
-        })
+        .map(|c| (key(c), c["count"].parse().unwrap()))
         .collect();
+    assert_eq!(from_calls.len(), r.counts.len(), "one row per key");
     assert_eq!(from_calls, from_counts);
     let per_file: u64 = r
         .files

@@ -3,6 +3,7 @@
 
 pub mod installed;
 pub mod notebook;
+pub mod roles;
 pub mod selection;
 pub mod source;
 pub mod walk;

@@ -9,13 +9,15 @@ use serde::{Deserialize, Serialize};
 use super::cache::{CachedAnalysis, FileStat, Record, ResultCache};
 use super::modules::{FileKey, ImportContext};
 use super::shape_jobs::{cached_jobs, unit_jobs, ContentJobs, GroupPath};
-use super::stages::GroupOutput;
+use super::stages::{GroupOutput, Tally};
 use crate::analysis::{analyse_file, CountMode, FileAnalysis};
 use crate::corpus::installed::SitePackages;
+use crate::corpus::roles::FileRole;
 use crate::corpus::source::{content_hash, count_lines, read_bounded, Refusal};
 use crate::corpus::{DiscoveredFile, FileKind, FileStatus, FolderNotEntered};
 use crate::eval::imports::ImportSearch;
 use crate::operators::api::family_of;
+use crate::operators::{CallKind, Resolution};
 use crate::reports::tables::{FileRow, OpCallRow};
 use crate::resolve::layout::imported_names;
 
@@ -66,6 +68,7 @@ fn rejected_row(
     Box::new(FileRow {
         repo: file.repo.clone(),
         path: file.path.clone(),
+        role: FileRole::of(&file.repo_path()),
         content_hash: None,
         bytes,
         lines: 0,
@@ -313,12 +316,20 @@ pub fn analyse_group(
         });
     }
     out.jobs = unit_jobs;
-    let mut per_operator: Vec<(&str, isize)> = Vec::new();
+    // The content's calls per (operator, call kind, resolution); each path adds its repo
+    // and role.
+    let mut per_operator: Vec<((&str, CallKind, Resolution), isize)> = Vec::new();
     {
-        let mut ops: Vec<&str> = analysis
+        let mut ops: Vec<(&str, CallKind, Resolution)> = analysis
             .calls
             .iter()
-            .map(|c| c.site.operator.as_str())
+            .map(|c| {
+                (
+                    c.site.operator.as_str(),
+                    c.site.call_kind,
+                    c.site.resolution,
+                )
+            })
             .collect();
         ops.sort_unstable();
         for op in ops {
@@ -330,8 +341,16 @@ pub fn analyse_group(
     }
     out.calls.reserve(metas.len() * analysis.calls.len());
     for meta in metas {
-        for (op, n) in &per_operator {
-            out.tallies.push(((meta.repo.clone(), op.to_string()), *n));
+        let role = FileRole::of(&meta.repo_path);
+        for ((operator, call_kind, resolution), n) in &per_operator {
+            let tally = Tally {
+                repo: meta.repo.clone(),
+                operator: operator.to_string(),
+                call_kind: *call_kind,
+                resolution: *resolution,
+                role,
+            };
+            out.tallies.push((tally, *n));
         }
         let duplicate_of = (meta.path != representative).then(|| representative.clone());
         for call in &analysis.calls {
@@ -339,6 +358,7 @@ pub fn analyse_group(
             out.calls.push(OpCallRow {
                 repo: meta.repo.clone(),
                 path: meta.path.clone(),
+                role,
                 line: site.line,
                 column: site.column,
                 family: match mode {
@@ -357,6 +377,7 @@ pub fn analyse_group(
         out.files.push(FileRow {
             repo: meta.repo,
             path: meta.path,
+            role,
             content_hash: Some(hash.to_string()),
             bytes: meta.bytes,
             lines: meta.lines,

@@ -37,6 +37,7 @@ use super::shape_jobs::{
 };
 use super::stages::{
     all_agree, analyse_fueled, balance_by_cost, barrier, regroup_solved, sink, solve_fueled, Fuel,
+    Tally,
 };
 use crate::analysis::CountMode;
 use crate::config::KindFilter;
@@ -470,7 +471,7 @@ fn scan_worker(
                     (Total::Duplicates, dup),
                 ]
             })
-            .concat(tallies.map(|(_repo, op)| Total::Operator(op)))
+            .concat(tallies.map(|t| Total::Operator(t.operator)))
             .concat(findings.clone().flat_map(move |f: FindingRow| {
                 let mut keys = Vec::new();
                 if f.severity != "error" {
@@ -528,11 +529,14 @@ fn scan_worker(
         let counts_done = sink(
             op_counts,
             "WriteOpCounts",
-            move |((repo, operator), count): ((String, String), isize)| {
+            move |(t, count): (Tally, isize)| {
                 let mut s = sink_to.borrow_mut();
                 let row = OpCountRow {
-                    repo,
-                    operator,
+                    repo: t.repo,
+                    operator: t.operator,
+                    call_kind: t.call_kind.as_str().to_string(),
+                    resolution: t.resolution.as_str().to_string(),
+                    role: t.role.as_str().to_string(),
                     count: count as u64,
                 };
                 let r = s.counts.as_mut().map_or(Ok(()), |w| w.push(row));

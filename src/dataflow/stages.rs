@@ -19,8 +19,17 @@ use crate::reports::tables::{FileRow, FindingRow, JobRow, OpCallRow};
 
 type Out<D> = CapacityContainerBuilder<Vec<(D, u32, isize)>>;
 
-/// A `(repo, operator)` tally key.
-pub type Tally = (String, String);
+/// What `op_counts` counts calls by (`OpCountRow`'s key).
+#[derive(
+    Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
+pub struct Tally {
+    pub repo: String,
+    pub operator: String,
+    pub call_kind: crate::operators::CallKind,
+    pub resolution: crate::operators::Resolution,
+    pub role: crate::corpus::roles::FileRole,
+}
 
 /// What analysing one content group produces.
 #[derive(Default)]

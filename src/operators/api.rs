@@ -125,6 +125,26 @@ impl TorchApi {
     }
 }
 
+const TORCH_ALIASES_TSV: &str = include_str!("torch_aliases.tsv");
+
+/// The `canonical` column: the name PyTorch documents an operator under when it has several
+/// (`torch.concat` → `torch.cat`, `x.relu()` → `torch.relu`, in-place variants to their
+/// operator), generated from a real torch by `scripts/gen_torch_aliases.py` (its docstring
+/// says which relations count). Any other name is its own canonical name.
+pub fn canonical_of(operator: &str) -> &str {
+    static SAME: OnceLock<HashMap<&'static str, &'static str>> = OnceLock::new();
+    let same = SAME.get_or_init(|| {
+        TORCH_ALIASES_TSV
+            .lines()
+            .filter_map(|line| match line.split('\t').collect::<Vec<_>>()[..] {
+                ["same", name, canonical, _] => Some((name, canonical)),
+                _ => None,
+            })
+            .collect()
+    });
+    same.get(operator).copied().unwrap_or(operator)
+}
+
 /// The family column of `op_calls`: the namespace an operator lives in, without `torch.`
 /// (`torch.nn.functional.relu` → `nn.functional`, `torch.cat` → `torch`, methods → `Tensor`).
 pub fn family_of(canonical: &str) -> &str {

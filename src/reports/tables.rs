@@ -12,6 +12,9 @@ use arrow_buffer::OffsetBuffer;
 use arrow_schema::{ArrowError, DataType, Field, Fields, Schema, SchemaRef};
 use serde::{Deserialize, Serialize};
 
+use crate::corpus::roles::{release_of, FileRole};
+use crate::operators::api::canonical_of;
+
 /// A table written as Parquet part files.
 pub trait Table: Sized {
     /// Folder name under the report directory.
@@ -80,6 +83,8 @@ fn millis<R>(rows: &[R], f: impl Fn(&R) -> u64) -> ArrayRef {
 pub struct FileRow {
     pub repo: String,
     pub path: String,
+    /// What the file is for in its repository (from its path there, `corpus/roles.rs`).
+    pub role: FileRole,
     pub content_hash: Option<String>,
     pub bytes: u64,
     pub lines: u64,
@@ -103,7 +108,10 @@ impl Table for FileRow {
     fn schema() -> SchemaRef {
         Arc::new(Schema::new(vec![
             utf8("repo", false),
+            utf8("repo_name", false),
+            utf8("repo_version", true),
             utf8("path", false),
+            utf8("role", false),
             utf8("content_hash", true),
             Field::new("bytes", DataType::UInt64, false),
             Field::new("lines", DataType::UInt64, false),
@@ -126,7 +134,10 @@ impl Table for FileRow {
             Self::schema(),
             vec![
                 strings(rows, |r| &r.repo),
+                strings(rows, |r| release_of(&r.repo).0),
+                opt_strings(rows, |r| release_of(&r.repo).1),
                 strings(rows, |r| &r.path),
+                strings(rows, |r| r.role.as_str()),
                 opt_strings(rows, |r| r.content_hash.as_deref()),
                 u64s(rows, |r| r.bytes),
                 u64s(rows, |r| r.lines),
@@ -151,6 +162,7 @@ impl Table for FileRow {
 pub struct OpCallRow {
     pub repo: String,
     pub path: String,
+    pub role: FileRole,
     pub line: u32,
     pub column: u32,
     pub operator: String,
@@ -170,9 +182,11 @@ impl Table for OpCallRow {
         Arc::new(Schema::new(vec![
             utf8("repo", false),
             utf8("path", false),
+            utf8("role", false),
             Field::new("line", DataType::UInt32, false),
             Field::new("column", DataType::UInt32, false),
             utf8("operator", false),
+            utf8("canonical", false),
             utf8("family", false),
             utf8("call_kind", false),
             utf8("resolution", false),
@@ -189,9 +203,11 @@ impl Table for OpCallRow {
             vec![
                 strings(rows, |r| &r.repo),
                 strings(rows, |r| &r.path),
+                strings(rows, |r| r.role.as_str()),
                 u32s(rows, |r| r.line),
                 u32s(rows, |r| r.column),
                 strings(rows, |r| &r.operator),
+                strings(rows, |r| canonical_of(&r.operator)),
                 strings(rows, |r| &r.family),
                 strings(rows, |r| &r.call_kind),
                 strings(rows, |r| &r.resolution),
@@ -204,11 +220,15 @@ impl Table for OpCallRow {
     }
 }
 
-/// `op_counts`: calls per repository and operator, aggregated by the dataflow.
+/// `op_counts`: calls per repository, operator, call kind, resolution and file role,
+/// aggregated by the dataflow.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct OpCountRow {
     pub repo: String,
     pub operator: String,
+    pub call_kind: String,
+    pub resolution: String,
+    pub role: String,
     pub count: u64,
 }
 
@@ -218,7 +238,13 @@ impl Table for OpCountRow {
     fn schema() -> SchemaRef {
         Arc::new(Schema::new(vec![
             utf8("repo", false),
+            utf8("repo_name", false),
+            utf8("repo_version", true),
             utf8("operator", false),
+            utf8("canonical", false),
+            utf8("call_kind", false),
+            utf8("resolution", false),
+            utf8("role", false),
             Field::new("count", DataType::UInt64, false),
         ]))
     }
@@ -228,7 +254,13 @@ impl Table for OpCountRow {
             Self::schema(),
             vec![
                 strings(rows, |r| &r.repo),
+                strings(rows, |r| release_of(&r.repo).0),
+                opt_strings(rows, |r| release_of(&r.repo).1),
                 strings(rows, |r| &r.operator),
+                strings(rows, |r| canonical_of(&r.operator)),
+                strings(rows, |r| &r.call_kind),
+                strings(rows, |r| &r.resolution),
+                strings(rows, |r| &r.role),
                 u64s(rows, |r| r.count),
             ],
         )

@@ -1,0 +1,146 @@
+#!/usr/bin/env python3
+"""Generate src/operators/torch_aliases.tsv: operators PyTorch documents as the same operation
+under another name, for the `canonical` column of op_calls and op_counts.
+
+Run with a real torch install (outside the repository), e.g.
+    python3 -m venv ~/torchenv && ~/torchenv/bin/pip install torch
+    ~/torchenv/bin/python scripts/gen_torch_aliases.py > src/operators/torch_aliases.tsv
+
+What counts as documented, read from each public callable's docstring (first 600 characters):
+    alias    "Alias for :func:`torch.X`" / "Alias of ..." (torch.concat -> torch.cat,
+             torch.special.expit <-> torch.sigmoid)
+    method   a Tensor method documented as "See :func:`torch.X`", or generated with the torch
+             function of its name from one native operator (both `torch.X` in
+             `torch._C._VariableFunctions` and `X` a method of `torch._C.TensorBase`: PyTorch's
+             codegen makes both variants of one entry of native_functions.yaml), so
+             `x.relu()` is `torch.relu(x)` (torch.Tensor.relu -> torch.relu)
+    inplace  "In-place version of :meth:`~Tensor.X`" (torch.Tensor.relu_ -> torch.Tensor.relu)
+
+Names linked by these relations form one group; every member maps to one canonical name, chosen
+in this order: not a Tensor method, in the top-level `torch.` namespace, not in-place, not itself
+documented as an alias of another, shortest, then alphabetical. Rows (tab-separated):
+    torch_version <version>
+    same          <name> <canonical> <relation that linked it: alias|method|inplace>
+Identity aliases (two paths to one object, torch.nn.functional.conv2d is torch.conv2d) are
+already merged by torch_api.tsv and are not repeated here.
+"""
+import platform
+import re
+import sys
+
+import torch
+
+NAMESPACES = {
+    "torch": torch,
+    "torch.nn.functional": torch.nn.functional,
+    "torch.linalg": torch.linalg,
+    "torch.special": torch.special,
+    "torch.fft": torch.fft,
+    "torch.Tensor": torch.Tensor,
+}
+ROLE = r":(?:func|meth|class|attr):`~?([\w.]+)`"
+ALIAS = re.compile(r"[Aa]lias (?:for|of) " + ROLE)
+SEE = re.compile(r"^\s*See " + ROLE, re.MULTILINE)
+INPLACE = re.compile(r"In-place version of " + ROLE)
+
+
+def qualify(target: str, here: str) -> str:
+    """A docstring's reference as a full dotted name (`Tensor.relu` -> `torch.Tensor.relu`)."""
+    if target.startswith("torch."):
+        return target
+    if target.startswith("Tensor."):
+        return "torch." + target
+    return f"{here}.{target}"
+
+
+def main() -> None:
+    names = set()
+    edges = []  # (name, target, relation)
+    alias_sources = set()
+    for prefix, ns in NAMESPACES.items():
+        for attr in sorted(dir(ns)):
+            if attr.startswith("_"):
+                continue
+            try:
+                obj = getattr(ns, attr)
+            except Exception:
+                continue
+            if not callable(obj):
+                continue
+            name = f"{prefix}.{attr}"
+            names.add(name)
+            doc = getattr(obj, "__doc__", None)
+            if not isinstance(doc, str):
+                continue
+            head = doc[:600]
+            if m := ALIAS.search(head):
+                edges.append((name, qualify(m.group(1), prefix), "alias"))
+                alias_sources.add(name)
+            elif prefix == "torch.Tensor" and (m := SEE.search(head)):
+                target = qualify(m.group(1), "torch")
+                # Only the function of the same name: "See torch.X" elsewhere is a pointer.
+                if target.rsplit(".", 1)[-1] == attr:
+                    edges.append((name, target, "method"))
+            elif m := INPLACE.search(head):
+                edges.append((name, qualify(m.group(1), prefix), "inplace"))
+
+    # Methods and functions generated from one native operator.
+    native_functions = set(dir(torch._C._VariableFunctions))
+    native_methods = set(vars(torch._C.TensorBase))
+    linked = {a for a, _, _ in edges}
+    for attr in sorted(native_functions & native_methods):
+        name = f"torch.Tensor.{attr}"
+        if attr.startswith("_") or name in linked or f"torch.{attr}" not in names:
+            continue
+        if name in names:
+            edges.append((name, f"torch.{attr}", "method"))
+
+    parent = {}
+
+    def find(x):
+        parent.setdefault(x, x)
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    relation = {}
+    for a, b, rel in edges:
+        if b not in names:
+            continue
+        parent[find(a)] = find(b)
+        relation.setdefault(a, rel)
+    groups = {}
+    for x in list(parent):
+        groups.setdefault(find(x), []).append(x)
+
+    def rank(n):
+        top_level = n.count(".") == 1 and n.startswith("torch.")
+        return (
+            n.startswith("torch.Tensor."),
+            not top_level,
+            n.endswith("_"),
+            n in alias_sources,
+            len(n),
+            n,
+        )
+
+    print("# generated by scripts/gen_torch_aliases.py; do not edit")
+    print(f"# python {platform.python_version()}")
+    print(f"torch_version\t{torch.__version__}")
+    rows = []
+    for members in groups.values():
+        if len(members) < 2:
+            continue
+        canonical = min(members, key=rank)
+        for m in members:
+            if m != canonical:
+                rows.append((m, canonical, relation.get(m, "alias")))
+    for m, c, rel in sorted(rows):
+        print(f"same\t{m}\t{c}\t{rel}")
+    print(f"{len(rows)} names in {sum(1 for g in groups.values() if len(g) > 1)} groups",
+          file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
