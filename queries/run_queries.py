@@ -1,15 +1,18 @@
 #!/usr/bin/env python3
 """Run every queries/*.sql against one shapehound report directory and print the results.
 
-    python3 queries/run_queries.py REPORT_DIR [--check] [--expect FILE] [--max-rows N]
+    python3 queries/run_queries.py REPORT_DIR [--teosc-report DIR] [--check] [--expect FILE]
+                                   [--max-rows N]
 
 Each .sql file may contain the literal placeholder {report}; it is replaced with REPORT_DIR
-(single quotes escaped for use inside a SQL string literal). Queries run in file-name order
-with the `duckdb` Python package.
+(single quotes escaped for use inside a SQL string literal). A query that also reads
+{teosc_report} (a TEOSC-mode report of the same corpus) runs only with --teosc-report.
+Queries run in file-name order with the `duckdb` Python package.
 
 --check       validate structural properties of the known queries (teosc_top40,
-              operators_per_repo, parse_failures, findings, jobs_by_result) against the raw
-              report tables.
+              top40_canonical, operators_per_repo, construct_apply, shares_by_role,
+              shares_by_family, parse_failures, findings, jobs_by_result, precise_vs_teosc)
+              against the raw report tables, each recomputed another way.
 --expect FILE also check facts from a JSON file (see queries/README.md for the keys).
 
 Exit status: 0 = success, 1 = a check or expectation failed, 2 = usage error, missing
@@ -35,6 +38,7 @@ except ImportError:  # pragma: no cover - environment problem
 
 QUERIES_DIR = Path(__file__).resolve().parent
 PLACEHOLDER = "{report}"
+TEOSC_PLACEHOLDER = "{teosc_report}"
 TABLES = ("files", "op_calls", "op_counts", "run", "findings", "jobs")
 
 EXPECT_KEYS = {
@@ -68,7 +72,9 @@ def sql_literal_path(report: str) -> str:
     return report.replace("'", "''")
 
 
-def render(sql_text: str, report: str) -> str:
+def render(sql_text: str, report: str, teosc_report: str | None = None) -> str:
+    if teosc_report is not None:
+        sql_text = sql_text.replace(TEOSC_PLACEHOLDER, sql_literal_path(teosc_report))
     return sql_text.replace(PLACEHOLDER, sql_literal_path(report))
 
 
@@ -241,8 +247,95 @@ def check_jobs_by_result(c: Checker, res: Result, con, report: str) -> None:
             f"{name}: files.jobs of analysed files sum to {ref[0][0]} but run.jobs is {totals.get('jobs')}")
 
 
+def check_top40_canonical(c: Checker, res: Result, con, report: str) -> None:
+    name = "top40_canonical"
+    ref = run(con, render(
+        "SELECT canonical, SUM(count) AS n, COUNT(DISTINCT operator) FROM "
+        "read_parquet('{report}/op_calls/*.parquet') JOIN (SELECT 1) ON TRUE "
+        "GROUP BY canonical ORDER BY n DESC, canonical ASC LIMIT 40", report).replace(
+            "SUM(count)", "COUNT(*)")).rows
+    got = [(r["canonical"], int(r["count"]), int(r["names"])) for r in res.dicts()]
+    c.check(got == [(o, int(n), int(k)) for o, n, k in ref],
+            f"{name}: rows differ from a recomputation over op_calls")
+    c.check(res.col("rank") == list(range(1, len(res.rows) + 1)), f"{name}: ranks are not 1..n")
+
+
+def check_construct_apply(c: Checker, res: Result, con, report: str) -> None:
+    name = "construct_apply"
+    ref = run(con, render(
+        "SELECT operator, call_kind, COUNT(*) FROM read_parquet('{report}/op_calls/*.parquet') "
+        "WHERE call_kind IN ('construct', 'apply') AND operator LIKE 'torch.nn.%' "
+        "GROUP BY ALL", report)).rows
+    want: dict[str, list[int]] = {}
+    for op, kind, n in ref:
+        want.setdefault(op, [0, 0])[0 if kind == "construct" else 1] += int(n)
+    got = {r["operator"]: [int(r["constructed"] or 0), int(r["applied"])] for r in res.dicts()}
+    c.check(got == want, f"{name}: counts differ from a recomputation over op_calls")
+    c.check(all(int(r["total"]) == sum(got[r["operator"]]) for r in res.dicts()),
+            f"{name}: total is not constructed + applied")
+
+
+def check_shares(c: Checker, res: Result, con, report: str, name: str, column: str, table: str) -> None:
+    total = run(con, render(f"SELECT COUNT(*) FROM read_parquet('{{report}}/op_calls/*.parquet')",
+                            report)).rows[0][0]
+    ref = dict(run(con, render(f"SELECT {column}, COUNT(*) FROM read_parquet('{{report}}/op_calls/*.parquet') "
+                               f"GROUP BY ALL", report)).rows)
+    got = {r[column]: int(r["calls"]) for r in res.dicts() if int(r["calls"]) > 0}
+    c.check(got == {k: int(v) for k, v in ref.items()},
+            f"{name}: calls per {column} differ from a recomputation over op_calls")
+    c.check(sum(got.values()) == total, f"{name}: calls sum to {sum(got.values())}, op_calls has {total}")
+    if total:
+        share = sum(as_float(v) for v in res.col("share_pct"))
+        c.check(abs(share - 100.0) <= 0.1, f"{name}: share_pct sums to {share:.2f}")
+
+
+def check_shares_by_role(c: Checker, res: Result, con, report: str) -> None:
+    check_shares(c, res, con, report, "shares_by_role", "role", "op_counts")
+    ok = run(con, render("SELECT COUNT(*) FROM read_parquet('{report}/files/*.parquet') WHERE status = 'ok'",
+                         report)).rows[0][0]
+    c.check(sum(int(n) for n in res.col("files")) == ok, "shares_by_role: files do not sum to the ok files")
+
+
+def check_shares_by_family(c: Checker, res: Result, con, report: str) -> None:
+    check_shares(c, res, con, report, "shares_by_family", "family", "op_calls")
+    for r in res.dicts():
+        parts = sum(int(r[k]) for k in ("call", "construct", "apply", "method"))
+        c.check(parts == int(r["calls"]), f"shares_by_family: {r['family']}: call kinds do not add up")
+
+
+def teosc_key(operator: str, call_kind: str) -> str:
+    last = operator.rsplit(".", 1)[-1]
+    if operator.startswith("torch.nn.") and call_kind in ("construct", "apply"):
+        return "nn." + last
+    return last
+
+
+def check_precise_vs_teosc(c: Checker, res: Result, con, report: str, teosc_report: str) -> None:
+    name = "precise_vs_teosc"
+    teosc = {k: int(n) for k, n in run(con, render(
+        "SELECT operator, COUNT(*) FROM read_parquet('{report}/op_calls/*.parquet') GROUP BY ALL",
+        teosc_report)).rows}
+    precise: dict[str, int] = {}
+    for op, kind, n in run(con, render(
+            "SELECT operator, call_kind, COUNT(*) FROM read_parquet('{report}/op_calls/*.parquet') GROUP BY ALL",
+            report)).rows:
+        key = teosc_key(op, kind)
+        precise[key] = precise.get(key, 0) + int(n)
+    got = {r["key"]: (int(r["teosc"]), int(r["precise"])) for r in res.dicts()}
+    want = {k: (n, precise.get(k, 0)) for k, n in teosc.items()}
+    c.check(got == want, f"{name}: counts differ from a recomputation over both op_calls tables")
+    c.check(all(int(r["difference"]) == int(r["precise"]) - int(r["teosc"]) for r in res.dicts()),
+            f"{name}: difference is not precise - teosc")
+    c.check(all((r["why"] == "same") == (int(r["difference"]) == 0) for r in res.dicts()),
+            f"{name}: `same` does not match a zero difference")
+
+
 CHECKS = {
     "teosc_top40": check_top40,
+    "top40_canonical": check_top40_canonical,
+    "construct_apply": check_construct_apply,
+    "shares_by_role": check_shares_by_role,
+    "shares_by_family": check_shares_by_family,
     "operators_per_repo": check_operators_per_repo,
     "parse_failures": check_parse_failures,
     "findings": check_findings,
@@ -326,6 +419,8 @@ def check_expect(c: Checker, exp: dict, results: dict[str, Result], con, report:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("report", help="report directory containing files/, op_calls/, op_counts/, run/")
+    ap.add_argument("--teosc-report", metavar="DIR",
+                    help="a TEOSC-mode report of the same corpus, for queries reading {teosc_report}")
     ap.add_argument("--check", action="store_true", help="validate structural properties of the results")
     ap.add_argument("--expect", type=Path, metavar="FILE", help="JSON file of expected facts to check")
     ap.add_argument("--queries", type=Path, default=QUERIES_DIR, metavar="DIR",
@@ -335,10 +430,12 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     report = args.report.rstrip("/") or "/"
-    missing = [t for t in TABLES[:3] if not any(Path(report, t).glob("*.parquet"))]
-    if missing:
-        sys.stderr.write(f"run_queries.py: {report}: no *.parquet under {', '.join(t + '/' for t in missing)}\n")
-        return 2
+    teosc_report = args.teosc_report.rstrip("/") or "/" if args.teosc_report else None
+    for folder in [report] + ([teosc_report] if teosc_report else []):
+        missing = [t for t in TABLES[:3] if not any(Path(folder, t).glob("*.parquet"))]
+        if missing:
+            sys.stderr.write(f"run_queries.py: {folder}: no *.parquet under {', '.join(t + '/' for t in missing)}\n")
+            return 2
     sql_files = sorted(args.queries.glob("*.sql"))
     if not sql_files:
         sys.stderr.write(f"run_queries.py: no *.sql files in {args.queries}\n")
@@ -352,8 +449,12 @@ def main(argv: list[str] | None = None) -> int:
     con = duckdb.connect(database=":memory:")
     results: dict[str, Result] = {}
     for f in sql_files:
+        text = f.read_text(encoding="utf-8")
+        if TEOSC_PLACEHOLDER in text and teosc_report is None:
+            print(f"== {f.name}: skipped (reads a TEOSC-mode report: give --teosc-report DIR)\n")
+            continue
         try:
-            res = run(con, render(f.read_text(encoding="utf-8"), report))
+            res = run(con, render(text, report, teosc_report))
         except duckdb.Error as e:
             sys.stderr.write(f"run_queries.py: {f.name}: {e}\n")
             return 2
@@ -368,6 +469,9 @@ def main(argv: list[str] | None = None) -> int:
             for stem, fn in CHECKS.items():
                 if c.check(stem in results, f"check: {stem}.sql not found in {args.queries}"):
                     fn(c, results[stem], con, report)
+            if teosc_report is not None and c.check("precise_vs_teosc" in results,
+                                                    "check: precise_vs_teosc.sql was not run"):
+                check_precise_vs_teosc(c, results["precise_vs_teosc"], con, report, teosc_report)
         if expect:
             check_expect(c, expect, results, con, report)
     except duckdb.Error as e:
