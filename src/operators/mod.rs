@@ -22,6 +22,9 @@ pub enum CallKind {
     Apply,
     /// A Tensor method (`x.view(...)`).
     Method,
+    /// Python's operator on a tensor (`a @ b`, `x + 1`, `-x`, `x < 0`, `x[i]`, `x += y`),
+    /// named for the torch operator it calls (`torch.matmul`, `torch.Tensor.__getitem__`).
+    Operator,
 }
 
 impl CallKind {
@@ -31,6 +34,7 @@ impl CallKind {
             CallKind::Construct => "construct",
             CallKind::Apply => "apply",
             CallKind::Method => "method",
+            CallKind::Operator => "operator",
         }
     }
 }

@@ -248,6 +248,25 @@ impl<'a> Resolver<'a> {
         });
     }
 
+    /// Records an infix operator, a unary one or a subscript on a tensor (call kind
+    /// `operator`), at its symbol: the first `symbol` in the text between its operands
+    /// (`gap`), else the gap's start.
+    fn record_operator(
+        &mut self,
+        gap: (TextSize, TextSize),
+        symbol: &str,
+        operator: &str,
+        resolution: Resolution,
+    ) {
+        let (start, end) = (gap.0.to_usize(), gap.1.to_usize());
+        let at = self
+            .text
+            .get(start..end.max(start))
+            .and_then(|between| between.find(symbol))
+            .map_or(gap.0, |i| gap.0 + TextSize::from(i as u32));
+        self.record(at, operator, CallKind::Operator, resolution);
+    }
+
     // ---- scopes ----------------------------------------------------------------------
 
     /// An import's binding: torch names resolve through the API table, relative imports are
@@ -399,6 +418,14 @@ impl<'a> Resolver<'a> {
             Stmt::AugAssign(aug) => {
                 let rhs = self.eval(&aug.value);
                 let lhs = self.eval(&aug.target);
+                if lhs == Value::Tensor || rhs == Value::Tensor {
+                    // In place on a tensor target (`x += y` is `x.add_(y)`).
+                    let (symbol, operator) = infix::binary(aug.op);
+                    let in_place = infix::in_place(operator);
+                    let gap = (aug.target.end(), aug.value.start());
+                    let op = in_place.as_deref().unwrap_or(operator);
+                    self.record_operator(gap, symbol, op, Resolution::TensorMethod);
+                }
                 if let Expr::Name(name) = &*aug.target {
                     let v = if lhs == Value::Tensor || rhs == Value::Tensor {
                         Value::Tensor
@@ -632,6 +659,16 @@ impl<'a> Resolver<'a> {
                 }
                 self.eval(&a.value);
             }
+            // `x[i] = v` on a tensor writes into it.
+            Expr::Subscript(s) => {
+                let v = self.eval(&s.value);
+                self.eval(&s.slice);
+                if v == Value::Tensor {
+                    let gap = (s.value.end(), s.slice.start());
+                    let op = "torch.Tensor.__setitem__";
+                    self.record_operator(gap, "[", op, Resolution::TensorMethod);
+                }
+            }
             other => {
                 self.eval(other);
             }
@@ -672,21 +709,60 @@ impl<'a> Resolver<'a> {
             Expr::BinOp(b) => {
                 let l = self.eval(&b.left);
                 let r = self.eval(&b.right);
+                let (symbol, operator) = infix::binary(b.op);
+                let gap = (b.left.end(), b.right.start());
                 if l == Value::Tensor || r == Value::Tensor {
+                    self.record_operator(gap, symbol, operator, Resolution::TensorMethod);
                     Value::Tensor
                 } else {
+                    // `@` multiplies matrices: on unknown operands, a guess like a Tensor
+                    // method name (only kept in files that import torch).
+                    if b.op == ruff_python_ast::Operator::MatMult
+                        && l == Value::Unknown
+                        && r == Value::Unknown
+                    {
+                        self.record_operator(gap, symbol, operator, Resolution::MethodName);
+                    }
                     Value::Unknown
                 }
             }
-            Expr::UnaryOp(u) => match self.eval(&u.operand) {
-                Value::Tensor => Value::Tensor,
+            Expr::UnaryOp(u) => match (self.eval(&u.operand), infix::unary(u.op)) {
+                (Value::Tensor, Some((symbol, operator))) => {
+                    let gap = (u.start(), u.operand.start());
+                    self.record_operator(gap, symbol, operator, Resolution::TensorMethod);
+                    Value::Tensor
+                }
+                (Value::Tensor, None) => Value::Unknown,
                 _ => Value::Unknown,
             },
+            Expr::Compare(c) => {
+                let mut left = self.eval(&c.left);
+                let mut left_end = c.left.end();
+                for (op, right) in c.ops.iter().zip(c.comparators.iter()) {
+                    let r = self.eval(right);
+                    if let (Some((symbol, operator)), true) = (
+                        infix::compare(*op),
+                        left == Value::Tensor || r == Value::Tensor,
+                    ) {
+                        let gap = (left_end, right.start());
+                        self.record_operator(gap, symbol, operator, Resolution::TensorMethod);
+                    }
+                    left = r;
+                    left_end = right.end();
+                }
+                Value::Unknown
+            }
             Expr::Subscript(s) => {
                 let v = self.eval(&s.value);
                 self.eval(&s.slice);
                 match v {
-                    Value::Tensor | Value::TensorSeq => Value::Tensor,
+                    Value::Tensor => {
+                        let gap = (s.value.end(), s.slice.start());
+                        let op = "torch.Tensor.__getitem__";
+                        self.record_operator(gap, "[", op, Resolution::TensorMethod);
+                        Value::Tensor
+                    }
+                    Value::TensorSeq => Value::Tensor,
                     _ => Value::Unknown,
                 }
             }
@@ -920,6 +996,61 @@ impl<'a> Visitor<'a> for Resolver<'a> {
 
     fn visit_expr(&mut self, expr: &'a Expr) {
         self.eval(expr);
+    }
+}
+
+/// The torch operators Python's operators call on tensors.
+mod infix {
+    use ruff_python_ast::{CmpOp, Operator, UnaryOp};
+
+    /// A binary operator's symbol and the torch function it calls (`a @ b` is
+    /// `torch.matmul(a, b)`).
+    pub fn binary(op: Operator) -> (&'static str, &'static str) {
+        match op {
+            Operator::Add => ("+", "torch.add"),
+            Operator::Sub => ("-", "torch.sub"),
+            Operator::Mult => ("*", "torch.mul"),
+            Operator::MatMult => ("@", "torch.matmul"),
+            Operator::Div => ("/", "torch.div"),
+            Operator::Mod => ("%", "torch.remainder"),
+            Operator::Pow => ("**", "torch.pow"),
+            Operator::LShift => ("<<", "torch.bitwise_left_shift"),
+            Operator::RShift => (">>", "torch.bitwise_right_shift"),
+            Operator::BitOr => ("|", "torch.bitwise_or"),
+            Operator::BitXor => ("^", "torch.bitwise_xor"),
+            Operator::BitAnd => ("&", "torch.bitwise_and"),
+            Operator::FloorDiv => ("//", "torch.floor_divide"),
+        }
+    }
+
+    /// `-x`, `~x`, `+x`; `not x` is Python's truth test, no operator.
+    pub fn unary(op: UnaryOp) -> Option<(&'static str, &'static str)> {
+        match op {
+            UnaryOp::USub => Some(("-", "torch.neg")),
+            UnaryOp::Invert => Some(("~", "torch.bitwise_not")),
+            UnaryOp::UAdd => Some(("+", "torch.positive")),
+            UnaryOp::Not => None,
+        }
+    }
+
+    /// Comparisons; `is`, `in` are Python's, no operator.
+    pub fn compare(op: CmpOp) -> Option<(&'static str, &'static str)> {
+        match op {
+            CmpOp::Eq => Some(("==", "torch.eq")),
+            CmpOp::NotEq => Some(("!=", "torch.ne")),
+            CmpOp::Lt => Some(("<", "torch.lt")),
+            CmpOp::LtE => Some(("<=", "torch.le")),
+            CmpOp::Gt => Some((">", "torch.gt")),
+            CmpOp::GtE => Some((">=", "torch.ge")),
+            CmpOp::Is | CmpOp::IsNot | CmpOp::In | CmpOp::NotIn => None,
+        }
+    }
+
+    /// The in-place Tensor method an augmented assignment calls (`x += y` is `x.add_(y)`);
+    /// `@=` has none (Python computes `x = x @ y`).
+    pub fn in_place(operator: &str) -> Option<String> {
+        let name = operator.strip_prefix("torch.")?;
+        (name != "matmul").then(|| format!("torch.Tensor.{name}_"))
     }
 }
 

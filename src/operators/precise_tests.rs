@@ -186,3 +186,49 @@ fn relative_imports_are_recorded_unresolved() {
         [".blocks.ConvBlock", "..layers", ".x"]
     );
 }
+
+#[test]
+fn python_operators_on_tensors_are_rows_of_their_own() {
+    let src = "\
+import torch
+a = torch.ones(2, 2)
+b = a @ a + 1
+c = -a
+a += b
+a[0] = a[1] < 0
+n = 3 * 4
+m = x @ y
+";
+    let ops: Vec<(String, &str, &str)> = calls(src)
+        .into_iter()
+        .filter(|(_, kind, _)| *kind == "operator")
+        .collect();
+    let expect = [
+        ("torch.matmul", "tensor_method"),
+        ("torch.add", "tensor_method"),
+        ("torch.neg", "tensor_method"),
+        ("torch.Tensor.add_", "tensor_method"),
+        ("torch.Tensor.__setitem__", "tensor_method"),
+        ("torch.Tensor.__getitem__", "tensor_method"),
+        ("torch.lt", "tensor_method"),
+        // `@` on unknown operands is a guess, like a method name.
+        ("torch.matmul", "method_name"),
+    ];
+    let got: Vec<(&str, &str)> = ops.iter().map(|(o, _, r)| (o.as_str(), *r)).collect();
+    assert_eq!(got, expect);
+    // The row is at the operator's symbol.
+    let module = parse_python(src).unwrap();
+    let at: Vec<(u32, u32, String)> = find_calls(&module, src)
+        .calls
+        .into_iter()
+        .filter(|c| c.call_kind.as_str() == "operator" && c.line == 3)
+        .map(|c| (c.line, c.column, c.operator))
+        .collect();
+    assert_eq!(
+        at,
+        vec![
+            (3, 7, "torch.matmul".to_string()),
+            (3, 11, "torch.add".to_string())
+        ]
+    );
+}
