@@ -85,8 +85,10 @@ pub fn collect_files(
             out.push((p.display().to_string(), p.clone(), kind));
             continue;
         }
-        for repo in discover_repos(std::slice::from_ref(p))? {
-            walk_selected(&repo, selection, |f| {
+        // Archives are corpora for `scan`; a project's own files are checked.
+        let repos = discover_repos(std::slice::from_ref(p))?;
+        for repo in repos.into_iter().filter(|r| r.archive.is_none()) {
+            walk_selected(&repo, selection, u64::MAX, |f| {
                 if !f.outside_root && f.folder.is_none() {
                     out.push((display_path(p, &f.abs_path), f.abs_path.clone(), f.kind));
                 }

@@ -22,7 +22,7 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Scan corpus roots: count operator calls, write the Parquet tables, print a summary.
-    Scan(ScanArgs),
+    Scan(Box<ScanArgs>),
     /// Analyse one project's files for shape bugs and print diagnostics.
     Check(CheckArgs),
     /// Explain a finding kind (`shapehound explain feature-mismatch`), or list them all.
@@ -254,9 +254,20 @@ pub enum CountModeArg {
 
 #[derive(Debug, Args)]
 pub struct ScanArgs {
-    /// Corpus roots: folders of repositories, one repository, or single files.
-    #[arg(required = true, value_name = "ROOT")]
+    /// Corpus roots: folders of repositories (folders or archives: .whl, .zip, .tar.gz,
+    /// .tgz, .tar), one repository, an archive, or single files.
+    #[arg(required_unless_present = "parquet_source", value_name = "ROOT")]
     pub roots: Vec<PathBuf>,
+
+    /// A Parquet source dataset, one row per file (repeatable): read as a corpus, nothing
+    /// unpacked.
+    #[arg(long = "parquet-source", value_name = "FILE")]
+    pub parquet_source: Vec<PathBuf>,
+
+    /// The dataset's column names: `repo=NAME,path=NAME,content=NAME` (any of the three;
+    /// defaults `repo`, `path`, `content`).
+    #[arg(long = "parquet-columns", value_name = "SPEC", value_parser = parse_columns, default_value = "")]
+    pub parquet_columns: ParquetColumns,
 
     /// Report directory (one sub-folder per table).
     #[arg(
@@ -418,6 +429,41 @@ impl ScanArgs {
         }
         args
     }
+}
+
+/// The column names of a Parquet source dataset (`--parquet-columns`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParquetColumns {
+    pub repo: String,
+    pub path: String,
+    pub content: String,
+}
+
+/// Parses `repo=NAME,path=NAME,content=NAME` (any subset; the rest keep their defaults).
+pub fn parse_columns(text: &str) -> Result<ParquetColumns, String> {
+    let mut c = ParquetColumns {
+        repo: "repo".into(),
+        path: "path".into(),
+        content: "content".into(),
+    };
+    for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let Some((key, name)) = part.split_once('=') else {
+            return Err(format!(
+                "`{part}` is not KEY=COLUMN (keys: repo, path, content)"
+            ));
+        };
+        let name = name.trim();
+        if name.is_empty() {
+            return Err(format!("`{part}`: an empty column name"));
+        }
+        match key.trim() {
+            "repo" => c.repo = name.into(),
+            "path" => c.path = name.into(),
+            "content" => c.content = name.into(),
+            other => return Err(format!("unknown key `{other}` (keys: repo, path, content)")),
+        }
+    }
+    Ok(c)
 }
 
 /// Parses `2097152`, `2MiB`, `2M`, `500k`, `1.5GiB`.

@@ -136,7 +136,7 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Check(args) => check(args, &config),
         Command::Explain(args) => explain(args),
-        Command::Scan(args) => match scan(args, &config) {
+        Command::Scan(args) => match scan(*args, &config) {
             Ok(code) => ExitCode::from(code),
             Err(Failure::Usage(Usage(msg))) => {
                 eprintln!("error: {msg}");
@@ -304,6 +304,12 @@ fn scan(args: ScanArgs, config: &Config) -> std::result::Result<u8, Failure> {
             )));
         }
     }
+    if let Some(missing) = args.parquet_source.iter().find(|f| !f.is_file()) {
+        return Err(usage(format!(
+            "Parquet source `{}` is not a file",
+            missing.display()
+        )));
+    }
     if args.process >= args.processes {
         return Err(usage(format!(
             "process index -p {} must be below the number of processes -n {}",
@@ -435,6 +441,16 @@ fn scan(args: ScanArgs, config: &Config) -> std::result::Result<u8, Failure> {
     let clock = Instant::now();
     let options = ScanOptions {
         roots: args.roots.clone(),
+        parquet_sources: args
+            .parquet_source
+            .iter()
+            .map(|file| shapehound::corpus::dataset::ParquetSource {
+                file: file.clone(),
+                repo_column: args.parquet_columns.repo.clone(),
+                path_column: args.parquet_columns.path.clone(),
+                content_column: args.parquet_columns.content.clone(),
+            })
+            .collect(),
         staging: staging.clone(),
         max_file_bytes: args.max_file_size,
         mode: mode.clone(),

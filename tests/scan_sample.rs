@@ -199,7 +199,11 @@ fn notebook_calls_map_back_to_cells() {
         ["torch.nn.functional.scaled_dot_product_attention"]
     );
     assert_eq!(at(5, 2), ["torch.ones", "torch.triu"]);
-    assert_eq!(at(7, 1), ["torch.nn.functional.softmax"]);
+    // `F.softmax(scores[0, 0], ...)`: the subscript of a tensor is a row of its own.
+    assert_eq!(
+        at(7, 1),
+        ["torch.Tensor.__getitem__", "torch.nn.functional.softmax"]
+    );
     // `?torch.cat` (cell 6) is a help request, not a call.
     assert!(at(6, 1).is_empty());
     let plain = "nlp_playground/notebooks/plain_tensors.ipynb";

@@ -18,6 +18,7 @@ use walkdir::WalkDir;
 
 use super::selection::{GitignoreStack, Selection};
 
+use super::packed::{self, ArchiveKind, Member};
 use super::source::FileKind;
 
 /// A file or folder name as the tables spell it: as it is when it is UTF-8; otherwise every
@@ -106,6 +107,8 @@ pub struct RepoRoot {
     pub path_prefix: String,
     /// Loose files of the root form repository `.`: walk only the root's files, not its folders.
     pub files_only: bool,
+    /// The repository is an archive (`dir` is the archive file), read without unpacking.
+    pub archive: Option<ArchiveKind>,
 }
 
 /// A file found by the walk, before it is read.
@@ -124,6 +127,8 @@ pub struct DiscoveredFile {
     pub repo_dir: PathBuf,
     /// Set for a folder the walk did not enter: its row says why (`kind` `folder`).
     pub folder: Option<FolderNotEntered>,
+    /// A member of an archive: its content as the walk read it (`packed.rs`).
+    pub packed: Option<Member>,
 }
 
 /// Why the walk did not enter a folder (it still gets a `files` row: nothing disappears).
@@ -133,6 +138,8 @@ pub enum FolderNotEntered {
     OutsideRoot,
     /// Listing it failed (the error).
     Unreadable(String),
+    /// An archive that cannot be read, or stops partway (the error; `kind` `archive`).
+    BadArchive(String),
 }
 
 impl DiscoveredFile {
@@ -175,12 +182,14 @@ pub fn discover_repos(roots: &[PathBuf]) -> std::io::Result<Vec<RepoRoot>> {
         };
         if root.is_file() {
             let parent = root.parent().unwrap_or(&root).to_path_buf();
+            let archive = ArchiveKind::of(&root_name).map(|(kind, _)| kind);
             repos.push(RepoRoot {
-                name: root_name.clone(),
+                name: packed::repo_name(&root_name).unwrap_or_else(|| root_name.clone()),
                 dir: root.clone(),
                 corpus_root: parent,
                 path_prefix,
-                files_only: true,
+                files_only: archive.is_none(),
+                archive,
             });
             continue;
         }
@@ -191,6 +200,7 @@ pub fn discover_repos(roots: &[PathBuf]) -> std::io::Result<Vec<RepoRoot>> {
                 corpus_root: root.clone(),
                 path_prefix,
                 files_only: false,
+                archive: None,
             });
             continue;
         }
@@ -222,9 +232,27 @@ pub fn discover_repos(roots: &[PathBuf]) -> std::io::Result<Vec<RepoRoot>> {
                     corpus_root: root.clone(),
                     path_prefix: path_prefix.clone(),
                     files_only: false,
+                    archive: None,
                 });
             } else if FileKind::from_path(&path).is_some() {
                 loose = true;
+            } else if let (Some((kind, _)), Some(repo)) =
+                (ArchiveKind::of(&name), packed::repo_name(&name))
+            {
+                // An archive at the top of the root is a repository of its own.
+                let repo = if multi {
+                    format!("{root_name}/{repo}")
+                } else {
+                    repo
+                };
+                repos.push(RepoRoot {
+                    name: repo,
+                    dir: path,
+                    corpus_root: root.clone(),
+                    path_prefix: path_prefix.clone(),
+                    files_only: false,
+                    archive: Some(kind),
+                });
             }
         }
         if loose {
@@ -234,6 +262,7 @@ pub fn discover_repos(roots: &[PathBuf]) -> std::io::Result<Vec<RepoRoot>> {
                 corpus_root: root.clone(),
                 path_prefix,
                 files_only: true,
+                archive: None,
             });
         }
     }
@@ -256,15 +285,22 @@ fn stays_inside(path: &Path, root: &Path) -> bool {
 /// Walks one repository, calling `emit` for every `.py`/`.ipynb` file in a deterministic order.
 /// Returns the walk problems that concern no particular Python file (loops, unreadable folders).
 pub fn walk_repo(repo: &RepoRoot, emit: impl FnMut(DiscoveredFile)) -> Vec<String> {
-    walk_selected(repo, &Selection::everything(), emit)
+    let limit = WalkOptions::default().max_file_bytes;
+    walk_selected(repo, &Selection::everything(), limit, emit)
 }
 
-/// [`walk_repo`], keeping only what `selection` keeps (`selection.rs`).
+/// [`walk_repo`], keeping only what `selection` keeps (`selection.rs`); archive members over
+/// `max_bytes` are not read.
 pub fn walk_selected(
     repo: &RepoRoot,
     selection: &Selection,
+    max_bytes: u64,
     mut emit: impl FnMut(DiscoveredFile),
 ) -> Vec<String> {
+    if let Some(kind) = repo.archive {
+        walk_archive(repo, kind, selection, max_bytes, emit);
+        return Vec::new();
+    }
     let mut problems = Vec::new();
     let root = &repo.corpus_root;
     let max_depth = if repo.files_only { 1 } else { usize::MAX };
@@ -300,6 +336,7 @@ pub fn walk_selected(
             outside_root: why == FolderNotEntered::OutsideRoot,
             repo_dir: repo.dir.clone(),
             folder: Some(why),
+            packed: None,
         }
     };
     let mut walker = walker;
@@ -330,6 +367,7 @@ pub fn walk_selected(
                             outside_root: false,
                             repo_dir: repo.dir.clone(),
                             folder: None,
+                            packed: None,
                         });
                     }
                     _ => problems.push(err.to_string()),
@@ -360,9 +398,67 @@ pub fn walk_selected(
             outside_root,
             repo_dir: repo.dir.clone(),
             folder: None,
+            packed: None,
         });
     }
     problems
+}
+
+/// The members of an archive repository, as the walk emits files (`packed.rs`): the
+/// configuration's include/exclude globs apply to their paths as if unpacked in place.
+fn walk_archive(
+    repo: &RepoRoot,
+    kind: ArchiveKind,
+    selection: &Selection,
+    max_bytes: u64,
+    mut emit: impl FnMut(DiscoveredFile),
+) {
+    let root = &repo.corpus_root;
+    let rel = repo.dir.strip_prefix(root).unwrap_or(&repo.dir);
+    let shown = format!("{}{}", repo.path_prefix, path_text(rel));
+    // Paths as if the archive were unpacked into a folder named for the repository.
+    let unpacked = repo
+        .dir
+        .with_file_name(repo.name.rsplit('/').next().unwrap_or(&repo.name));
+    let folder_shown = format!(
+        "{}{}",
+        repo.path_prefix,
+        path_text(unpacked.strip_prefix(root).unwrap_or(&unpacked))
+    );
+    let read = packed::read_members(
+        &repo.dir,
+        kind,
+        &repo.name,
+        max_bytes,
+        |member, file_kind, content| {
+            let abs_path = unpacked.join(&member);
+            if selection.excluded(&abs_path) || !selection.included(&abs_path) {
+                return;
+            }
+            emit(DiscoveredFile {
+                repo: repo.name.clone(),
+                path: format!("{folder_shown}/{member}"),
+                abs_path,
+                kind: file_kind,
+                outside_root: false,
+                repo_dir: unpacked.clone(),
+                folder: None,
+                packed: Some(content),
+            });
+        },
+    );
+    if let Err(why) = read {
+        emit(DiscoveredFile {
+            repo: repo.name.clone(),
+            path: shown,
+            abs_path: repo.dir.clone(),
+            kind: FileKind::Py,
+            outside_root: false,
+            repo_dir: repo.dir.clone(),
+            folder: Some(FolderNotEntered::BadArchive(why)),
+            packed: None,
+        });
+    }
 }
 
 #[cfg(test)]

@@ -12,6 +12,7 @@ use super::shape_jobs::{cached_jobs, unit_jobs, ContentJobs, GroupPath};
 use super::stages::{GroupOutput, Tally};
 use crate::analysis::{analyse_file, CountMode, FileAnalysis};
 use crate::corpus::installed::SitePackages;
+use crate::corpus::packed::Member;
 use crate::corpus::roles::FileRole;
 use crate::corpus::source::{content_hash, count_lines, read_bounded, Refusal};
 use crate::corpus::{DiscoveredFile, FileKind, FileStatus, FolderNotEntered};
@@ -36,6 +37,8 @@ pub struct FileMeta {
     pub repo_path: String,
     /// Where its imports resolve (`None`: file by file).
     pub imports: Option<ImportContext>,
+    /// An archive member's bytes, read by the walk (there is no file to read again).
+    pub content: Option<std::sync::Arc<Vec<u8>>>,
     /// The top-level names its text may import, sorted, and whether it imports relatively
     /// (`resolve::layout::imported_names`).
     pub imported: Vec<String>,
@@ -104,10 +107,21 @@ pub fn probe_file(
                 FileStatus::Unreadable,
                 format!("cannot list the folder: {e}"),
             ),
+            FolderNotEntered::BadArchive(e) => (
+                FileStatus::Unreadable,
+                format!("cannot read the archive (members before the error are listed): {e}"),
+            ),
         };
         let mut row = rejected_row(&file, 0, status, message);
-        row.kind = "folder".to_string();
+        row.kind = match why {
+            FolderNotEntered::BadArchive(_) => "archive",
+            _ => "folder",
+        }
+        .to_string();
         return Err(row);
+    }
+    if file.packed.is_some() {
+        return probe_member(file, max_bytes, follow_imports);
     }
     if file.outside_root {
         return Err(rejected_row(
@@ -198,10 +212,66 @@ pub fn probe_file(
             lines,
             repo_dir: file.repo_dir,
             imports: None,
+            content: None,
             imported,
             relative_imports,
         },
         record,
+    ))
+}
+
+/// [`probe_file`] for an archive member, whose bytes the walk read.
+fn probe_member(
+    mut file: DiscoveredFile,
+    max_bytes: u64,
+    follow_imports: bool,
+) -> Result<Probed, Box<FileRow>> {
+    let bytes = match file.packed.take() {
+        Some(Member::Bytes(bytes)) => bytes,
+        Some(Member::TooLarge(size)) => {
+            let refusal = Refusal::TooLarge(size, max_bytes);
+            return Err(rejected_row(
+                &file,
+                size,
+                refusal.status(),
+                refusal.to_string(),
+            ));
+        }
+        Some(Member::Link) => {
+            let message = "a link inside an archive; not followed".to_string();
+            return Err(rejected_row(&file, 0, FileStatus::SkippedSymlink, message));
+        }
+        Some(Member::Unreadable(why)) => {
+            let message = format!("cannot read the archive member: {why}");
+            return Err(rejected_row(&file, 0, FileStatus::Unreadable, message));
+        }
+        None => {
+            let message = "an archive member without content".to_string();
+            return Err(rejected_row(&file, 0, FileStatus::Unreadable, message));
+        }
+    };
+    let hash = content_hash(&bytes);
+    let lines = count_lines(&bytes);
+    let (imported, relative_imports) = match follow_imports {
+        true => imported_names(&String::from_utf8_lossy(&bytes)),
+        false => Default::default(),
+    };
+    Ok((
+        (hash, file.kind),
+        FileMeta {
+            repo_path: file.repo_path(),
+            path: file.path,
+            repo: file.repo,
+            abs_path: file.abs_path,
+            bytes: bytes.len() as u64,
+            lines,
+            repo_dir: file.repo_dir,
+            imports: None,
+            content: Some(std::sync::Arc::new(bytes)),
+            imported: imported.into_iter().collect(),
+            relative_imports,
+        },
+        None,
     ))
 }
 
@@ -230,6 +300,9 @@ fn analyse(
         None if !installed.is_empty() => Some(ImportSearch::installed_only(installed)),
         None => None,
     };
+    if let Some(bytes) = &first.content {
+        return analyse_file(&first.path, bytes, kind, mode, imports);
+    }
     match read_bounded(&first.abs_path, first.bytes) {
         Ok(bytes) if content_hash(&bytes) == hash => {
             analyse_file(&first.path, &bytes, kind, mode, imports)
@@ -414,6 +487,7 @@ mod tests {
             repo_dir: t.path().to_path_buf(),
             outside_root: false,
             folder: None,
+            packed: None,
         };
         let ((hash, kind), meta, _) = probe_file(file, 1 << 20, false, None).unwrap();
         let analysed = analyse_group(

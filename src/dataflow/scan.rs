@@ -41,6 +41,7 @@ use super::stages::{
 };
 use crate::analysis::CountMode;
 use crate::config::KindFilter;
+use crate::corpus::dataset::{read_rows, ParquetSource};
 use crate::corpus::installed::SitePackages;
 use crate::corpus::selection::Selection;
 use crate::corpus::walk::walk_selected;
@@ -81,6 +82,8 @@ pub const PART_TABLES: [&str; 5] = [
 #[derive(Clone, Debug)]
 pub struct ScanOptions {
     pub roots: Vec<PathBuf>,
+    /// Parquet source datasets read as corpora (`corpus/dataset.rs`).
+    pub parquet_sources: Vec<ParquetSource>,
     /// Where the parts are written until the run commits them into the report.
     pub staging: Staging,
     pub max_file_bytes: u64,
@@ -586,7 +589,7 @@ fn scan_worker(
         if i % peers != index {
             continue;
         }
-        problems.extend(walk_selected(repo, &opts.selection, |file| {
+        problems.extend(walk_selected(repo, &opts.selection, max_bytes, |file| {
             input.insert(file);
             if let Some(b) = &opts.progress {
                 b.inc_length(1);
@@ -598,6 +601,26 @@ fn scan_worker(
                 worker.step();
             }
         }));
+    }
+    // Parquet datasets: their row groups are shared out over every worker.
+    let multi = opts.roots.len() + opts.parquet_sources.len() > 1;
+    for source in &opts.parquet_sources {
+        let prefix = match (multi, source.file.file_stem()) {
+            (true, Some(stem)) => format!("{}/", crate::corpus::walk::path_text(stem.as_ref())),
+            _ => String::new(),
+        };
+        read_rows(source, index, peers, &prefix, max_bytes, |file| {
+            input.insert(file);
+            if let Some(b) = &opts.progress {
+                b.inc_length(1);
+            }
+            pending += 1;
+            if pending >= 1024 {
+                pending = 0;
+                input.flush();
+                worker.step();
+            }
+        });
     }
     input.close();
     worker.step_or_park_while(None, || !probe.done());
