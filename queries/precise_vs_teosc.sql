@@ -13,6 +13,7 @@
 --   precise       calls precise mode counted under that key.
 --   difference    precise - teosc.
 --   applied       of the precise calls, module applications (`self.fc(x)`).
+--   operators     of the precise calls, Python operators on tensors (`a * b`, `x[i]`).
 --   guessed       of the precise calls, those resolved by a method name on an unknown receiver.
 --   why           the likeliest reason for the difference (see queries/README.md).
 -- Ordered by |difference| descending, then key.
@@ -27,6 +28,7 @@ p AS (
     SELECT key,
            SUM(count) AS precise,
            COALESCE(SUM(count) FILTER (WHERE call_kind = 'apply'), 0) AS applied,
+           COALESCE(SUM(count) FILTER (WHERE call_kind = 'operator'), 0) AS operators,
            COALESCE(SUM(count) FILTER (WHERE resolution = 'method_name'), 0) AS guessed
     FROM precise GROUP BY key
 ),
@@ -40,11 +42,14 @@ SELECT t.key,
        CAST(COALESCE(p.precise, 0) AS BIGINT) AS precise,
        CAST(COALESCE(p.precise, 0) - t.teosc AS BIGINT) AS difference,
        CAST(COALESCE(p.applied, 0) AS BIGINT) AS applied,
+       CAST(COALESCE(p.operators, 0) AS BIGINT) AS operators,
        CAST(COALESCE(p.guessed, 0) AS BIGINT) AS guessed,
        CASE
            WHEN COALESCE(p.precise, 0) = t.teosc THEN 'same'
            WHEN COALESCE(p.precise, 0) > t.teosc AND COALESCE(p.precise, 0) - COALESCE(p.applied, 0) <= t.teosc
                THEN 'module applications are counted in precise mode only'
+           WHEN COALESCE(p.precise, 0) > t.teosc AND COALESCE(p.precise, 0) - COALESCE(p.operators, 0) <= t.teosc
+               THEN 'Python operators on tensors are counted in precise mode only'
            WHEN COALESCE(p.precise, 0) > t.teosc
                THEN 'precise resolves calls the name match misses (aliases, attributes, values followed)'
            ELSE 'TEOSC matches the name on calls that are not this torch operator'

@@ -299,7 +299,7 @@ def check_shares_by_role(c: Checker, res: Result, con, report: str) -> None:
 def check_shares_by_family(c: Checker, res: Result, con, report: str) -> None:
     check_shares(c, res, con, report, "shares_by_family", "family", "op_calls")
     for r in res.dicts():
-        parts = sum(int(r[k]) for k in ("call", "construct", "apply", "method"))
+        parts = sum(int(r[k]) for k in ("call", "construct", "apply", "method", "operator"))
         c.check(parts == int(r["calls"]), f"shares_by_family: {r['family']}: call kinds do not add up")
 
 

@@ -9,7 +9,8 @@
 --   calls       calls in that family.
 --   operators   distinct operators called in it.
 --   share_pct   calls / all calls, in %, 2 decimals.
---   call        calls of kind `call` (functions); construct, apply, method likewise.
+--   call        calls of kind `call` (functions); construct, apply, method, operator
+--               (Python's operators on tensors: `a @ b`, `x[i]`) likewise.
 -- Ordered by calls descending, then family.
 WITH per AS (
     SELECT family, call_kind, operator FROM read_parquet('{report}/op_calls/*.parquet')
@@ -22,7 +23,8 @@ SELECT family,
        CAST(COUNT(*) FILTER (WHERE call_kind = 'call') AS BIGINT) AS call,
        CAST(COUNT(*) FILTER (WHERE call_kind = 'construct') AS BIGINT) AS construct,
        CAST(COUNT(*) FILTER (WHERE call_kind = 'apply') AS BIGINT) AS apply,
-       CAST(COUNT(*) FILTER (WHERE call_kind = 'method') AS BIGINT) AS method
+       CAST(COUNT(*) FILTER (WHERE call_kind = 'method') AS BIGINT) AS method,
+       CAST(COUNT(*) FILTER (WHERE call_kind = 'operator') AS BIGINT) AS operator
 FROM per
 GROUP BY family
 ORDER BY calls DESC, family ASC;
