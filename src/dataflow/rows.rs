@@ -46,6 +46,30 @@ pub struct FileMeta {
 }
 
 impl FileMeta {
+    /// A file as read: its size and lines, what it imports (names, and whether relatively),
+    /// and an archive member's bytes.
+    fn read(
+        file: DiscoveredFile,
+        bytes: u64,
+        lines: u64,
+        (imported, relative_imports): (Vec<String>, bool),
+        content: Option<std::sync::Arc<Vec<u8>>>,
+    ) -> FileMeta {
+        FileMeta {
+            repo_path: file.repo_path(),
+            path: file.path,
+            repo: file.repo,
+            abs_path: file.abs_path,
+            bytes,
+            lines,
+            repo_dir: file.repo_dir,
+            imports: None,
+            content,
+            imported,
+            relative_imports,
+        }
+    }
+
     /// See [`ImportContext::digest`].
     pub fn import_digest(&self, context: &ImportContext) -> u64 {
         context.digest(&self.repo_path, &self.imported, self.relative_imports)
@@ -201,23 +225,9 @@ pub fn probe_file(
         }
     };
     let record = stat.map(|s| Record::stat(&file.abs_path, s));
-    Ok((
-        (hash, file.kind),
-        FileMeta {
-            repo_path: file.repo_path(),
-            path: file.path,
-            repo: file.repo,
-            abs_path: file.abs_path,
-            bytes: size,
-            lines,
-            repo_dir: file.repo_dir,
-            imports: None,
-            content: None,
-            imported,
-            relative_imports,
-        },
-        record,
-    ))
+    let key = (hash, file.kind);
+    let meta = FileMeta::read(file, size, lines, (imported, relative_imports), None);
+    Ok((key, meta, record))
 }
 
 /// [`probe_file`] for an archive member, whose bytes the walk read.
@@ -256,21 +266,13 @@ fn probe_member(
         true => imported_names(&String::from_utf8_lossy(&bytes)),
         false => Default::default(),
     };
+    let key = (hash, file.kind);
+    let size = bytes.len() as u64;
+    let imports = (imported.into_iter().collect(), relative_imports);
+    let content = Some(std::sync::Arc::new(bytes));
     Ok((
-        (hash, file.kind),
-        FileMeta {
-            repo_path: file.repo_path(),
-            path: file.path,
-            repo: file.repo,
-            abs_path: file.abs_path,
-            bytes: bytes.len() as u64,
-            lines,
-            repo_dir: file.repo_dir,
-            imports: None,
-            content: Some(std::sync::Arc::new(bytes)),
-            imported: imported.into_iter().collect(),
-            relative_imports,
-        },
+        key,
+        FileMeta::read(file, size, lines, imports, content),
         None,
     ))
 }

@@ -585,22 +585,24 @@ fn scan_worker(
     let repos = discover_repos(&opts.roots).map_err(|e| format!("cannot read corpus root: {e}"))?;
     let mut problems = Vec::new();
     let mut pending = 0usize;
+    // Each file found goes in at once; every 1,024 the dataflow runs, so memory stays flat.
+    let mut feed = |file: DiscoveredFile| {
+        input.insert(file);
+        if let Some(b) = &opts.progress {
+            b.inc_length(1);
+        }
+        pending += 1;
+        if pending >= 1024 {
+            pending = 0;
+            input.flush();
+            worker.step();
+        }
+    };
     for (i, repo) in repos.iter().enumerate() {
         if i % peers != index {
             continue;
         }
-        problems.extend(walk_selected(repo, &opts.selection, max_bytes, |file| {
-            input.insert(file);
-            if let Some(b) = &opts.progress {
-                b.inc_length(1);
-            }
-            pending += 1;
-            if pending >= 1024 {
-                pending = 0;
-                input.flush();
-                worker.step();
-            }
-        }));
+        problems.extend(walk_selected(repo, &opts.selection, max_bytes, &mut feed));
     }
     // Parquet datasets: their row groups are shared out over every worker.
     let multi = opts.roots.len() + opts.parquet_sources.len() > 1;
@@ -609,18 +611,7 @@ fn scan_worker(
             (true, Some(stem)) => format!("{}/", crate::corpus::walk::path_text(stem.as_ref())),
             _ => String::new(),
         };
-        read_rows(source, index, peers, &prefix, max_bytes, |file| {
-            input.insert(file);
-            if let Some(b) = &opts.progress {
-                b.inc_length(1);
-            }
-            pending += 1;
-            if pending >= 1024 {
-                pending = 0;
-                input.flush();
-                worker.step();
-            }
-        });
+        read_rows(source, index, peers, &prefix, max_bytes, &mut feed);
     }
     input.close();
     worker.step_or_park_while(None, || !probe.done());
