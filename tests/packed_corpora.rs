@@ -112,8 +112,11 @@ fn parquet(file: &Path) {
         ],
     )
     .unwrap();
+    // Compressed as public datasets often are (zstd), in row groups of two rows.
+    let zstd = parquet::basic::Compression::ZSTD(Default::default());
     let props = parquet::file::properties::WriterProperties::builder()
         .set_max_row_group_row_count(Some(2))
+        .set_compression(zstd)
         .build();
     let mut w = parquet::arrow::ArrowWriter::try_new(
         std::fs::File::create(file).unwrap(),
