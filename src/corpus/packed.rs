@@ -140,14 +140,8 @@ fn read_zip<R: Read + std::io::Seek>(
         let Some((path, kind)) = member_path(&name, repo) else {
             continue;
         };
-        let member = if entry.is_symlink() {
-            Member::Link
-        } else if entry.size() > max_bytes {
-            Member::TooLarge(entry.size())
-        } else {
-            read_bounded(&mut entry, max_bytes)
-        };
-        emit(path, kind, member);
+        let (link, size) = (entry.is_symlink(), entry.size());
+        emit(path, kind, member(link, size, &mut entry, max_bytes));
     }
     Ok(())
 }
@@ -168,19 +162,27 @@ fn read_tar<R: Read>(
         let Some((path, kind)) = member_path(&name, repo) else {
             continue;
         };
-        let kind_of_entry = entry.header().entry_type();
-        let member = if kind_of_entry.is_symlink() || kind_of_entry.is_hard_link() {
-            Member::Link
-        } else if !kind_of_entry.is_file() {
+        let entry_type = entry.header().entry_type();
+        let link = entry_type.is_symlink() || entry_type.is_hard_link();
+        if !link && !entry_type.is_file() {
             continue;
-        } else if entry.size() > max_bytes {
-            Member::TooLarge(entry.size())
-        } else {
-            read_bounded(&mut entry, max_bytes)
-        };
-        emit(path, kind, member);
+        }
+        let size = entry.size();
+        emit(path, kind, member(link, size, &mut entry, max_bytes));
     }
     Ok(())
+}
+
+/// A member as the walk hands it on: a link is never followed, one over the size limit
+/// (by its header) never read.
+fn member(link: bool, size: u64, reader: &mut impl Read, max_bytes: u64) -> Member {
+    if link {
+        Member::Link
+    } else if size > max_bytes {
+        Member::TooLarge(size)
+    } else {
+        read_bounded(reader, max_bytes)
+    }
 }
 
 /// A member's bytes, never more than `max_bytes` (a header may understate its size).

@@ -732,7 +732,6 @@ impl<'a> Resolver<'a> {
                     self.record_operator(gap, symbol, operator, Resolution::TensorMethod);
                     Value::Tensor
                 }
-                (Value::Tensor, None) => Value::Unknown,
                 _ => Value::Unknown,
             },
             Expr::Compare(c) => {

@@ -49,6 +49,8 @@ pub struct Assumption {
 enum Reads {
     Int,
     Tensor,
+    /// Read both ways: an error when the assumption is read.
+    Both,
 }
 
 /// An assumption that cannot be read.
@@ -140,16 +142,7 @@ impl Assumption {
                 "names no input (it should read a parameter, like `x.shape[-1] <= 20`)".into(),
             ));
         }
-        let clash = names
-            .iter()
-            .find(|(_, r)| **r == Reads::Int)
-            .and_then(|(n, _)| {
-                tensor_names(&cond)
-                    .iter()
-                    .any(|t| t == n)
-                    .then(|| n.clone())
-            });
-        if let Some(n) = clash {
+        if let Some((n, _)) = names.iter().find(|(_, r)| **r == Reads::Both) {
             return Err(error(format!(
                 "`{n}` is read both as an integer and as a tensor"
             )));
@@ -188,36 +181,6 @@ impl Assumption {
             },
         }
     }
-}
-
-/// The names read as tensors (checked against integer reads of the same name).
-fn tensor_names(cond: &Cond) -> Vec<String> {
-    fn num(n: &Num, out: &mut Vec<String>) {
-        match n {
-            Num::Dim(x, _) | Num::Rank(x) | Num::Numel(x) => out.push(x.clone()),
-            Num::Neg(a) => num(a, out),
-            Num::Bin(a, _, b) => {
-                num(a, out);
-                num(b, out);
-            }
-            Num::Const(_) | Num::Int(_) => {}
-        }
-    }
-    fn walk(c: &Cond, out: &mut Vec<String>) {
-        match c {
-            Cond::Compare(ns, _) => ns.iter().for_each(|n| num(n, out)),
-            Cond::In(n, ns, _) => {
-                num(n, out);
-                ns.iter().for_each(|n| num(n, out));
-            }
-            Cond::InRange(a, b, c, _, _) => [a, b, c].into_iter().for_each(|n| num(n, out)),
-            Cond::And(cs) | Cond::Or(cs) => cs.iter().for_each(|c| walk(c, out)),
-            Cond::Not(c) => walk(c, out),
-        }
-    }
-    let mut out = Vec::new();
-    walk(cond, &mut out);
-    out
 }
 
 fn cond(e: &Expr, src: &str, names: &mut BTreeMap<String, Reads>) -> Result<Cond, String> {
@@ -312,7 +275,10 @@ fn membership(
 
 fn num(e: &Expr, src: &str, names: &mut BTreeMap<String, Reads>) -> Result<Num, String> {
     let mut read = |name: &str, how: Reads| {
-        names.entry(name.to_string()).or_insert(how);
+        let seen = names.entry(name.to_string()).or_insert(how);
+        if *seen != how {
+            *seen = Reads::Both;
+        }
         name.to_string()
     };
     match e {
@@ -610,7 +576,7 @@ pub fn declare(kinds: &mut Kinds, assumptions: &[Assumption]) {
         if *kind == ParamKind::Unknown {
             *kind = match reads {
                 Reads::Int => ParamKind::Size,
-                Reads::Tensor => ParamKind::Tensor,
+                Reads::Tensor | Reads::Both => ParamKind::Tensor,
             };
         }
     }
