@@ -29,7 +29,10 @@ pub enum Verdict {
     Sat,
     /// No input consistent with the facts gets through: obligation `failing` is where it
     /// breaks (the first whose prefix is unsatisfiable); `core` the obligations (indices,
-    /// ascending) whose conjunction with the facts is already contradictory.
+    /// ascending) whose conjunction with the facts is already contradictory. Working these
+    /// out takes many more checks than the verdict, so [`solve_unit`] does it only for a
+    /// unit that is a finding (every run contradictory); in other units the verdict has an
+    /// empty `core` (a real one holds at least `failing`) and `failing` means nothing.
     Unsat {
         failing: usize,
         core: Vec<usize>,
@@ -208,6 +211,40 @@ fn pred_size(p: &Pred) -> usize {
 /// replaces the solver, whose state is then unknown; `path` names the unit's file for fault
 /// injection.
 pub fn solve_unit(unit: &Unit, path: &str, z3: &mut JobSolver) -> Vec<Solved> {
+    let mut out = decide_runs(unit, path, z3);
+    // The unit is a finding: each contradictory run's failing obligation, core and
+    // witness, which the finding chooses from and shows.
+    let kept = || out.iter().filter(|s| !s.verdict.is_excluded());
+    let finding =
+        kept().next().is_some() && kept().all(|s| matches!(s.verdict, Verdict::Unsat { .. }));
+    if finding {
+        for (run, solved) in unit.runs.iter().zip(out.iter_mut()) {
+            if !matches!(&solved.verdict, Verdict::Unsat { core, .. } if core.is_empty()) {
+                continue;
+            }
+            let detailed = catch_panic(|| solve(unit.kind, run, z3, Detail::Core));
+            let micros = solved.micros;
+            *solved = detailed.unwrap_or_else(|panic| {
+                *z3 = JobSolver::new(z3.timeout);
+                skipped(run, SkipReason::InternalError(panic))
+            });
+            solved.micros += micros;
+        }
+    }
+    out
+}
+
+/// How much of a contradiction to work out.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Detail {
+    /// Only whether the run is contradictory (one check).
+    Verdict,
+    /// Also where it breaks, the core and a witness.
+    Core,
+}
+
+/// Each run's verdict, in order, until one is not contradictory.
+fn decide_runs(unit: &Unit, path: &str, z3: &mut JobSolver) -> Vec<Solved> {
     let mut out: Vec<Solved> = Vec::with_capacity(unit.runs.len());
     for run in &unit.runs {
         let settled = out
@@ -228,7 +265,7 @@ pub fn solve_unit(unit: &Unit, path: &str, z3: &mut JobSolver) -> Vec<Solved> {
         } else {
             catch_panic(|| {
                 inject_panic("solve", path);
-                solve(unit.kind, run, z3)
+                solve(unit.kind, run, z3, Detail::Verdict)
             })
         };
         out.push(solved.unwrap_or_else(|panic| {
@@ -260,7 +297,7 @@ const FRESH_SOLVER_CONSTRAINTS: usize = 100;
 ///
 /// A large job (where giving up is likely) goes straight to a fresh solver: its answer is
 /// then independent of history on the first try, and a timeout is not paid twice.
-fn solve(kind: UnitKind, run: &UnitRun, z3: &JobSolver) -> Solved {
+fn solve(kind: UnitKind, run: &UnitRun, z3: &JobSolver, detail: Detail) -> Solved {
     let budget = crate::budget::budgets().job_solving;
     let deadline_spent = |mut solved: Solved, solver: &JobSolver| {
         if solved.verdict == Verdict::Unknown && solver.expired.get() {
@@ -272,22 +309,22 @@ fn solve(kind: UnitKind, run: &UnitRun, z3: &JobSolver) -> Solved {
     if run.trace.obligations.len() + run.trace.facts.len() >= FRESH_SOLVER_CONSTRAINTS {
         let fresh = JobSolver::new(z3.timeout);
         fresh.start_job(budget);
-        return deadline_spent(solve_once(kind, run, &fresh), &fresh);
+        return deadline_spent(solve_once(kind, run, &fresh, detail), &fresh);
     }
     z3.start_job(budget);
-    let first = solve_once(kind, run, z3);
+    let first = solve_once(kind, run, z3, detail);
     if first.verdict != Verdict::Unknown || z3.expired.get() {
         return deadline_spent(first, z3);
     }
     // The retry has what is left of the job's budget.
     let fresh = JobSolver::new(z3.timeout);
     fresh.deadline.set(z3.deadline.get());
-    let mut again = solve_once(kind, run, &fresh);
+    let mut again = solve_once(kind, run, &fresh, detail);
     again.micros += first.micros;
     deadline_spent(again, &fresh)
 }
 
-fn solve_once(kind: UnitKind, run: &UnitRun, z3: &JobSolver) -> Solved {
+fn solve_once(kind: UnitKind, run: &UnitRun, z3: &JobSolver, detail: Detail) -> Solved {
     let start = Instant::now();
     let trace = &run.trace;
     let mut solved = Solved {
@@ -358,7 +395,7 @@ fn solve_once(kind: UnitKind, run: &UnitRun, z3: &JobSolver) -> Solved {
             }
             _ => {
                 solved.used_z3 = true;
-                let (verdict, vars) = solve_with_z3(run, &preds, &open, definite, z3);
+                let (verdict, vars) = solve_with_z3(run, &preds, &open, definite, z3, detail);
                 solved.variables = vars;
                 verdict
             }
@@ -435,6 +472,7 @@ fn solve_with_z3(
     open: &[usize],
     definite: Option<usize>,
     z3: &JobSolver,
+    detail: Detail,
 ) -> (Verdict, usize) {
     let trace = &run.trace;
     let mut syms = Symbols::default();
@@ -460,6 +498,11 @@ fn solve_with_z3(
     let verdict = match z3.check(&lits) {
         SatResult::Sat => Verdict::Sat,
         SatResult::Unknown => Verdict::Unknown,
+        SatResult::Unsat if detail == Detail::Verdict => Verdict::Unsat {
+            failing: order[0],
+            core: Vec::new(),
+            witness: None,
+        },
         SatResult::Unsat => match first_unsat_prefix(z3, &lits) {
             None => Verdict::Unknown,
             Some(k) => {
@@ -590,4 +633,68 @@ fn render_inputs(
         })
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SOURCE: &str = "\
+import torch.nn as nn
+
+class Embed(nn.Module):
+    def __init__(self, dim):
+        super().__init__()
+        self.conv1 = nn.Conv2d(1, dim // 4, kernel_size=2, stride=2)
+        self.conv2 = nn.Conv2d(dim // 4, dim, kernel_size=2, stride=2)
+
+    def forward(self, masks):
+        return self.conv2(self.conv1(masks))
+
+class Broken(nn.Module):
+    def __init__(self, dim):
+        super().__init__()
+        self.conv1 = nn.Conv2d(1, dim // 4, kernel_size=2, stride=2)
+        self.conv2 = nn.Conv2d(dim, dim, kernel_size=2, stride=2)
+
+    def forward(self, masks):
+        return self.conv2(self.conv1(masks))
+";
+
+    fn core_of(s: &Solved) -> Option<&[usize]> {
+        match &s.verdict {
+            Verdict::Unsat { core, .. } => Some(core),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn contradictions_are_worked_out_only_for_findings() {
+        let module = crate::frontend::parse_python(SOURCE).expect("parsable");
+        let units = crate::units::run_units(&module, SOURCE, None);
+        let unit = |name: &str| units.iter().find(|u| u.name == name).expect(name).clone();
+        let mut z3 = JobSolver::new(DEFAULT_TIMEOUT);
+        // Every run of `Broken` is contradictory, some only by Z3: each gets its core.
+        let broken = unit("Broken");
+        let solved = solve_unit(&broken, "test.py", &mut z3);
+        assert!(solved.iter().any(|s| s.used_z3));
+        assert!(solved
+            .iter()
+            .all(|s| core_of(s).is_some_and(|c| !c.is_empty())));
+        assert!(crate::findings::unit_finding(&broken, &solved).is_some());
+        // With a run that gets through appended, no finding can come of the unit: the
+        // contradictions Z3 decided keep their verdict and are not worked out.
+        let mut mixed = broken.clone();
+        let passing = unit("Embed")
+            .runs
+            .into_iter()
+            .find(|r| r.variant == "masks:4");
+        mixed.runs.push(passing.expect("a 4-D run of Embed"));
+        let solved = solve_unit(&mixed, "test.py", &mut z3);
+        assert_eq!(solved.last().map(|s| s.verdict.name()), Some("sat"));
+        let by_z3: Vec<&Solved> = solved.iter().filter(|s| s.used_z3).collect();
+        assert!(!by_z3.is_empty());
+        assert!(by_z3.iter().all(|s| core_of(s) == Some(&[][..])));
+        assert!(crate::findings::unit_finding(&mixed, &solved).is_none());
+    }
 }

@@ -182,39 +182,26 @@ pub fn pred_symbols(p: &Pred, out: &mut std::collections::BTreeSet<Arc<str>>) {
 /// `c`; `n*k == h*w*c` gives the `-1` of a `view` its size), each symbol once per point. A
 /// job that pins a channel count while other sizes must be multiples of a window, or that
 /// joins branches into fresh sizes, is satisfied by sizes no single value gives.
+///
+/// Symbols the predicates do not bound below by 1 (a loop index, an offset) are also tried
+/// at 0: sizes never are, but `for i in range(n // 64)` on a 64-long input needs `i == 0`.
+/// Those with no lower bound at all are zeroed first, alone: a size the analysis made up
+/// (`joined`, bounded by 0) is rarely 0 where an index must be.
 pub fn sample_model(preds: &[&Pred]) -> bool {
     let mut syms = std::collections::BTreeSet::new();
     for p in preds {
         pred_symbols(p, &mut syms);
     }
     let syms: Vec<Arc<str>> = syms.into_iter().collect();
+    let floor = |i: usize| preds.iter().filter_map(|p| lower_bound(p, &syms[i])).max();
+    let floors: Vec<Option<i64>> = (0..syms.len()).map(floor).collect();
+    let unbounded: Vec<usize> = (0..syms.len()).filter(|&i| floors[i].is_none()).collect();
+    let zeroable: Vec<usize> = (0..syms.len())
+        .filter(|&i| floors[i].is_none_or(|f| f <= 0))
+        .collect();
     // Collected when a first point fails (most jobs hold at the first).
     let mut equalities: Option<Vec<Vec<(&DimExpr, &DimExpr)>>> = None;
-    let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
-    let mut next = move |bound: u64| {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state % bound
-    };
-    // Equal sizes everywhere satisfy broadcasting and most equalities; large ones satisfy
-    // bounds (`index 7 < size`); sizes with many divisors (224 = 2^5·7, as images are;
-    // 1680 = 2^4·3·5·7) satisfy windows and patches; random ones the rest.
-    const EQUAL: [i64; 10] = [1, 2, 3, 4, 8, 16, 64, 512, 224, 1680];
-    for round in 0..(EQUAL.len() * 2 + 6) {
-        let mut values: Vec<i64> = syms
-            .iter()
-            .map(|s| {
-                // Path choices are 0 (taken) or not.
-                let path = s.starts_with("path");
-                match round {
-                    r if r < EQUAL.len() * 2 && path => (r / EQUAL.len()) as i64,
-                    r if r < EQUAL.len() * 2 => EQUAL[r % EQUAL.len()],
-                    _ if path => next(2) as i64,
-                    r => 1 + next(if r % 2 == 0 { 8 } else { 64 }) as i64,
-                }
-            })
-            .collect();
+    let mut holds_near = |mut values: Vec<i64>| {
         if holds_at(preds, &syms, &values) {
             return true;
         }
@@ -228,11 +215,62 @@ pub fn sample_model(preds: &[&Pred]) -> bool {
                 })
                 .collect()
         });
-        if repair(preds, equalities, &syms, &mut values) && holds_at(preds, &syms, &values) {
+        repair(preds, equalities, &syms, &mut values) && holds_at(preds, &syms, &values)
+    };
+    let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = move |bound: u64| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state % bound
+    };
+    // Equal sizes everywhere satisfy broadcasting and most equalities; large ones satisfy
+    // bounds (`index 7 < size`); sizes with many divisors (224 = 2^5·7, as images are;
+    // 1680 = 2^4·3·5·7) satisfy windows and patches; random ones the rest.
+    const EQUAL: [i64; 10] = [1, 2, 3, 4, 8, 16, 64, 512, 224, 1680];
+    for round in 0..(EQUAL.len() * 2 + 6) {
+        let values: Vec<i64> = syms
+            .iter()
+            .map(|s| {
+                // Path choices are 0 (taken) or not.
+                let path = s.starts_with("path");
+                match round {
+                    r if r < EQUAL.len() * 2 && path => (r / EQUAL.len()) as i64,
+                    r if r < EQUAL.len() * 2 => EQUAL[r % EQUAL.len()],
+                    _ if path => next(2) as i64,
+                    r => 1 + next(if r % 2 == 0 { 8 } else { 64 }) as i64,
+                }
+            })
+            .collect();
+        let zeroed = |which: &[usize]| {
+            let mut at_zero = values.clone();
+            which.iter().for_each(|&i| at_zero[i] = 0);
+            (at_zero != values).then_some(at_zero)
+        };
+        let (some_zero, all_zero) = (zeroed(&unbounded), zeroed(&zeroable));
+        let all_zero = all_zero.filter(|v| Some(v) != some_zero.as_ref());
+        if holds_near(values) {
+            return true;
+        }
+        if [some_zero, all_zero]
+            .into_iter()
+            .flatten()
+            .any(&mut holds_near)
+        {
             return true;
         }
     }
     false
+}
+
+/// The lower bound `p` states for symbol `s` (`c <= s`, `c < s`), if it states one.
+fn lower_bound(p: &Pred, s: &str) -> Option<i64> {
+    let is_s = |e: &DimExpr| *e == DimExpr::sym(s);
+    match p {
+        Pred::Le(a, b) if is_s(b) => a.as_const(),
+        Pred::Lt(a, b) if is_s(b) => a.as_const().and_then(|c| c.checked_add(1)),
+        _ => None,
+    }
 }
 
 /// Gives symbols of failing predicates the values their equalities ask for; whether any
@@ -409,6 +447,43 @@ mod tests {
             Pred::Eq(c.clone(), DimExpr::constant(4)),
         ];
         let refs: Vec<&Pred> = contradiction.iter().collect();
+        assert!(!sample_model(&refs));
+    }
+
+    #[test]
+    fn sampling_tries_indices_at_zero() {
+        // `for i in range(n // 64)` over a length padded to a multiple of 64, and a size
+        // the analysis made up (`joined`, bounded by 0) that must not be 0: only `i == 0`
+        // with `joined` non-zero holds at the sampled sizes.
+        let (n, i, joined) = (
+            DimExpr::sym("x.shape[1]"),
+            DimExpr::sym("i"),
+            DimExpr::sym("joined"),
+        );
+        let padded = n.add(&n.neg().modulo(&DimExpr::constant(64)));
+        let chunks = padded.floordiv(&DimExpr::constant(64));
+        let preds = [
+            Pred::Le(DimExpr::one(), n.clone()),
+            Pred::Le(DimExpr::zero(), joined.clone()),
+            // The loop may not run; when it does, `0 <= i < chunks`.
+            Pred::Or(vec![
+                Pred::Not(Box::new(Pred::Lt(DimExpr::zero(), chunks.clone()))),
+                Pred::And(vec![
+                    Pred::Le(DimExpr::zero(), i.clone()),
+                    Pred::Lt(i, chunks.clone()),
+                ]),
+            ]),
+            Pred::Eq(chunks, DimExpr::one()),
+            Pred::Ne(joined.mul_const(64), DimExpr::zero()),
+        ];
+        let refs: Vec<&Pred> = preds.iter().collect();
+        assert!(sample_model(&refs));
+        // Sizes bounded by 1 are never tried at 0.
+        let sized = [
+            Pred::Le(DimExpr::one(), n.clone()),
+            Pred::Le(n, DimExpr::zero()),
+        ];
+        let refs: Vec<&Pred> = sized.iter().collect();
         assert!(!sample_model(&refs));
     }
 

@@ -34,7 +34,35 @@ pub type Monomial = Vec<(Atom, u32)>;
 )]
 pub struct DimExpr {
     c: i64,
-    poly: Vec<(Monomial, i64)>,
+    poly: Terms,
+}
+
+/// A polynomial's monomials with their coefficients, shared: shapes are copied far more
+/// often than computed (every read of a variable holding a tensor copies its dims), so a
+/// copy is a reference count, and a constant's empty list no allocation at all.
+#[derive(
+    Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
+struct Terms(Option<Arc<Vec<(Monomial, i64)>>>);
+
+impl std::ops::Deref for Terms {
+    type Target = [(Monomial, i64)];
+    fn deref(&self) -> &Self::Target {
+        self.0.as_deref().map_or(&[], Vec::as_slice)
+    }
+}
+
+impl From<Vec<(Monomial, i64)>> for Terms {
+    /// Never an empty list behind the pointer, so that equal polynomials are equal values.
+    fn from(terms: Vec<(Monomial, i64)>) -> Terms {
+        Terms((!terms.is_empty()).then(|| Arc::new(terms)))
+    }
+}
+
+impl FromIterator<(Monomial, i64)> for Terms {
+    fn from_iter<I: IntoIterator<Item = (Monomial, i64)>>(iter: I) -> Terms {
+        Terms::from(iter.into_iter().collect::<Vec<_>>())
+    }
 }
 
 static EMPTY_MONOMIAL: Monomial = Vec::new();
@@ -196,7 +224,7 @@ impl DimExpr {
         }
         DimExpr {
             c,
-            poly: Vec::new(),
+            poly: Terms::default(),
         }
     }
 
@@ -234,7 +262,7 @@ impl DimExpr {
     fn atom(atom: Atom) -> DimExpr {
         DimExpr {
             c: 0,
-            poly: vec![(vec![(atom, 1)], 1)],
+            poly: Terms::from(vec![(vec![(atom, 1)], 1)]),
         }
     }
 
@@ -274,7 +302,7 @@ impl DimExpr {
         } else {
             DimExpr {
                 c,
-                poly: merge(&self.poly, &other.poly, 1),
+                poly: merge(&self.poly, &other.poly, 1).into(),
             }
         };
         sum.settle("add", &(self, other))
@@ -302,7 +330,7 @@ impl DimExpr {
         } else {
             DimExpr {
                 c,
-                poly: merge(&self.poly, &other.poly, -1),
+                poly: merge(&self.poly, &other.poly, -1).into(),
             }
         };
         difference.settle("sub", &(self, other))
@@ -386,16 +414,19 @@ impl DimExpr {
                 return None;
             }
             let (dm, dc) = &divisor.poly[0];
-            let mut out = DimExpr::zero();
-            for (m, c) in &self.poly {
-                let (rest, q) = divide_term(m, *c, dm, *dc)?;
+            let (mut c, mut poly) = (0i64, Vec::new());
+            for (m, k) in self.poly.iter() {
+                let (rest, q) = divide_term(m, *k, dm, *dc)?;
                 if rest.is_empty() {
-                    out.c = out.c.saturating_add(q);
+                    c = c.saturating_add(q);
                 } else {
-                    accumulate(&mut out.poly, rest, q);
+                    accumulate(&mut poly, rest, q);
                 }
             }
-            return Some(out);
+            return Some(DimExpr {
+                c,
+                poly: poly.into(),
+            });
         }
         // Polynomial long division under a monomial order: exact division leaves no
         // remainder. Large expansions are left alone (cost).
@@ -430,7 +461,7 @@ impl DimExpr {
         } else {
             DimExpr {
                 c: 0,
-                poly: vec![(m, coeff)],
+                poly: Terms::from(vec![(m, coeff)]),
             }
         }
     }
@@ -487,7 +518,7 @@ impl DimExpr {
         let qc = py_floordiv(self.c, c)?;
         let mut q = DimExpr::constant(qc);
         let mut r = DimExpr::constant(self.c - qc * c);
-        for (m, k) in &self.poly {
+        for (m, k) in self.poly.iter() {
             if k % c == 0 {
                 q = q.add(&DimExpr::term(m.clone(), k / c));
             } else {
@@ -630,7 +661,7 @@ impl DimExpr {
     }
 
     fn collect_symbols(&self, out: &mut Vec<Arc<str>>) {
-        for (m, _) in &self.poly {
+        for (m, _) in self.poly.iter() {
             for (atom, _) in m {
                 match atom {
                     Atom::Sym(s) => out.push(s.clone()),
