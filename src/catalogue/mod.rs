@@ -56,7 +56,7 @@
 //! one (a data-dependent size takes the concrete result's, which must lie within the bounds the
 //! rule assumed).
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::sync::OnceLock;
 
 use crate::shapes::kind::FindingKind;
@@ -213,7 +213,7 @@ pub struct DuplicateRule {
 /// Indexes rule tables by canonical name; a name registered twice is an error, not a
 /// silent overwrite.
 pub fn index(families: &[Family]) -> Result<HashMap<&'static str, Registered>, DuplicateRule> {
-    let mut map: HashMap<&'static str, Registered> = HashMap::new();
+    let mut map: HashMap<&'static str, Registered> = HashMap::default();
     for &(family, rules, kind) in families {
         for rule in rules {
             if let Some(first) = map.get(rule.name) {

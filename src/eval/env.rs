@@ -2,7 +2,7 @@
 //! joins that merge two paths (equal values stay; tensors of one rank keep the dims that agree
 //! and get fresh symbols elsewhere; anything else becomes unknown).
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::rc::Rc;
 
 use super::interp::Interp;
@@ -41,15 +41,10 @@ impl<'a> Interp<'a> {
 
     /// The attributes of every object reachable from the current names.
     pub fn object_states(&self) -> Vec<super::value::ObjectState<'a>> {
-        let mut roots: Vec<V<'a>> = Vec::new();
-        if let Some(f) = self.run.locals.last() {
-            roots.extend(f.values().cloned());
-        }
-        roots.extend(self.run.class_ctx.iter().map(|(_, s)| s.clone()));
-        if self.run.locals.is_empty() {
-            roots.extend(self.globals.values().cloned());
-        }
-        reachable_objects(roots, false)
+        let locals = self.run.locals.last().into_iter().flat_map(|f| f.values());
+        let class_ctx = self.run.class_ctx.iter().map(|(_, s)| s);
+        let globals = self.globals.values().filter(|_| self.run.locals.is_empty());
+        reachable_objects(locals.chain(class_ctx).chain(globals), false)
     }
 
     /// The state a unit's runs share after building a model: the trace so far, the symbol
@@ -58,7 +53,7 @@ impl<'a> Interp<'a> {
         Checkpoint {
             trace: self.run.trace.clone(),
             hints: self.hints.clone(),
-            objects: reachable_objects(vec![root.clone()], true),
+            objects: reachable_objects([root], true),
             dead: self.run.dead,
         }
     }
@@ -301,39 +296,62 @@ impl<'a> Interp<'a> {
 /// containers and sequences too), with a copy of its attributes. Branch snapshots stay
 /// shallow: they are taken at every `if`, and a model's blocks in an `nn.Sequential` are
 /// rarely reassigned by a branch.
-fn reachable_objects<'a>(mut todo: Vec<V<'a>>, deep: bool) -> Vec<super::value::ObjectState<'a>> {
-    let mut out: Vec<super::value::ObjectState<'a>> = Vec::new();
-    let mut seen = std::collections::HashSet::new();
-    while let Some(v) = todo.pop() {
-        match &v {
+///
+/// Values are visited in place: a snapshot is taken at every `if`, and copying every local
+/// to look inside it (tensors, lists of them) cost more than the rest of the snapshot.
+fn reachable_objects<'v, 'a: 'v>(
+    roots: impl IntoIterator<Item = &'v V<'a>>,
+    deep: bool,
+) -> Vec<super::value::ObjectState<'a>> {
+    let mut walk = Reachable {
+        deep,
+        seen: rustc_hash::FxHashSet::default(),
+        out: Vec::new(),
+    };
+    for root in roots {
+        walk.visit(root);
+    }
+    walk.out
+}
+
+struct Reachable<'a> {
+    deep: bool,
+    seen: rustc_hash::FxHashSet<usize>,
+    out: Vec<super::value::ObjectState<'a>>,
+}
+
+impl<'a> Reachable<'a> {
+    fn visit(&mut self, v: &V<'a>) {
+        match v {
             V::Object(o) => {
-                if !seen.insert(std::rc::Rc::as_ptr(o) as usize) {
-                    continue;
+                if !self.seen.insert(Rc::as_ptr(o) as usize) {
+                    return;
                 }
                 let attrs = Rc::clone(&o.borrow().attrs);
-                // A shallow snapshot follows objects only: other values are not cloned.
-                todo.extend(
-                    attrs
-                        .values()
-                        .filter(|v| deep || matches!(v, V::Object(_)))
-                        .cloned(),
-                );
-                out.push((o.clone(), attrs));
+                self.out.push((o.clone(), Rc::clone(&attrs)));
+                // A shallow snapshot follows objects only.
+                let deep = self.deep;
+                for v in attrs.values().filter(|v| deep || matches!(v, V::Object(_))) {
+                    // Object graphs can be as deep as a model is long.
+                    stacker::maybe_grow(64 * 1024, 1024 * 1024, || self.visit(v));
+                }
             }
-            _ if !deep => {}
+            _ if !self.deep => {}
             V::Container(_, items, _)
-                if seen.insert(std::rc::Rc::as_ptr(items) as *const u8 as usize) =>
+                if self.seen.insert(Rc::as_ptr(items) as *const u8 as usize) =>
             {
-                todo.extend(items.iter().map(|(_, v)| v.clone()));
+                items.iter().for_each(|(_, v)| self.visit(v));
             }
-            V::List(items) | V::Tuple(items) => todo.extend(items.iter().cloned()),
-            V::Dict(items) => todo.extend(items.iter().map(|(_, v)| v.clone())),
-            V::Bound(recv, _) => todo.push((**recv).clone()),
-            V::Either(e) => todo.extend([e.then.clone(), e.other.clone()]),
+            V::List(items) | V::Tuple(items) => items.iter().for_each(|v| self.visit(v)),
+            V::Dict(items) => items.iter().for_each(|(_, v)| self.visit(v)),
+            V::Bound(recv, _) => self.visit(recv),
+            V::Either(e) => {
+                self.visit(&e.then);
+                self.visit(&e.other);
+            }
             _ => {}
         }
     }
-    out
 }
 
 /// See [`Interp::checkpoint`].

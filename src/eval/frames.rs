@@ -1,7 +1,7 @@
 //! Binding a call's arguments to a function's parameters: positional, keyword, defaults
 //! (evaluated where the function is defined), `*args` and `**kwargs`.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::rc::Rc;
 
 use ruff_python_ast::{Expr, ParameterWithDefault, Parameters, StmtFunctionDef};
@@ -28,7 +28,7 @@ impl<'a> Interp<'a> {
         args: Vec<V<'a>>,
         mut kwargs: Vec<(String, V<'a>)>,
     ) -> HashMap<String, V<'a>> {
-        let mut frame = HashMap::new();
+        let mut frame = HashMap::default();
         let mut positional = this.into_iter().chain(args);
         let unknown_kwargs = kwargs.iter().any(|(k, _)| k == "**");
         for param in p.posonlyargs.iter().chain(p.args.iter()) {
@@ -146,7 +146,7 @@ impl<'a> Interp<'a> {
         }
         let mut frame = match &lambda.parameters {
             Some(p) => self.bind_parameters(p, None, args, kwargs),
-            None => HashMap::new(),
+            None => HashMap::default(),
         };
         for (name, v) in captured.iter().flat_map(|c| c.iter()) {
             frame.entry(name.clone()).or_insert_with(|| v.clone());

@@ -15,8 +15,9 @@
 //! Parsed modules are cached per thread (bounded by source size), so a library's helper
 //! modules are parsed once per worker, not once per importing file.
 
+use rustc_hash::FxHashMap as HashMap;
 use std::cell::RefCell;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::sync::Arc;

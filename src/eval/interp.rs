@@ -6,7 +6,7 @@
 //! join. Loops over known sequences unroll; others run their body under a guard with the
 //! loop-carried values widened. `try` bodies run guarded (a caught error is no bug).
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use ruff_python_ast::{ExceptHandler, Expr, Stmt, StmtClassDef};
 use ruff_text_size::{Ranged, TextRange};
@@ -163,9 +163,9 @@ impl<'a> Interp<'a> {
         Interp {
             text,
             lines: crate::frontend::LineIndex::new(text),
-            globals: HashMap::new(),
+            globals: HashMap::default(),
             run: RunState::default(),
-            hints: HashMap::new(),
+            hints: HashMap::default(),
             file_steps: 0,
             file_over_budget: false,
             plan: Plan::default(),
@@ -774,8 +774,8 @@ impl<'a> Interp<'a> {
             .collect();
         self.classes.bases.insert(class as *const _, bases);
         // Class-body assignments are class attributes (`expansion = 4`, `act = nn.GELU`).
-        let mut attrs = HashMap::new();
-        self.run.locals.push(HashMap::new());
+        let mut attrs = HashMap::default();
+        self.run.locals.push(HashMap::default());
         for stmt in &class.body {
             match stmt {
                 Stmt::Assign(a) => {

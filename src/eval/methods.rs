@@ -262,7 +262,7 @@ pub fn constant_key(v: &V) -> Option<String> {
 
 /// `set(items)` of known constants: the distinct ones.
 pub fn set_of<'a>(items: &[V<'a>]) -> Option<V<'a>> {
-    let mut seen = std::collections::HashSet::new();
+    let mut seen = rustc_hash::FxHashSet::default();
     let mut out = Vec::new();
     for item in items {
         if seen.insert(constant_key(item)?) {

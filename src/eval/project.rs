@@ -12,7 +12,7 @@
 //!
 //! [`Origin`]: super::trace::Origin
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::path::PathBuf;
 use std::rc::Rc;
 
@@ -78,15 +78,15 @@ impl<'a> Project<'a> {
             search,
             arena,
             loaded: Vec::new(),
-            ids: HashMap::new(),
-            by_path: HashMap::new(),
-            owner: HashMap::new(),
+            ids: HashMap::default(),
+            by_path: HashMap::default(),
+            owner: HashMap::default(),
             current: None,
-            home_globals: HashMap::new(),
+            home_globals: HashMap::default(),
             building: Vec::new(),
             lookups: Vec::new(),
             cuts: Vec::new(),
-            located: HashMap::new(),
+            located: HashMap::default(),
             also: Vec::new(),
             home_star_imports_needed: true,
         }
@@ -380,7 +380,7 @@ impl<'a> Interp<'a> {
         let source: &'a SourceModule = project.arena.alloc(source);
         let id = project.loaded.len();
         project.by_path.insert(source.path.clone(), id);
-        let mut globals = HashMap::new();
+        let mut globals = HashMap::default();
         globals.insert(
             "__name__".to_string(),
             V::Data(Value::Str(Some(
@@ -413,7 +413,7 @@ impl<'a> Interp<'a> {
     /// are); the id of the summarised module.
     fn merge_summary(&mut self, summary: &summaries::Summary) -> Option<usize> {
         let project = self.project.as_mut()?;
-        let mut copies = summaries::Copies::new();
+        let mut copies = summaries::Copies::default();
         let mut ids = Vec::with_capacity(summary.modules.len());
         for m in &summary.modules {
             let source: &'a SourceModule = project.arena.alloc(m.source.clone());

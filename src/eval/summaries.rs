@@ -19,8 +19,8 @@
 //! Merging copies the summary's objects (instances of user classes are mutable) so nothing a
 //! file does to an imported module's state reaches another file.
 
+use rustc_hash::FxHashMap as HashMap;
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::path::PathBuf;
 use std::rc::Rc;
 
@@ -343,7 +343,7 @@ fn fork_map<'a>(
     copies: &mut Copies<'a>,
 ) -> Option<HashMap<String, V<'a>>> {
     let mut changed = false;
-    let mut out = HashMap::with_capacity(env.len());
+    let mut out = HashMap::with_capacity_and_hasher(env.len(), Default::default());
     for (k, v) in env {
         let f = fork(v, copies);
         changed |= f.is_some();

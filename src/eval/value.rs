@@ -3,8 +3,9 @@
 //! torch namespaces and API objects, user functions and classes, instances of user classes,
 //! module containers.
 
+use rustc_hash::FxHashMap as HashMap;
 use std::cell::RefCell;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use ruff_python_ast::{ExprLambda, StmtClassDef, StmtFunctionDef};

@@ -6,7 +6,7 @@
 pub mod simplify;
 pub mod terms;
 
-use std::collections::HashSet;
+use rustc_hash::FxHashSet as HashSet;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -340,7 +340,7 @@ fn solve_once(kind: UnitKind, run: &UnitRun, z3: &JobSolver, detail: Detail) -> 
     let positive = if needed {
         simplify::positive_symbols(&trace.facts)
     } else {
-        HashSet::new()
+        HashSet::default()
     };
     let doubtful_path = || {
         trace

@@ -3,7 +3,8 @@
 //! `2*a*b divides a*b*c` is `2 divides c`. Nonlinear divisibility is where Z3 is slowest, so
 //! cancelling common factors first keeps jobs fast.
 
-use std::collections::{BTreeMap, HashSet};
+use rustc_hash::FxHashSet as HashSet;
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use crate::shapes::dim::{Atom, Monomial};
@@ -11,7 +12,7 @@ use crate::shapes::{DimExpr, Pred};
 
 /// The symbols the facts say are at least 1.
 pub fn positive_symbols(facts: &[crate::eval::trace::Fact]) -> HashSet<Arc<str>> {
-    let mut out = HashSet::new();
+    let mut out = HashSet::default();
     for f in facts {
         if let Pred::Le(lo, x) = &f.pred {
             if lo.as_const().is_some_and(|c| c >= 1) {

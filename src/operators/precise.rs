@@ -9,7 +9,7 @@
 //! recorded with resolution `method_name`, unless the name is shared with builtins or
 //! `nn.Module`; nothing else unknown is ever counted.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::rc::Rc;
 
 use ruff_python_ast::visitor::{walk_expr, walk_stmt, Visitor};
@@ -209,11 +209,11 @@ impl<'a> Resolver<'a> {
             text,
             lines: LineIndex::new(text),
             frames: vec![Frame {
-                names: HashMap::new(),
+                names: HashMap::default(),
                 is_class: false,
             }],
             star_torch: Vec::new(),
-            classes: HashMap::new(),
+            classes: HashMap::default(),
             class_stack: Vec::new(),
             func_stack: Vec::new(),
             deferred: vec![Vec::new()],
@@ -522,7 +522,7 @@ impl<'a> Resolver<'a> {
         self.bind_name(&name, Value::UserClass(name.clone()));
         self.class_stack.push(name.clone());
         self.frames.push(Frame {
-            names: HashMap::new(),
+            names: HashMap::default(),
             is_class: true,
         });
         self.exec_body(&class.body);
@@ -553,7 +553,7 @@ impl<'a> Resolver<'a> {
         }
         self.func_stack.push(Rc::from(def.name.id.as_str()));
         self.frames.push(Frame {
-            names: HashMap::new(),
+            names: HashMap::default(),
             is_class: false,
         });
         let self_value = match (&item.class, item.is_method) {
@@ -789,7 +789,7 @@ impl<'a> Resolver<'a> {
             }
             Expr::Lambda(l) => {
                 self.frames.push(Frame {
-                    names: HashMap::new(),
+                    names: HashMap::default(),
                     is_class: false,
                 });
                 if let Some(params) = &l.parameters {
@@ -833,7 +833,7 @@ impl<'a> Resolver<'a> {
 
     fn comprehension(&mut self, generators: &'a [Comprehension], elts: &[&'a Expr]) {
         self.frames.push(Frame {
-            names: HashMap::new(),
+            names: HashMap::default(),
             is_class: false,
         });
         for g in generators {

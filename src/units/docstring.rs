@@ -5,7 +5,7 @@
 //! starts with parameter names followed by `:` or `(`, and whose first bracketed group parses
 //! entirely as dims. Anything else declares nothing.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use ruff_python_ast::{Expr, Stmt, StmtFunctionDef};
 
@@ -33,7 +33,7 @@ pub fn body_docstring(body: &[Stmt]) -> Option<&str> {
 /// it declares a 1-D shape only when another declaration of the docstring uses the same word
 /// as a dim (`ids: [batch]; negatives: [batch, k]`).
 pub fn declared_shapes(doc: &str, params: &[String]) -> HashMap<String, Vec<AnnotatedDim>> {
-    let mut out = HashMap::new();
+    let mut out = HashMap::default();
     let mut single: Vec<(Vec<String>, String)> = Vec::new();
     for part in doc.lines().flat_map(|l| l.split(';')) {
         let part = part.trim().trim_start_matches(['-', '*', ' ']);

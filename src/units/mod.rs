@@ -42,7 +42,8 @@ pub mod params;
 mod star_imports;
 pub mod variants;
 
-use std::collections::{BTreeSet, HashMap};
+use rustc_hash::FxHashMap as HashMap;
+use std::collections::BTreeSet;
 
 use ruff_python_ast::{ModModule, Stmt, StmtClassDef, StmtFunctionDef};
 use ruff_text_size::TextRange;
@@ -244,7 +245,7 @@ fn spread_order(n: usize, m: usize) -> Vec<usize> {
     order
 }
 
-fn reset<'a>(interp: &mut Interp<'a>, globals: &std::collections::HashMap<String, V<'a>>) {
+fn reset<'a>(interp: &mut Interp<'a>, globals: &rustc_hash::FxHashMap<String, V<'a>>) {
     interp.globals = globals.clone();
     interp.classes.assigned.clear();
     interp.run.locals.clear();

@@ -4,7 +4,7 @@
 //! made only on tensor evidence (or for `forward`, by convention) and withdrawn on any
 //! non-tensor use.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use ruff_python_ast::visitor::{walk_expr, walk_stmt, Visitor};
 use ruff_python_ast::{Expr, Operator, Stmt, StmtFunctionDef};
@@ -80,7 +80,7 @@ struct Uses<'n, 'h, 'a> {
     depth: usize,
     ev: HashMap<String, Evidence>,
     /// Parameters the body rebinds: a later `x.shape` may describe another value.
-    rebound: std::collections::HashSet<String>,
+    rebound: rustc_hash::FxHashSet<String>,
 }
 
 impl Uses<'_, '_, '_> {
@@ -683,8 +683,8 @@ fn classify_at<'a>(
         names: &names,
         helpers,
         depth,
-        ev: HashMap::new(),
-        rebound: std::collections::HashSet::new(),
+        ev: HashMap::default(),
+        rebound: rustc_hash::FxHashSet::default(),
     };
     for stmt in &def.body {
         uses.visit_stmt(stmt);

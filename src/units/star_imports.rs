@@ -7,7 +7,7 @@
 //! parameter, a named import), a Python builtin, or possibly bound by a star import: only
 //! in the last case is loading the star imports needed.
 
-use std::collections::HashSet;
+use rustc_hash::FxHashSet as HashSet;
 
 use ruff_python_ast::visitor::{walk_except_handler, walk_expr, walk_stmt, Visitor};
 use ruff_python_ast::{ExceptHandler, Expr, ExprContext, ModModule, Parameter, Stmt};

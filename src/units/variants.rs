@@ -4,7 +4,7 @@
 //! settle (`with_splits`), and again per rank of an input deferred past the variant limit
 //! when few variants are left open (`run_all_variants`).
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use super::params::{AnnotatedDim, Default, Kinds, ParamKind};
 use super::UnitRun;
@@ -131,7 +131,7 @@ pub(super) fn bind_inputs<'a>(
     interp: &mut Interp<'a>,
     choices: &[(String, Choice)],
 ) -> (Vec<(String, V<'a>)>, String) {
-    let mut named: HashMap<String, DimExpr> = HashMap::new();
+    let mut named: HashMap<String, DimExpr> = HashMap::default();
     let mut kwargs = Vec::new();
     let mut described = Vec::new();
     for (name, choice) in choices {
