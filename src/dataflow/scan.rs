@@ -4,7 +4,8 @@
 //! walk (repos split across workers) ─▶ exchange by path ─▶ probe: size, read, hash
 //!    ├─ rejected before reading (too large, unreadable, symlink out of root) ─────────┐
 //!    └─ (content hash, kind) ─▶ reduce: group identical files ─▶ analyse once ──────────┤
-//!                                         (hash owner)            rows for every path   │
+//!                          (hash owner's process; its threads share  rows for every path  │
+//!                           one backlog, so none idles while another has groups)          │
 //!                              files ◀──────────────────────────────────────────────────┘
 //!                              op_calls ─▶ count by (repo, operator) ─▶ op_counts
 //!                              jobs (one per unit run) ─▶ balance by cost ─▶ solve (Z3) ─▶ jobs
@@ -37,7 +38,7 @@ use super::shape_jobs::{
 };
 use super::stages::{
     all_agree, analyse_fueled, balance_by_cost, barrier, regroup_solved, sink, solve_fueled, Fuel,
-    Tally,
+    SharedBacklog, Tally,
 };
 use crate::analysis::CountMode;
 use crate::config::KindFilter;
@@ -248,8 +249,10 @@ pub fn workers_started() -> bool {
 pub fn run_scan(opts: ScanOptions) -> Result<Option<ScanTotals>, String> {
     let opts = Arc::new(opts);
     let args = opts.timely_args.clone();
-    let guards =
-        timely::execute_from_args(args.into_iter(), move |worker| scan_worker(worker, &opts))?;
+    let backlog = Arc::new(SharedBacklog::default());
+    let guards = timely::execute_from_args(args.into_iter(), move |worker| {
+        scan_worker(worker, &opts, backlog.clone())
+    })?;
     let mut totals = None;
     let mut errors = Vec::new();
     for result in guards.join() {
@@ -269,9 +272,13 @@ pub fn run_scan(opts: ScanOptions) -> Result<Option<ScanTotals>, String> {
     }
 }
 
+/// A content group: identical files (content hash, kind, import context) and their paths.
+type Group = ((String, FileKind, u64), Vec<FileMeta>);
+
 fn scan_worker(
     worker: &mut timely::worker::Worker,
     opts: &ScanOptions,
+    shared_backlog: Arc<SharedBacklog<Group>>,
 ) -> Result<Option<ScanTotals>, String> {
     WORKERS_STARTED.store(true, std::sync::atomic::Ordering::SeqCst);
     let index = worker.index();
@@ -370,8 +377,8 @@ fn scan_worker(
             readable.map(|((hash, kind), meta)| ((hash, kind, 0), meta))
         };
 
-        // Identical content (same hash, kind and import context) is analysed once, by the
-        // hash's owner.
+        // Identical content (same hash, kind and import context) is analysed once, in the
+        // hash owner's process, by whichever of its workers is free.
         let groups = readable.reduce(
             |_key: &(String, FileKind, u64),
              paths: &[(&FileMeta, isize)],
@@ -384,6 +391,7 @@ fn scan_worker(
         let analysed = analyse_fueled(
             groups,
             ANALYSE_FUEL,
+            shared_backlog,
             |(_, metas): &(_, Vec<FileMeta>)| {
                 metas.first().map(|m| (m.repo.clone(), m.repo_path.clone()))
             },

@@ -213,7 +213,9 @@ fn pred_size(p: &Pred) -> usize {
 pub fn solve_unit(unit: &Unit, path: &str, z3: &mut JobSolver) -> Vec<Solved> {
     let mut out = decide_runs(unit, path, z3);
     // The unit is a finding: each contradictory run's failing obligation, core and
-    // witness, which the finding chooses from and shows.
+    // witness, which the finding chooses from and shows. On a fresh solver: a reused one's
+    // model (the witness) depends on the jobs it solved before, so on the worker and on the
+    // order jobs reached it.
     let kept = || out.iter().filter(|s| !s.verdict.is_excluded());
     let finding =
         kept().next().is_some() && kept().all(|s| matches!(s.verdict, Verdict::Unsat { .. }));
@@ -222,12 +224,11 @@ pub fn solve_unit(unit: &Unit, path: &str, z3: &mut JobSolver) -> Vec<Solved> {
             if !matches!(&solved.verdict, Verdict::Unsat { core, .. } if core.is_empty()) {
                 continue;
             }
-            let detailed = catch_panic(|| solve(unit.kind, run, z3, Detail::Core));
+            let fresh = JobSolver::new(z3.timeout);
+            let detailed = catch_panic(|| solve(unit.kind, run, &fresh, Detail::Core));
             let micros = solved.micros;
-            *solved = detailed.unwrap_or_else(|panic| {
-                *z3 = JobSolver::new(z3.timeout);
-                skipped(run, SkipReason::InternalError(panic))
-            });
+            *solved =
+                detailed.unwrap_or_else(|panic| skipped(run, SkipReason::InternalError(panic)));
             solved.micros += micros;
         }
     }
