@@ -213,9 +213,9 @@ fn pred_size(p: &Pred) -> usize {
 pub fn solve_unit(unit: &Unit, path: &str, z3: &mut JobSolver) -> Vec<Solved> {
     let mut out = decide_runs(unit, path, z3);
     // The unit is a finding: each contradictory run's failing obligation, core and
-    // witness, which the finding chooses from and shows. On a fresh solver: a reused one's
-    // model (the witness) depends on the jobs it solved before, so on the worker and on the
-    // order jobs reached it.
+    // witness, which the finding chooses from and shows. In a fresh Z3 context: the model
+    // (the witness) of a reused solver, or of a new solver in the thread's context, depends
+    // on what was solved there before, so on the worker and the order jobs reached it.
     let kept = || out.iter().filter(|s| !s.verdict.is_excluded());
     let finding =
         kept().next().is_some() && kept().all(|s| matches!(s.verdict, Verdict::Unsat { .. }));
@@ -224,8 +224,11 @@ pub fn solve_unit(unit: &Unit, path: &str, z3: &mut JobSolver) -> Vec<Solved> {
             if !matches!(&solved.verdict, Verdict::Unsat { core, .. } if core.is_empty()) {
                 continue;
             }
-            let fresh = JobSolver::new(z3.timeout);
-            let detailed = catch_panic(|| solve(unit.kind, run, &fresh, Detail::Core));
+            let detailed = catch_panic(|| {
+                z3::with_z3_config(&z3::Config::new(), || {
+                    solve(unit.kind, run, &JobSolver::new(z3.timeout), Detail::Core)
+                })
+            });
             let micros = solved.micros;
             *solved =
                 detailed.unwrap_or_else(|panic| skipped(run, SkipReason::InternalError(panic)));
