@@ -224,10 +224,10 @@ pub fn solve_unit(unit: &Unit, path: &str, z3: &mut JobSolver) -> Vec<Solved> {
             if !matches!(&solved.verdict, Verdict::Unsat { core, .. } if core.is_empty()) {
                 continue;
             }
-            let detailed = catch_panic(|| {
-                z3::with_z3_config(&z3::Config::new(), || {
-                    solve(unit.kind, run, &JobSolver::new(z3.timeout), Detail::Core)
-                })
+            // The panic is caught inside: unwinding out of `with_z3_config` would leave the
+            // temporary context as the thread's.
+            let detailed = z3::with_z3_config(&z3::Config::new(), || {
+                catch_panic(|| solve(unit.kind, run, &JobSolver::new(z3.timeout), Detail::Core))
             });
             let micros = solved.micros;
             *solved =

@@ -194,8 +194,12 @@ pub fn sample_model(preds: &[&Pred]) -> bool {
         pred_symbols(p, &mut syms);
     }
     let syms: Vec<Arc<str>> = syms.into_iter().collect();
-    let floor = |i: usize| preds.iter().filter_map(|p| lower_bound(p, &syms[i])).max();
-    let floors: Vec<Option<i64>> = (0..syms.len()).map(floor).collect();
+    let mut floors: Vec<Option<i64>> = vec![None; syms.len()];
+    for (name, bound) in preds.iter().filter_map(|p| lower_bound(p)) {
+        if let Ok(i) = syms.binary_search(name) {
+            floors[i] = floors[i].max(Some(bound));
+        }
+    }
     let unbounded: Vec<usize> = (0..syms.len()).filter(|&i| floors[i].is_none()).collect();
     let zeroable: Vec<usize> = (0..syms.len())
         .filter(|&i| floors[i].is_none_or(|f| f <= 0))
@@ -264,12 +268,11 @@ pub fn sample_model(preds: &[&Pred]) -> bool {
     false
 }
 
-/// The lower bound `p` states for symbol `s` (`c <= s`, `c < s`), if it states one.
-fn lower_bound(p: &Pred, s: &str) -> Option<i64> {
-    let is_s = |e: &DimExpr| *e == DimExpr::sym(s);
+/// The symbol `p` bounds below and the bound (`c <= s`, `c < s`), if it states one.
+fn lower_bound(p: &Pred) -> Option<(&Arc<str>, i64)> {
     match p {
-        Pred::Le(a, b) if is_s(b) => a.as_const(),
-        Pred::Lt(a, b) if is_s(b) => a.as_const().and_then(|c| c.checked_add(1)),
+        Pred::Le(a, b) => Some((b.as_symbol()?, a.as_const()?)),
+        Pred::Lt(a, b) => Some((b.as_symbol()?, a.as_const()?.checked_add(1)?)),
         _ => None,
     }
 }

@@ -266,6 +266,17 @@ impl DimExpr {
         }
     }
 
+    /// The symbol's name when the expression is exactly one symbol.
+    pub fn as_symbol(&self) -> Option<&Arc<str>> {
+        match (self.c, &self.poly[..]) {
+            (0, [(m, 1)]) => match &m[..] {
+                [(Atom::Sym(name), 1)] => Some(name),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
     /// The value when the expression is a constant.
     pub fn as_const(&self) -> Option<i64> {
         self.poly.is_empty().then_some(self.c)
