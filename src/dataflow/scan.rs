@@ -278,7 +278,7 @@ type Group = ((String, FileKind, u64), Vec<FileMeta>);
 fn scan_worker(
     worker: &mut timely::worker::Worker,
     opts: &ScanOptions,
-    shared_backlog: Arc<SharedBacklog<Group>>,
+    shared_backlog: Arc<SharedBacklog<Option<(String, String)>, Group>>,
 ) -> Result<Option<ScanTotals>, String> {
     WORKERS_STARTED.store(true, std::sync::atomic::Ordering::SeqCst);
     let index = worker.index();

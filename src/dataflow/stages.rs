@@ -119,41 +119,81 @@ impl<C, D> Backlog<C, D> {
 }
 
 /// Content groups received by the worker threads of one process and not analysed yet: any
-/// of them analyses any group (see [`analyse_fueled`]).
-pub struct SharedBacklog<D> {
-    queue: std::sync::Mutex<VecDeque<(D, u32, isize)>>,
+/// of them analyses any group (see [`analyse_fueled`]). A heap on each group's key: groups
+/// arrive in many batches (a million-file corpus in about a thousand), which re-sorting the
+/// whole queue at each would make quadratic.
+pub struct SharedBacklog<K, D> {
+    queue: std::sync::Mutex<(std::collections::BinaryHeap<Queued<K, D>>, u64)>,
 }
 
-impl<D> Default for SharedBacklog<D> {
+/// A record in the backlog, first by key, then in arrival order.
+struct Queued<K, D> {
+    key: K,
+    arrival: u64,
+    record: (D, u32, isize),
+}
+
+impl<K: Ord, D> Ord for Queued<K, D> {
+    /// Reversed: `BinaryHeap` pops its greatest element, the backlog its least.
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        (&other.key, other.arrival).cmp(&(&self.key, self.arrival))
+    }
+}
+
+impl<K: Ord, D> PartialOrd for Queued<K, D> {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl<K: Ord, D> PartialEq for Queued<K, D> {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other).is_eq()
+    }
+}
+
+impl<K: Ord, D> Eq for Queued<K, D> {}
+
+impl<K: Ord, D> Default for SharedBacklog<K, D> {
     fn default() -> Self {
         SharedBacklog {
-            queue: std::sync::Mutex::new(VecDeque::new()),
+            queue: std::sync::Mutex::new((std::collections::BinaryHeap::new(), 0)),
         }
     }
 }
 
-impl<D> SharedBacklog<D> {
-    /// The queue; a panic elsewhere while it was held leaves it consistent (each operation
-    /// is one push, sort or pop).
-    fn queue(&self) -> std::sync::MutexGuard<'_, VecDeque<(D, u32, isize)>> {
+impl<K: Ord, D> SharedBacklog<K, D> {
+    /// The queue and the arrivals so far; a panic elsewhere while it was held leaves it
+    /// consistent (each operation is one push or pop).
+    fn queue(
+        &self,
+    ) -> std::sync::MutexGuard<'_, (std::collections::BinaryHeap<Queued<K, D>>, u64)> {
         self.queue
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    /// Adds `records`, the whole queue then in `key` order.
-    fn stash<K: Ord>(&self, records: Vec<(D, u32, isize)>, key: impl Fn(&D) -> K) {
-        let mut queue = self.queue();
-        queue.extend(records);
-        queue.make_contiguous().sort_by_cached_key(|r| key(&r.0));
+    /// Adds `records`, each under its `key`.
+    fn stash(&self, records: Vec<(D, u32, isize)>, key: impl Fn(&D) -> K) {
+        let mut guard = self.queue();
+        let (heap, arrivals) = &mut *guard;
+        for record in records {
+            *arrivals += 1;
+            heap.push(Queued {
+                key: key(&record.0),
+                arrival: *arrivals,
+                record,
+            });
+        }
     }
 
+    /// The record of least key.
     fn pop(&self) -> Option<(D, u32, isize)> {
-        self.queue().pop_front()
+        self.queue().0.pop().map(|q| q.record)
     }
 
     fn is_empty(&self) -> bool {
-        self.queue().is_empty()
+        self.queue().0.is_empty()
     }
 }
 
@@ -180,13 +220,13 @@ impl<D> SharedBacklog<D> {
 pub fn analyse_fueled<'s, D, K, O, L>(
     input: VecCollection<'s, u32, D, isize>,
     fuel: Fuel,
-    shared: std::sync::Arc<SharedBacklog<D>>,
+    shared: std::sync::Arc<SharedBacklog<K, D>>,
     order: O,
     mut logic: L,
 ) -> Analysed<'s>
 where
     D: Clone + Send + 'static,
-    K: Ord,
+    K: Ord + Send + 'static,
     O: Fn(&D) -> K + 'static,
     L: FnMut(D) -> GroupOutput + 'static,
 {
@@ -580,7 +620,7 @@ mod tests {
 
     #[test]
     fn a_shared_backlog_serves_every_worker_in_key_order() {
-        let shared: std::sync::Arc<SharedBacklog<u32>> = Default::default();
+        let shared: std::sync::Arc<SharedBacklog<u32, u32>> = Default::default();
         shared.stash(vec![(5, 0, 1), (1, 0, 1), (3, 0, 1)], |d| *d);
         // Another worker's groups join the same queue, in order.
         let other = std::sync::Arc::clone(&shared);
