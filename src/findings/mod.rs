@@ -89,6 +89,9 @@ pub fn file_findings(per_unit: impl IntoIterator<Item = Finding>) -> Vec<Finding
 /// that got furthest (the most obligations met before failing), names the location.
 /// `solved[i]` is how `unit.runs[i]` was solved.
 pub fn unit_finding(unit: &Unit, solved: &[Solved]) -> Option<Finding> {
+    if !crate::jobs::is_finding(solved) {
+        return None;
+    }
     // Runs outside the user's assumptions are not part of the question.
     if solved.iter().any(|s| s.verdict.is_excluded()) {
         let kept: Vec<usize> = (0..solved.len())

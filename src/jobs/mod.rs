@@ -216,10 +216,7 @@ pub fn solve_unit(unit: &Unit, path: &str, z3: &mut JobSolver) -> Vec<Solved> {
     // witness, which the finding chooses from and shows. In a fresh Z3 context: the model
     // (the witness) of a reused solver, or of a new solver in the thread's context, depends
     // on what was solved there before, so on the worker and the order jobs reached it.
-    let kept = || out.iter().filter(|s| !s.verdict.is_excluded());
-    let finding =
-        kept().next().is_some() && kept().all(|s| matches!(s.verdict, Verdict::Unsat { .. }));
-    if finding {
+    if is_finding(&out) {
         for (run, solved) in unit.runs.iter().zip(out.iter_mut()) {
             if !matches!(&solved.verdict, Verdict::Unsat { core, .. } if core.is_empty()) {
                 continue;
@@ -236,6 +233,14 @@ pub fn solve_unit(unit: &Unit, path: &str, z3: &mut JobSolver) -> Vec<Solved> {
         }
     }
     out
+}
+
+/// Whether a unit solved so is a finding: it has runs inside the user's assumptions and
+/// every one of them is contradictory. The one rule `findings::unit_finding` and the
+/// details `solve_unit` works out both follow.
+pub fn is_finding(solved: &[Solved]) -> bool {
+    let kept = || solved.iter().filter(|s| !s.verdict.is_excluded());
+    kept().next().is_some() && kept().all(|s| matches!(s.verdict, Verdict::Unsat { .. }))
 }
 
 /// How much of a contradiction to work out.
