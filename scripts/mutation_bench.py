@@ -12,7 +12,11 @@ a finding the original does not have (the detection rate).
 
 (generate: --limit N per file, default 15, 0 for all; --seed S; --only SUBSTR of the file path;
 --timeout S; --out DIR. measure: --manifest FILE; --json OUT; --show-missed; --follow-imports checks every mutant
-and original in place, in a scratch copy of its package tree, with `check --follow-imports`.)
+and original in place, in a scratch copy of its package tree, with `check --follow-imports`; --scan runs
+`scan --follow-imports` over a scratch copy of the packages, first as they are (the baseline report and
+its result cache), then once per mutant put in place, with `--baseline`: detected when the scan exits 1,
+that is when it has a finding the unmutated packages do not have; the cache keeps each rescan to what
+read the mutated file.)
 
 `generate` needs the venv /root/torchenv (torch 2.15.0, CPU) with the corpus' package versions:
     /root/torchenv/bin/pip install torchvision==0.29.2 timm==1.0.31
@@ -730,6 +734,54 @@ def rate(kept: int, detected: int) -> str:
     return f"{detected:>5}/{kept:<5} {100.0 * detected / kept:5.1f}%" if kept else "-"
 
 
+class ScanInPlace:
+    """A scratch copy of the corpus packages the mutants come from, scanned whole with imports
+    followed: once as they are, then once per mutant put in place of its original, against the
+    first report as a baseline (the nightly run of a platform team, one edit at a time)."""
+
+    def __init__(self, binary: str, originals, timeout: float):
+        self.binary, self.timeout = binary, timeout
+        self.tmp = Path(tempfile.mkdtemp(prefix="shapehound-mutants-scan-"))
+        self.root = self.tmp / "corpus"
+        for top in sorted({Path(o).parts[0] for o in originals}):
+            shutil.copytree(CORPUS / top, self.root / top, symlinks=True)
+        self.base = self.tmp / "baseline"
+        started = time.monotonic()
+        code, failure = self.scan(self.base, [])
+        if failure or code not in (0, 1):
+            sys.exit(f"the scan of the unmutated packages failed: {failure or code}")
+        self.first_seconds = time.monotonic() - started
+        self.seconds = []
+
+    def scan(self, out: Path, extra: list):
+        command = [self.binary, "scan", str(self.root), "-o", str(out), "-q",
+                   "--follow-imports", "--no-site-packages", "--cache", str(self.tmp / "cache")]
+        try:
+            proc = subprocess.run(command + extra, capture_output=True, text=True,
+                                  timeout=self.timeout)
+        except subprocess.TimeoutExpired:
+            return None, f"timeout after {self.timeout:.0f} s"
+        if proc.returncode not in (0, 1):
+            return None, f"exit {proc.returncode}: {(proc.stderr.strip().splitlines() or [''])[-1]}"
+        return proc.returncode, None
+
+    def detects(self, original: str, text: str):
+        """(whether the scan with `original` replaced by `text` has a new finding, failure)."""
+        target = self.root / original
+        saved = target.read_bytes()
+        started = time.monotonic()
+        try:
+            target.write_text(text)
+            code, failure = self.scan(self.tmp / "mutant", ["--baseline", str(self.base)])
+            return code == 1, failure
+        finally:
+            target.write_bytes(saved)
+            self.seconds.append(time.monotonic() - started)
+
+    def close(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+
 class InPlace:
     """A scratch copy of the corpus packages the mutants come from, so that `check
     --follow-imports` sees each mutant at its original path, next to the modules it imports."""
@@ -759,12 +811,58 @@ def cmd_measure(args) -> int:
     manifest_path = Path(args.manifest)
     manifest = json.loads(manifest_path.read_text())
     kept = [m for m in manifest["mutants"] if m["status"] == "kept"]
+    if args.scan:
+        scanner = ScanInPlace(args.binary, [e["original"] for e in manifest["files"]], args.timeout)
+        try:
+            return measure_scan(args, manifest_path, kept, scanner)
+        finally:
+            scanner.close()
     in_place = InPlace([e["original"] for e in manifest["files"]]) if args.follow_imports else None
     try:
         return measure(args, manifest_path, manifest, kept, in_place)
     finally:
         if in_place:
             in_place.close()
+
+
+def measure_scan(args, manifest_path: Path, kept, scanner: ScanInPlace) -> int:
+    tables, missed, failures, detected = defaultdict(Counter), [], [], 0
+    for mutant in kept:
+        text = (manifest_path.parent / mutant["file"]).read_text()
+        new, failure = scanner.detects(mutant["original"], text)
+        if failure:
+            failures.append({"file": mutant["file"], "failure": failure})
+        detected += bool(new)
+        for table in (("kind", mutant["kind"]), ("file", mutant["original"])):
+            tables[table].update(kept=1, detected=int(bool(new)))
+        if not new:
+            missed.append(mutant)
+    seconds = sorted(scanner.seconds)
+    print(f"mutants kept {len(kept)}, detected by scan {rate(len(kept), detected)}")
+    print(f"scan of the unmutated packages: {scanner.first_seconds:.1f} s; rescans with one "
+          f"mutant: median {seconds[len(seconds) // 2]:.2f} s, max {seconds[-1]:.2f} s" if seconds
+          else "")
+    by = {t: {key: dict(row) for (title, key), row in sorted(tables.items()) if title == t}
+          for t in ("kind", "file")}
+    print(f"\n{'kind':<48} detected/kept")
+    for key, row in by["kind"].items():
+        print(f"{key:<48} {rate(row['kept'], row['detected'])}")
+    print(f"\ntool failures: {len(failures)}")
+    for failure in failures:
+        print(f"  {failure['file']}: {failure['failure']}")
+    if args.show_missed:
+        print(f"\nmissed mutants: {len(missed)}")
+        for m in missed:
+            print(f"  {m['id']}  {m['original']}:{m['line']}  {m['kind']}  "
+                  f"{m['original_text']!r} -> {m['mutated_text']!r}")
+    if args.json:
+        report = {"binary": args.binary, "mode": "scan", "kept": len(kept), "detected": detected,
+                  "detection_rate": detected / len(kept) if kept else None,
+                  "by_kind": by["kind"], "by_file": by["file"], "tool_failures": failures,
+                  "first_scan_seconds": scanner.first_seconds, "rescan_seconds": seconds,
+                  "missed": [m["id"] for m in missed]}
+        Path(args.json).write_text(json.dumps(report, indent=1) + "\n")
+    return 0
 
 
 def measure(args, manifest_path: Path, manifest, kept, in_place) -> int:
@@ -844,6 +942,9 @@ def main() -> int:
     meas.add_argument("--follow-imports", action="store_true",
                       help="check each mutant in place in a scratch copy of its package tree, with "
                            "check --follow-imports")
+    meas.add_argument("--scan", action="store_true",
+                      help="scan a scratch copy of the packages with imports followed, once per "
+                           "mutant put in place, against the unmutated scan as a baseline")
     args = parser.parse_args()
     return cmd_generate(args) if args.command == "generate" else cmd_measure(args)
 

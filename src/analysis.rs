@@ -55,6 +55,9 @@ pub struct FileAnalysis {
     pub error_column: Option<u32>,
     pub calls: Vec<LocatedCall>,
     pub relative_imports: Vec<String>,
+    /// The module names the analysis looked up in the project or installed packages
+    /// (`units::FileRun::modules_looked_up`).
+    pub modules_looked_up: Vec<String>,
     /// Shape-analysis units, in `run_units` order (precise mode, parsed files only).
     pub units: Vec<Unit>,
     /// What findings' ids and suppressions read of the analysed text (precise mode): its
@@ -79,6 +82,7 @@ impl FileAnalysis {
             error_column: column,
             calls: Vec::new(),
             relative_imports: Vec::new(),
+            modules_looked_up: Vec::new(),
             units: Vec::new(),
             lines: LineDigests::default(),
             suppressions: Vec::new(),
@@ -168,22 +172,25 @@ fn analyse_unguarded(
         CountMode::Teosc(_) => NotebookMode::Teosc,
     };
     let loaded = load(bytes, kind, notebook_mode, |source, module| {
-        let (found, units, over_budget) = match mode {
-            CountMode::Precise { shapes: false } => {
-                (precise::find_calls(module, &source.text), Vec::new(), false)
-            }
+        let (found, units, over_budget, modules_looked_up) = match mode {
+            CountMode::Precise { shapes: false } => (
+                precise::find_calls(module, &source.text),
+                Vec::new(),
+                false,
+                Vec::new(),
+            ),
             CountMode::Precise { shapes: true } => {
                 let mut found = precise::find_calls(module, &source.text);
                 inject_panic("units", path);
-                let (units, applied, over_budget) =
-                    run_units_noting_operators(module, &source.text, imports);
-                precise::add_analysed(&mut found, module, &source.text, &applied);
-                (found, units, over_budget)
+                let run = run_units_noting_operators(module, &source.text, imports);
+                precise::add_analysed(&mut found, module, &source.text, &run.applied);
+                (found, run.units, run.over_budget, run.modules_looked_up)
             }
             CountMode::Teosc(list) => (
                 teosc::find_calls(module, &source.text, list),
                 Vec::new(),
                 false,
+                Vec::new(),
             ),
         };
         let calls = found
@@ -223,6 +230,7 @@ fn analyse_unguarded(
             error_column: None,
             calls,
             relative_imports: found.relative_imports,
+            modules_looked_up,
             units,
             lines,
             suppressions,

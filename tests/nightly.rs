@@ -533,6 +533,104 @@ fn a_rescan_reuses_what_did_not_change_and_writes_the_tables_of_a_full_scan() {
     assert_eq!(segments(), before);
 }
 
+const LAYERS: &str = "\
+import torch.nn as nn
+
+
+class Block(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(8, 16)
+
+    def forward(self, x):
+        return self.fc(x)
+";
+
+const NET: &str = "\
+import torch
+import torch.nn as nn
+
+from .layers import Block
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.block = Block()
+        self.head = nn.Linear(16, 4)
+
+    def forward(self, x):
+        return self.head(self.block(x))
+
+
+def build():
+    return Net()(torch.randn(2, 8))
+";
+
+/// With imports followed, a cached analysis holds while the modules it read are unchanged:
+/// an edit elsewhere in the repository reuses it, an edit of an imported module does not.
+/// Identical files in two packages are analysed each with its own neighbours.
+#[test]
+fn a_rescan_with_imports_followed_analyses_again_what_read_an_edited_module() {
+    let t = tempfile::tempdir().unwrap();
+    let corpus = t.path().join("corpus");
+    let repo = corpus.join("proj");
+    for (package, width) in [("pkg", 16), ("twin", 12)] {
+        std::fs::create_dir_all(repo.join(package)).unwrap();
+        std::fs::write(repo.join(package).join("__init__.py"), "").unwrap();
+        let layers = LAYERS.replace("Linear(8, 16)", &format!("Linear(8, {width})"));
+        std::fs::write(repo.join(package).join("layers.py"), layers).unwrap();
+        std::fs::write(repo.join(package).join("model.py"), NET).unwrap();
+    }
+    std::fs::write(
+        repo.join("pkg/other.py"),
+        "import torch\ny = torch.zeros(3)\n",
+    )
+    .unwrap();
+    let out = t.path().join("nightly");
+    let follow = ["-q", "--follow-imports"];
+    let failing = |report: &Path| -> Vec<String> {
+        let mut paths: Vec<String> = errors(report).iter().map(|r| r["path"].clone()).collect();
+        paths.sort();
+        paths
+    };
+    let analysed_ms = |report: &Path, path: &str| {
+        read_table(report, "files")
+            .into_iter()
+            .find(|r| r["path"] == path)
+            .map(|r| r["analysis_ms"].clone())
+            .unwrap()
+    };
+    let (code, printed) = scan(&corpus, &out, &follow);
+    assert_eq!(code, 1, "{printed}");
+    assert_eq!(failing(&out), ["proj/twin/model.py"]);
+    let first = analysed_ms(&out, "proj/pkg/model.py");
+
+    // Another module of the package edited: the model's analysis is reused.
+    std::thread::sleep(std::time::Duration::from_millis(2100));
+    std::fs::write(
+        repo.join("pkg/other.py"),
+        "import torch\ny = torch.ones(3)\n",
+    )
+    .unwrap();
+    let (code, printed) = scan(&corpus, &out, &follow);
+    assert_eq!(code, 1, "{printed}");
+    assert_eq!(analysed_ms(&out, "proj/pkg/model.py"), first);
+
+    // The module it imports edited: analysed again, and the new bug is found.
+    let layers = LAYERS.replace("Linear(8, 16)", "Linear(8, 12)");
+    std::fs::write(repo.join("pkg/layers.py"), layers).unwrap();
+    let (code, printed) = scan(&corpus, &out, &follow);
+    assert_eq!(code, 1, "{printed}");
+    assert_eq!(failing(&out), ["proj/pkg/model.py", "proj/twin/model.py"]);
+    let full = t.path().join("full");
+    let (code, printed) = scan(&corpus, &full, &[&follow[..], &["--no-cache"]].concat());
+    assert_eq!(code, 1, "{printed}");
+    for table in ["files", "op_calls", "op_counts", "findings", "jobs"] {
+        assert_eq!(stable(&out, table), stable(&full, table), "{table}");
+    }
+}
+
 #[test]
 fn a_run_that_fails_leaves_its_results_in_the_cache() {
     let t = tempfile::tempdir().unwrap();

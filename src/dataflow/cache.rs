@@ -32,6 +32,7 @@ use serde::{Deserialize, Serialize};
 use super::shape_jobs::ContentKey;
 use crate::analysis::FileAnalysis;
 use crate::corpus::FileStatus;
+use crate::eval::imports::ImportSearch;
 use crate::findings::identity::LineDigests;
 use crate::findings::suppress::Suppression;
 use crate::findings::Finding;
@@ -39,7 +40,7 @@ use crate::operators::CallSite;
 use crate::reports::tables::JobRow;
 
 /// Bumped when what a record holds changes shape.
-const FORMAT: u32 = 1;
+const FORMAT: u32 = 2;
 
 /// Segments past which a run compacts the cache.
 const COMPACT_AFTER: usize = 16;
@@ -59,12 +60,64 @@ pub struct CachedAnalysis {
     /// How many units the group has, and constraint jobs over all of them.
     pub units: u32,
     pub jobs: u64,
+    /// The modules the analysis looked up and what it found ([`modules_read`]): it holds
+    /// while every one still resolves to the same file with the same text.
+    pub modules: Vec<ModuleRead>,
+}
+
+/// A module name looked up and a digest of what it resolved to (its file, search folder and
+/// text); `None`: not found.
+pub type ModuleRead = (String, Option<[u8; 32]>);
+
+/// What `names` resolve to under `search` now: the analysis of a file that imports from
+/// other files depends on nothing else of them. Loading goes through the thread's cache of
+/// parsed modules, which the analysis shares.
+pub fn modules_read(search: &ImportSearch, names: &[String]) -> Vec<ModuleRead> {
+    use std::os::unix::ffi::OsStrExt;
+    names
+        .iter()
+        .map(|name| {
+            let found = search.load(name).map(|m| {
+                let mut h = blake3::Hasher::new();
+                for part in [m.path.as_os_str(), m.root.as_os_str()] {
+                    h.update(&(part.len() as u64).to_le_bytes());
+                    h.update(part.as_bytes());
+                }
+                h.update(m.text.as_bytes());
+                *h.finalize().as_bytes()
+            });
+            (name.clone(), found)
+        })
+        .collect()
+}
+
+/// Which analysis of a content group solved units belong to: a digest of the modules it read
+/// (0 when it read none). A group analysed again because an imported file changed keeps its
+/// key; its units solved before must not be mixed with the new analysis.
+pub fn generation(modules: &[ModuleRead]) -> u64 {
+    if modules.is_empty() {
+        return 0;
+    }
+    let mut h = blake3::Hasher::new();
+    for (name, found) in modules {
+        h.update(&(name.len() as u64).to_le_bytes());
+        h.update(name.as_bytes());
+        h.update(found.as_ref().map_or(&[0u8; 32], |d| d));
+    }
+    let mut first = [0u8; 8];
+    first.copy_from_slice(&h.finalize().as_bytes()[..8]);
+    u64::from_le_bytes(first)
 }
 
 impl CachedAnalysis {
     /// What is kept of an analysis; `None` for outcomes that depend on the moment (a file
     /// that changed while read, an internal error).
-    pub fn of(a: &FileAnalysis, units: u32, jobs: u64) -> Option<CachedAnalysis> {
+    pub fn of(
+        a: &FileAnalysis,
+        units: u32,
+        jobs: u64,
+        modules: Vec<ModuleRead>,
+    ) -> Option<CachedAnalysis> {
         if matches!(
             a.status,
             FileStatus::ChangedDuringScan | FileStatus::InternalError | FileStatus::Unreadable
@@ -83,7 +136,27 @@ impl CachedAnalysis {
             micros: a.micros,
             units,
             jobs,
+            modules,
         })
+    }
+
+    /// Whether the analysis still holds for a file whose imports resolve under `search`:
+    /// every module it looked up resolves to what it did (a file edited, added in front of it
+    /// in the search order, or removed makes it stale).
+    pub fn holds(&self, search: Option<&ImportSearch>) -> bool {
+        match search {
+            None => self.modules.is_empty(),
+            Some(search) => self.modules.iter().all(|(name, found)| {
+                modules_read(search, std::slice::from_ref(name))
+                    .pop()
+                    .is_some_and(|(_, now)| now == *found)
+            }),
+        }
+    }
+
+    /// [`generation`] of the analysis.
+    pub fn generation(&self) -> u64 {
+        generation(&self.modules)
     }
 
     /// The analysis back (no units: they come solved).
@@ -99,6 +172,7 @@ impl CachedAnalysis {
                 .map(|(site, cell)| crate::analysis::LocatedCall { site, cell })
                 .collect(),
             relative_imports: self.relative_imports,
+            modules_looked_up: self.modules.into_iter().map(|(name, _)| name).collect(),
             units: Vec::new(),
             lines: self.lines,
             suppressions: self.suppressions,
@@ -111,6 +185,8 @@ impl CachedAnalysis {
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct CachedSolved {
     pub index: u32,
+    /// The [`generation`] of the analysis whose unit this is.
+    pub generation: u64,
     pub rows: Vec<JobRow>,
     pub finding: Option<Finding>,
 }
@@ -263,7 +339,10 @@ impl ResultCache {
                 }
                 Record::Solved(key, s) => {
                     let list = &mut groups.entry(key).or_default().solved;
-                    if !list.iter().any(|x| x.index == s.index) {
+                    if !list
+                        .iter()
+                        .any(|x| (x.index, x.generation) == (s.index, s.generation))
+                    {
                         list.push(s);
                     }
                 }
@@ -278,7 +357,10 @@ impl ResultCache {
     pub fn hit(&self, key: &ContentKey) -> Option<Hit> {
         let mut groups = self.groups.lock().unwrap_or_else(|e| e.into_inner());
         let group = groups.get_mut(key)?;
-        let units = group.analysis.as_ref()?.units as usize;
+        let analysis = group.analysis.as_ref()?;
+        let (units, generation) = (analysis.units as usize, analysis.generation());
+        // Units solved for an earlier analysis of the group are not this one's.
+        group.solved.retain(|s| s.generation == generation);
         group.solved.sort_by_key(|s| s.index);
         let complete = group.solved.len() == units
             && group
@@ -433,12 +515,14 @@ mod tests {
             micros: 5,
             units,
             jobs: 0,
+            modules: Vec::new(),
         }
     }
 
     fn solved(index: u32) -> CachedSolved {
         CachedSolved {
             index,
+            generation: 0,
             rows: Vec::new(),
             finding: None,
         }
@@ -473,5 +557,45 @@ mod tests {
         let other = ResultCache::open(t.path(), "other").unwrap();
         assert!(other.is_empty());
         assert!(!seg.exists());
+    }
+
+    /// A group analysed again (an imported module changed) keeps its key: a later run's
+    /// analysis wins, and only the units solved for it count.
+    #[test]
+    fn units_solved_for_an_earlier_analysis_are_not_mixed_in() {
+        let t = tempfile::tempdir().unwrap();
+        let cache = ResultCache::open(t.path(), "opts").unwrap();
+        let read = |digest: u8| vec![("pkg.layers".to_string(), Some([digest; 32]))];
+        let with = |modules| CachedAnalysis {
+            modules,
+            ..analysis(2)
+        };
+        let old = generation(&read(1));
+        let new = generation(&read(2));
+        assert_ne!(old, new);
+        let mut w = cache.writer("r1", 0).unwrap();
+        w.write(&Record::Analysis(key("a"), with(read(1)))).unwrap();
+        for index in [0, 1] {
+            let s = CachedSolved {
+                generation: old,
+                ..solved(index)
+            };
+            w.write(&Record::Solved(key("a"), s)).unwrap();
+        }
+        w.finish().unwrap();
+        // The next run re-analysed `a` but solved only its unit 1 before it died.
+        let mut w = cache.writer("r2", 0).unwrap();
+        w.write(&Record::Analysis(key("a"), with(read(2)))).unwrap();
+        let s = CachedSolved {
+            generation: new,
+            ..solved(1)
+        };
+        w.write(&Record::Solved(key("a"), s)).unwrap();
+        w.finish().unwrap();
+        let cache = ResultCache::open(t.path(), "opts").unwrap();
+        assert!(
+            cache.hit(&key("a")).is_none(),
+            "unit 0 of the new analysis is missing"
+        );
     }
 }

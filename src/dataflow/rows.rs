@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
-use super::cache::{CachedAnalysis, FileStat, Record, ResultCache};
+use super::cache::{generation, modules_read, CachedAnalysis, FileStat, Record, ResultCache};
 use super::modules::{FileKey, ImportContext};
 use super::shape_jobs::{cached_jobs, unit_jobs, ContentJobs, GroupPath};
 use super::stages::{GroupOutput, Tally};
@@ -290,18 +290,23 @@ pub type Probed = ((String, FileKind), FileMeta, Option<Record>);
 /// Reads the group's first file and analyses it. The probe read and hashed the file on
 /// another worker; what is analysed must be what was hashed (and never more than its size
 /// then).
+/// Where the group's imports are looked up: its import context (imports followed), else
+/// installed packages only, else nowhere.
+fn import_search(first: &FileMeta, installed: &[SitePackages]) -> Option<ImportSearch> {
+    match &first.imports {
+        Some(context) => Some(context.search(&first.repo_dir, &first.repo_path, installed)),
+        None if !installed.is_empty() => Some(ImportSearch::installed_only(installed)),
+        None => None,
+    }
+}
+
 fn analyse(
     hash: &str,
     kind: FileKind,
     first: &FileMeta,
     mode: &CountMode,
-    installed: &[SitePackages],
+    imports: Option<ImportSearch>,
 ) -> FileAnalysis {
-    let imports = match &first.imports {
-        Some(context) => Some(context.search(&first.repo_dir, &first.repo_path, installed)),
-        None if !installed.is_empty() => Some(ImportSearch::installed_only(installed)),
-        None => None,
-    };
     if let Some(bytes) = &first.content {
         return analyse_file(&first.path, bytes, kind, mode, imports);
     }
@@ -340,7 +345,12 @@ pub fn analyse_group(
         Some(_) => (format!("{hash}/{layout:x}"), kind),
         None => (hash.to_string(), kind),
     };
-    let (mut analysis, unit_jobs, units, jobs) = match cache.and_then(|c| c.hit(&content)) {
+    let search = import_search(first, installed);
+    // A cached analysis of a file that imports holds only while what it imported is unchanged.
+    let hit = cache
+        .and_then(|c| c.hit(&content))
+        .filter(|hit| hit.analysis.holds(search.as_ref()));
+    let (mut analysis, unit_jobs, units, jobs) = match hit {
         Some(hit) => {
             // A compacting run keeps what it uses in its own segments (`cache.rs`).
             if cache.is_some_and(ResultCache::compacting) {
@@ -358,13 +368,18 @@ pub fn analyse_group(
             (analysis, unit_jobs, units, jobs)
         }
         None => {
-            let mut analysis = analyse(hash, kind, first, mode, installed);
+            let mut analysis = analyse(hash, kind, first, mode, search.clone());
             let units = std::mem::take(&mut analysis.units);
             let jobs = units.iter().map(|u| u.runs.len() as u64).sum();
-            let unit_jobs = unit_jobs(&content, &first.repo, &first.path, units);
+            let modules = match (&search, cache) {
+                (Some(search), Some(_)) => modules_read(search, &analysis.modules_looked_up),
+                _ => Vec::new(),
+            };
+            let generation = generation(&modules);
+            let unit_jobs = unit_jobs((&content, generation), &first.repo, &first.path, units);
             let units = unit_jobs.len() as u64;
             if cache.is_some() {
-                let kept = CachedAnalysis::of(&analysis, units as u32, jobs);
+                let kept = CachedAnalysis::of(&analysis, units as u32, jobs, modules);
                 out.cache_records
                     .extend(kept.map(|a| Record::Analysis(content.clone(), a)));
             }

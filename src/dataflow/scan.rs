@@ -55,6 +55,7 @@ use crate::reports::tables::{
     FileRow, FindingRow, FixedRow, JobRow, OpCallRow, OpCountRow, RunRow, Table,
 };
 use crate::reports::ReportError;
+use crate::resolve::layout::folder;
 
 /// Content groups analysed per activation of the analysis operator: small enough that the
 /// rows of one activation are a few megabytes at most, large enough to amortise scheduling.
@@ -342,37 +343,22 @@ fn scan_worker(
                     .clone()
                     .map(|(key, (_, meta))| (key, meta.repo_path.clone())),
             );
-            let with_context = keyed.join_map(contexts, |_, (content, meta), context| {
-                (
-                    meta.repo.clone(),
-                    (content.clone(), meta.clone(), context.clone()),
-                )
-            });
-            // A file importing from its own repository is analysed with that repository's
-            // files: identical copies in forks that differ elsewhere are analysed apart.
-            let repo_digests = readable
-                .map(|((hash, _), meta)| (meta.repo.clone(), (meta.repo_path.clone(), hash)))
-                .reduce(|_repo, files, out: &mut Vec<(u64, isize)>| {
+            // A file importing from its own repository is analysed where it is: what it
+            // loads depends on the files around it, so identical copies elsewhere (another
+            // package's folder, a fork) are analysed apart. Its cached result then holds
+            // while the modules it read are unchanged (`cache.rs`), not the whole repository.
+            keyed.join_map(contexts, |_, ((hash, kind), meta), context| {
+                let mut digest = meta.import_digest(context);
+                if meta.imports_within(context) {
                     let mut h = std::collections::hash_map::DefaultHasher::new();
-                    for (file, _) in files {
-                        file.hash(&mut h);
-                    }
-                    out.push((h.finish(), 1));
-                });
-            with_context.join_map(
-                repo_digests,
-                |_, ((hash, kind), meta, context), repo_digest| {
-                    let mut digest = meta.import_digest(context);
-                    if meta.imports_within(context) {
-                        let mut h = std::collections::hash_map::DefaultHasher::new();
-                        (digest, repo_digest).hash(&mut h);
-                        digest = h.finish();
-                    }
-                    let mut meta = meta.clone();
-                    meta.imports = Some(context.clone());
-                    ((hash.clone(), *kind, digest), meta)
-                },
-            )
+                    let here = (meta.key().0, folder(&meta.repo_path).to_string());
+                    (digest, here).hash(&mut h);
+                    digest = h.finish();
+                }
+                let mut meta = meta.clone();
+                meta.imports = Some(context.clone());
+                ((hash.clone(), *kind, digest), meta)
+            })
         } else {
             readable.map(|((hash, kind), meta)| ((hash, kind, 0), meta))
         };

@@ -26,6 +26,8 @@ pub type ContentKey = (String, FileKind);
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct UnitJob {
     pub content: ContentKey,
+    /// Which analysis of the group the unit comes from (`cache::generation`).
+    pub generation: u64,
     /// Index of the unit in the file (units in `run_units` order).
     pub index: u32,
     /// Estimated cost of solving every run (`jobs::cost`), for balancing workers.
@@ -44,12 +46,18 @@ pub enum UnitWork {
 }
 
 /// Numbers the units of a file; `repo` and `path` name the analysed path.
-pub fn unit_jobs(content: &ContentKey, repo: &str, path: &str, units: Vec<Unit>) -> Vec<UnitJob> {
+pub fn unit_jobs(
+    (content, generation): (&ContentKey, u64),
+    repo: &str,
+    path: &str,
+    units: Vec<Unit>,
+) -> Vec<UnitJob> {
     units
         .into_iter()
         .enumerate()
         .map(|(index, unit)| UnitJob {
             content: content.clone(),
+            generation,
             index: index as u32,
             cost: unit
                 .runs
@@ -73,6 +81,7 @@ pub fn cached_jobs(
         .into_iter()
         .map(|s| UnitJob {
             content: content.clone(),
+            generation: s.generation,
             index: s.index,
             cost: 0,
             repo: repo.to_string(),
@@ -181,6 +190,7 @@ impl WorkerSolver {
         // The rows without what names them: a reuse names them as its run does.
         let cached = CachedSolved {
             index: job.index,
+            generation: job.generation,
             rows: rows
                 .iter()
                 .map(|r| JobRow {
@@ -393,7 +403,12 @@ class Encoder(nn.Module):
 
     fn jobs_for(text: &str) -> Vec<UnitJob> {
         let module = parse_python(text).expect("parses");
-        unit_jobs(&content(), "repo", "a.py", run_units(&module, text, None))
+        unit_jobs(
+            (&content(), 0),
+            "repo",
+            "a.py",
+            run_units(&module, text, None),
+        )
     }
 
     /// Through JSON and back, as a job or a result crosses to another process.

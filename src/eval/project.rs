@@ -92,6 +92,15 @@ impl<'a> Project<'a> {
         }
     }
 
+    /// The module names looked up so far, by the analysed file and by every module load
+    /// (a reused summary's lookups included), sorted and distinct.
+    pub fn modules_looked_up(&self) -> Vec<String> {
+        let mut names: Vec<String> = self.lookups.iter().map(|(n, _)| n.clone()).collect();
+        names.sort_unstable();
+        names.dedup();
+        names
+    }
+
     fn package(&self) -> &str {
         match self.current {
             Some(id) => &self.loaded[id].source.package,

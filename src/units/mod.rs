@@ -122,27 +122,37 @@ const MAX_BUILDERS: usize = 8;
 /// Runs every unit of a parsed file; `imports` finds the other files of its project (none:
 /// every import from outside torch is unknown).
 pub fn run_units(module: &ModModule, text: &str, imports: Option<ImportSearch>) -> Vec<Unit> {
-    run_units_in(module, text, imports, false, assumptions::active()).0
+    run_units_in(module, text, imports, false, assumptions::active()).units
 }
 
 /// [`run_units`] under the given assumptions rather than the run's.
 #[cfg(test)]
 pub fn run_units_assuming(module: &ModModule, text: &str, assumed: &[Assumption]) -> Vec<Unit> {
-    run_units_in(module, text, None, false, assumed).0
+    run_units_in(module, text, None, false, assumed).units
+}
+
+/// What running a file's units gives besides the units.
+pub struct FileRun {
+    pub units: Vec<Unit>,
+    /// The operators the units apply directly at the file's call sites.
+    pub applied: AppliedOperators,
+    /// Whether the file's statement budget ran out (`crate::budget`).
+    pub over_budget: bool,
+    /// Every module name looked up in the project or installed packages, by the file and by
+    /// the modules it loaded (reused summaries included), sorted: the result holds while each
+    /// still resolves to the same file with the same text (`dataflow/cache.rs`).
+    pub modules_looked_up: Vec<String>,
 }
 
 /// [`run_units`], with the operators the units apply directly at the file's call sites: what
 /// the analysis resolves calls to (precise counting adds those it does not resolve itself;
-/// `tests/resolution_agreement.rs` compares the two).
-/// The third value says whether the file's statement budget ran out (`crate::budget`).
+/// `tests/resolution_agreement.rs` compares the two), and the modules looked up.
 pub fn run_units_noting_operators(
     module: &ModModule,
     text: &str,
     imports: Option<ImportSearch>,
-) -> (Vec<Unit>, AppliedOperators, bool) {
-    let (units, applied, over_budget) =
-        run_units_in(module, text, imports, true, assumptions::active());
-    (units, applied.unwrap_or_default(), over_budget)
+) -> FileRun {
+    run_units_in(module, text, imports, true, assumptions::active())
 }
 
 fn run_units_in(
@@ -151,7 +161,7 @@ fn run_units_in(
     imports: Option<ImportSearch>,
     note_applied: bool,
     assumed: &[Assumption],
-) -> (Vec<Unit>, Option<AppliedOperators>, bool) {
+) -> FileRun {
     let arena = ModuleArena::new();
     let mut interp = Interp::new(text);
     if note_applied {
@@ -210,7 +220,17 @@ fn run_units_in(
         builders += usize::from(built.is_some());
         units.extend(built);
     }
-    (units, interp.applied, interp.file_over_budget)
+    let modules_looked_up = interp
+        .project
+        .as_ref()
+        .map(Project::modules_looked_up)
+        .unwrap_or_default();
+    FileRun {
+        units,
+        applied: interp.applied.unwrap_or_default(),
+        over_budget: interp.file_over_budget,
+        modules_looked_up,
+    }
 }
 
 /// A unit of `kind` defined at `name`; `None` when nothing ran.
