@@ -710,7 +710,8 @@ def cmd_generate(args) -> int:
 
 def run_check(binary: str, path: Path, timeout: float, follow_imports: bool = False):
     """({(kind, line)} of the findings, None), or (None, failure) when the tool failed."""
-    command = [binary, "check", "--format", "json"] + (["--follow-imports"] if follow_imports else [])
+    command = [binary, "check", "--format", "json",
+               "--follow-imports" if follow_imports else "--no-follow-imports"]
     try:
         proc = subprocess.run(command + [str(path)],
                               capture_output=True, text=True, timeout=timeout)

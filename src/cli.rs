@@ -81,9 +81,18 @@ pub struct CheckArgs {
     /// Z3 timeout per check, in milliseconds (a timeout is never a finding).
     #[arg(long = "timeout-ms", default_value_t = 2000)]
     pub timeout_ms: u64,
-    /// Also run what a file imports from other files of its project (not yet the default:
-    /// see docs/findings.md for its cost and false alarms on wild code).
-    #[arg(long = "follow-imports")]
+    /// Check each file alone: what it imports from other files of its project stays unknown
+    /// (by default it runs like the file's own code; `follow-imports = false` in the
+    /// configuration does the same).
+    #[arg(long = "no-follow-imports", overrides_with = "follow_imports")]
+    pub no_follow_imports: bool,
+    /// Run what a file imports from other files of its project: the default, kept so that
+    /// existing invocations work (it wins over the configuration's `follow-imports = false`).
+    #[arg(
+        long = "follow-imports",
+        overrides_with = "no_follow_imports",
+        hide = true
+    )]
     pub follow_imports: bool,
     /// Files larger than this are not read, each a warning in the report and on stderr
     /// (bytes, or with K/M/G, KiB/MiB/GiB).
@@ -363,12 +372,15 @@ impl CheckArgs {
     /// Settings from the configuration file where the command line gave none; `given(id)`
     /// says whether the argument `id` came from the command line.
     pub fn configure(&mut self, c: &crate::config::Config, given: &dyn Fn(&str) -> bool) {
+        // Imports are followed unless the command line or the configuration says not.
+        let flag_given = given("follow_imports") || given("no_follow_imports");
+        self.follow_imports = !self.no_follow_imports;
         configure_analysis(
             c,
             given,
             &mut self.timeout_ms,
             &mut self.max_file_size,
-            &mut self.follow_imports,
+            (&mut self.follow_imports, flag_given),
         );
         self.budgets.configure(&c.settings, given);
         self.installed.configure(c, given);
@@ -381,15 +393,11 @@ fn configure_analysis(
     given: &dyn Fn(&str) -> bool,
     timeout_ms: &mut u64,
     max_file_size: &mut u64,
-    follow_imports: &mut bool,
+    (follow_imports, follow_given): (&mut bool, bool),
 ) {
     set(timeout_ms, c.settings.timeout_ms, given("timeout_ms"));
     set(max_file_size, c.max_file_size(), given("max_file_size"));
-    set(
-        follow_imports,
-        c.settings.follow_imports,
-        given("follow_imports"),
-    );
+    set(follow_imports, c.settings.follow_imports, follow_given);
 }
 
 impl ScanArgs {
@@ -404,7 +412,7 @@ impl ScanArgs {
             given,
             &mut self.timeout_ms,
             &mut self.max_file_size,
-            &mut self.follow_imports,
+            (&mut self.follow_imports, given("follow_imports")),
         );
         self.budgets.configure(s, given);
         self.installed.configure(c, given);

@@ -557,8 +557,8 @@ fn imports_run_classes_from_other_files_of_the_package() {
          super().__init__()\n        self.mlp = Mlp(32, 64)\n        self.head = nn.Linear(64, 10)\n\n    \
          def forward(self, x):\n        return self.head(self.mlp(x))\n",
     );
-    // File by file (the default), `Mlp` is unknown: no finding.
-    let out = common::run(&["check", "--format", "json", &model]);
+    // File by file (`--no-follow-imports`), `Mlp` is unknown: no finding.
+    let out = common::run(&["check", "--format", "json", "--no-follow-imports", &model]);
     let code = out.status.code().unwrap_or(-1);
     let json: Json = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(
@@ -566,15 +566,33 @@ fn imports_run_classes_from_other_files_of_the_package() {
         (0, 0),
         "{json}"
     );
-    // With imports followed, Mlp returns width 32 and the head expects 64; the finding is in
-    // model.py, at the head's call, whatever runs inside mlp.py.
-    let out = common::run(&["check", "--format", "json", "--follow-imports", &model]);
-    assert_eq!(out.status.code(), Some(1));
-    let json: Json = serde_json::from_slice(&out.stdout).unwrap();
-    let findings = json["findings"].as_array().unwrap();
-    assert_eq!(findings.len(), 1, "{json}");
-    assert_eq!(findings[0]["line"], 12, "{json}");
-    assert!(findings[0]["path"].as_str().unwrap().ends_with("model.py"));
+    // With imports followed (the default; `--follow-imports` still accepted), Mlp returns
+    // width 32 and the head expects 64; the finding is in model.py, at the head's call,
+    // whatever runs inside mlp.py. The configuration's `follow-imports = false` turns it off,
+    // and the command line wins over the configuration.
+    for extra in [
+        &[][..],
+        &["--follow-imports"],
+        &["--no-follow-imports", "--follow-imports"],
+    ] {
+        let args = [&["check", "--format", "json"][..], extra, &[model.as_str()]].concat();
+        let out = common::run(&args);
+        assert_eq!(out.status.code(), Some(1), "{extra:?}");
+        let json: Json = serde_json::from_slice(&out.stdout).unwrap();
+        let findings = json["findings"].as_array().unwrap();
+        assert_eq!(findings.len(), 1, "{json}");
+        assert_eq!(findings[0]["line"], 12, "{json}");
+        assert!(findings[0]["path"].as_str().unwrap().ends_with("model.py"));
+    }
+    std::fs::write(pkg.join("shapehound.toml"), "follow-imports = false\n").unwrap();
+    let codes: Vec<Option<i32>> = [&[][..], &["--follow-imports"]]
+        .iter()
+        .map(|extra| {
+            let args = [&["check", "--format", "json"][..], extra, &[model.as_str()]].concat();
+            common::run(&args).status.code()
+        })
+        .collect();
+    assert_eq!(codes, [Some(0), Some(1)]);
 }
 
 /// An installed library (a site-packages folder with its metadata) whose builder makes the
