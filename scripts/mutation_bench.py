@@ -812,6 +812,8 @@ def cmd_measure(args) -> int:
     manifest_path = Path(args.manifest)
     manifest = json.loads(manifest_path.read_text())
     kept = [m for m in manifest["mutants"] if m["status"] == "kept"]
+    if args.every > 1:
+        kept = kept[::args.every]
     if args.scan:
         scanner = ScanInPlace(args.binary, [e["original"] for e in manifest["files"]], args.timeout)
         try:
@@ -946,6 +948,9 @@ def main() -> int:
     meas.add_argument("--scan", action="store_true",
                       help="scan a scratch copy of the packages with imports followed, once per "
                            "mutant put in place, against the unmutated scan as a baseline")
+    meas.add_argument("--every", type=int, default=1,
+                      help="only every Nth kept mutant, in manifest order (a sample spread over "
+                           "every file and kind)")
     args = parser.parse_args()
     return cmd_generate(args) if args.command == "generate" else cmd_measure(args)
 
