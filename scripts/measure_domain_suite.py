@@ -5,8 +5,12 @@ For every program: the findings `check` reports on its model.py against the torc
 rows of expected.tsv (scripts/gen_domain_suite.py). A program is
 
   found     when an error finding sits on a line where some defective combination fails;
-  named     when, in addition, every defective combination is named in a finding's text
-            (each of its `name=value` pairs appears) and no passing combination is;
+  named     when, in addition, every defective combination is named among the values a
+            finding says fail (after "fails for", before "; passes for": values separated by
+            ", ", a value of several names in parentheses) and no passing combination is. A
+            value names a combination when it gives the same values in the same order: the
+            program may call the knob by its own name (`for k in [3, 5]: run(kernel_size=k)`
+            says `k=5`);
   a false alarm when a finding sits on a line where no combination fails.
 
 Usage (from the repository root, after `cargo build --release`):
@@ -43,8 +47,33 @@ def findings_of(binary, model):
     return report["findings"] if isinstance(report, dict) else report
 
 
-def mentions(text, combination):
-    return all(pair in text for pair in combination.split(","))
+def failing_part(message):
+    """The values a finding says fail: after "fails for", up to "; passes for"; without
+    that phrase, the whole message (a finding that names no domain)."""
+    if "fails for " not in message:
+        return message
+    return message.split("fails for ", 1)[1].split("; passes for ", 1)[0]
+
+
+def failing_values(part):
+    """The values in a "fails for" list, each as the tuple of its values."""
+    out, depth, current = [], 0, ""
+    for ch in part + ", ":
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        current += ch
+        if depth == 0 and current.endswith(", "):
+            item = current[:-2].strip().strip("()")
+            if "=" in item:
+                out.append(tuple(p.split("=", 1)[1].strip() for p in item.split(", ") if "=" in p))
+            current = ""
+    return out
+
+
+def values(combination):
+    return tuple(pair.split("=", 1)[1] for pair in combination.split(","))
 
 
 def main():
@@ -59,10 +88,11 @@ def main():
         fail_lines = {int(r["line"]) for r in failing}
         findings = findings_of(args.binary, SUITE / folder / "model.py")
         errors = [f for f in findings if f.get("severity", "error") == "error"]
-        text = " ".join(f.get("message", "") for f in findings)
+        text = " ".join(failing_part(f.get("message", "")) for f in findings)
+        said = [v for f in findings for v in failing_values(failing_part(f.get("message", "")))]
         found = any(f.get("line") in fail_lines for f in errors)
-        named = found and all(mentions(text, r["combination"]) for r in failing) and not any(
-            mentions(text, r["combination"]) for r in passing
+        named = found and all(values(r["combination"]) in said for r in failing) and not any(
+            values(r["combination"]) in said for r in passing
         )
         false_alarm = any(f.get("line") not in fail_lines for f in findings)
         totals["programs"] += 1
@@ -72,6 +102,8 @@ def main():
         if args.verbose:
             lines = ",".join(str(f.get("line")) for f in findings) or "-"
             print(f"{folder}\tfound={found}\tnamed={named}\tfalse_alarm={false_alarm}\tlines={lines}")
+            if found and not named:
+                print(f"\tfailing combinations: {[r['combination'] for r in failing]}\n\tsaid: {text}")
     n = totals["programs"]
     print(
         f"programs {n}: found at a failing line {totals['found']}, defective values named "

@@ -68,6 +68,7 @@ pub const STDLIB_PATHS: &[&str] = &[
     "argparse.Namespace",
     "itertools",
     "itertools.repeat",
+    "itertools.product",
     "collections",
     "collections.OrderedDict",
     "collections.namedtuple",
@@ -297,6 +298,7 @@ impl<'a> Interp<'a> {
             | "copy.deepcopy"
             | "typing.cast"
             | "itertools.repeat"
+            | "itertools.product"
             | "functools.partial" => Self::call_stdlib,
             "len"
             | "range"
@@ -363,6 +365,49 @@ impl<'a> Interp<'a> {
                 }
                 _ => V::Unknown,
             },
+            // `product(a, b, ...)` over known items: the tuples in Python's order (the last
+            // iterable varies fastest), when there are few enough to unroll.
+            "itertools.product" => {
+                let repeat = match kwargs.as_slice() {
+                    [] => Some(1),
+                    [(k, v)] if k == "repeat" => int_of(v).and_then(|n| n.as_const()),
+                    _ => None,
+                };
+                let pools: Option<Vec<Vec<V<'a>>>> = args
+                    .iter()
+                    .map(super::calls::iterate)
+                    .collect::<Option<_>>()
+                    .zip(repeat.filter(|r| (1..=4).contains(r)))
+                    .map(|(pools, r)| {
+                        let pools: Vec<Vec<V<'a>>> = pools;
+                        (0..r).flat_map(|_| pools.clone()).collect()
+                    });
+                let limit = super::interp::MAX_UNROLL;
+                let size = pools.as_ref().and_then(|p| {
+                    p.iter()
+                        .try_fold(1usize, |n, pool| n.checked_mul(pool.len()))
+                        .filter(|n| *n <= limit)
+                });
+                match (pools, size) {
+                    (Some(pools), Some(_)) if !pools.is_empty() => {
+                        let mut out: Vec<Vec<V<'a>>> = vec![Vec::new()];
+                        for pool in &pools {
+                            out = out
+                                .into_iter()
+                                .flat_map(|prefix| {
+                                    pool.iter().map(move |item| {
+                                        let mut next = prefix.clone();
+                                        next.push(item.clone());
+                                        next
+                                    })
+                                })
+                                .collect();
+                        }
+                        V::List(out.into_iter().map(V::Tuple).collect())
+                    }
+                    _ => V::Unknown,
+                }
+            }
             // A partial of a partial is flattened, as Python does: `.func` is the innermost
             // callable, the arguments accumulate and later keywords override earlier ones.
             "functools.partial" => match args.split_first() {

@@ -124,6 +124,13 @@ pub struct Plan {
     pub decisions: Vec<bool>,
     pub used: usize,
     pub split_wanted: bool,
+    /// Whether this unit's loops over literal values are domains (`domains.rs`): the
+    /// module's code and functions without required parameters.
+    pub domains: bool,
+    /// The domain loop (where its target is) and the value this run takes from it.
+    pub domain: Option<(TextRange, super::domains::DomainChoice)>,
+    /// A domain loop met with no value chosen: the unit runs again once per value.
+    pub domain_wanted: Option<(TextRange, Vec<String>)>,
 }
 
 /// What the file's classes hold besides their methods, by class statement.
@@ -577,6 +584,11 @@ impl<'a> Interp<'a> {
             None => {}
         }
         let iter = self.eval(&f.iter);
+        if self.plan.domains && super::domains::declares_values(&f.iter) {
+            if let Some(flow) = self.exec_domain_loop(&f.target, &iter, &f.body, &f.orelse) {
+                return flow;
+            }
+        }
         self.exec_for(&f.target, iter, &f.body, &f.orelse)
     }
 

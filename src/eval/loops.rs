@@ -39,6 +39,47 @@ impl<'a> Interp<'a> {
         self.exec_unknown_loop(Some((target, element)), body, orelse, runs)
     }
 
+    /// A loop over values the code writes out (`domains::declares_values`) run for the one
+    /// value this run takes when it is a domain (`domains.rs`); `None`: run it as any loop.
+    /// A domain met first with no value chosen is asked for (the run goes on unrolled, and
+    /// runs again once per value); other domains in a run that has its value are unrolled.
+    pub(super) fn exec_domain_loop(
+        &mut self,
+        target: &'a Expr,
+        iter: &V<'a>,
+        body: &'a [Stmt],
+        orelse: &'a [Stmt],
+    ) -> Option<Flow> {
+        let items = super::calls::iterate(iter).filter(|i| i.len() <= MAX_UNROLL)?;
+        let item = self.domain_value(target, &items, body)?;
+        self.assign(target, item);
+        Some(match self.exec_block(body) {
+            Flow::Normal => self.exec_block(orelse),
+            Flow::Exit => Flow::Normal,
+            Flow::Stop => Flow::Stop,
+        })
+    }
+
+    fn domain_value(
+        &mut self,
+        target: &'a Expr,
+        items: &[V<'a>],
+        body: &'a [Stmt],
+    ) -> Option<V<'a>> {
+        let at = super::domains::loop_at(target);
+        match &self.plan.domain {
+            Some((chosen, choice)) if *chosen == at => items.get(choice.index as usize).cloned(),
+            Some(_) => None,
+            None => {
+                if self.plan.domain_wanted.is_none() {
+                    let labels = super::domains::domain_labels(target, items, body)?;
+                    self.plan.domain_wanted = Some((at, labels));
+                }
+                None
+            }
+        }
+    }
+
     /// A loader whose last batch is smaller: the full batches (at least one) as a loop, then
     /// one pass with the last batch, as Python runs them. A body that can leave the loop
     /// early (`break`, `return`, `raise`) may never see the last batch: it is not run.

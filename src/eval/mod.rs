@@ -94,6 +94,7 @@ pub mod calls;
 pub mod config;
 pub mod data;
 pub mod decorators;
+pub mod domains;
 pub mod env;
 pub mod expr;
 pub mod frames;

@@ -144,6 +144,7 @@ mod tests {
             id: String::new(),
             suppressed: false,
             baseline: None,
+            domain: None,
         }
     }
 

@@ -51,6 +51,17 @@ pub struct Finding {
     /// Against a baseline report: `new` or `unchanged`.
     #[serde(default)]
     pub baseline: Option<String>,
+    /// A unit over one value of a declared domain (`eval::domains`): the domain's values
+    /// and those failing here (merged by [`file_findings`], which names them in `message`).
+    #[serde(default)]
+    pub domain: Option<DomainFailures>,
+}
+
+/// The values of a declared domain, and which fail at a finding's operation.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct DomainFailures {
+    pub labels: Vec<String>,
+    pub failing: Vec<u32>,
 }
 
 impl Finding {
@@ -74,15 +85,63 @@ impl Finding {
 pub fn file_findings(per_unit: impl IntoIterator<Item = Finding>) -> Vec<Finding> {
     let mut out: Vec<Finding> = Vec::new();
     for f in per_unit {
-        if !out
-            .iter()
-            .any(|g| g.span == f.span && g.path == f.path && g.operator == f.operator)
+        match out
+            .iter_mut()
+            .find(|g| g.span == f.span && g.path == f.path && g.operator == f.operator)
         {
-            out.push(f);
+            // Values of one domain failing at the same operation are one finding.
+            Some(g) => {
+                if let (Some(d), Some(e)) = (&mut g.domain, &f.domain) {
+                    if d.labels == e.labels {
+                        d.failing.extend(&e.failing);
+                        d.failing.sort_unstable();
+                        d.failing.dedup();
+                    }
+                }
+            }
+            None => out.push(f),
         }
     }
+    name_domain_values(&mut out);
     out.sort_by(|a, b| (&a.path, a.span).cmp(&(&b.path, b.span)));
     out
+}
+
+/// Says in each domain finding's message which values fail there and which pass: those
+/// failing at no operation of the file (a value may fail at another operation, which its
+/// own finding names).
+fn name_domain_values(findings: &mut [Finding]) {
+    let mut failing_anywhere: Vec<(Vec<String>, Vec<u32>)> = Vec::new();
+    for d in findings.iter().filter_map(|f| f.domain.as_ref()) {
+        match failing_anywhere.iter_mut().find(|(l, _)| *l == d.labels) {
+            Some((_, failing)) => failing.extend(&d.failing),
+            None => failing_anywhere.push((d.labels.clone(), d.failing.clone())),
+        }
+    }
+    for f in findings.iter_mut() {
+        let Some(d) = &f.domain else { continue };
+        let Some((_, anywhere)) = failing_anywhere.iter().find(|(l, _)| *l == d.labels) else {
+            continue;
+        };
+        // `k=7, k=9`; a value of several names in parentheses.
+        let named = |indices: &mut dyn Iterator<Item = usize>| -> String {
+            let shown: Vec<String> = indices
+                .filter_map(|i| d.labels.get(i))
+                .map(|l| match l.contains(", ") {
+                    true => format!("({l})"),
+                    false => l.clone(),
+                })
+                .collect();
+            shown.join(", ")
+        };
+        let fails = named(&mut d.failing.iter().map(|&i| i as usize));
+        let passes = named(&mut (0..d.labels.len()).filter(|i| !anywhere.contains(&(*i as u32))));
+        let mut text = format!("fails for {fails}");
+        if !passes.is_empty() {
+            text.push_str(&format!("; passes for {passes}"));
+        }
+        f.message = format!("{}: {text}", f.message);
+    }
 }
 
 /// A unit is a finding when every variant is UNSAT; the documented variant, else the one
@@ -217,6 +276,13 @@ pub fn unit_finding(unit: &Unit, solved: &[Solved]) -> Option<Finding> {
         id: String::new(),
         suppressed: false,
         baseline: None,
+        domain: runs
+            .first()
+            .and_then(|r| r.domain.as_ref())
+            .map(|d| DomainFailures {
+                labels: d.labels.clone(),
+                failing: vec![d.index],
+            }),
     })
 }
 

@@ -53,6 +53,7 @@ use self::class_methods::{state_stored_outside_init, tensor_methods, MAX_METHODS
 use self::docstring::{body_docstring, described_shape, docstring};
 use self::params::{classify, classify_with, Default, Kinds, ParamKind};
 use self::variants::{bind_inputs, documented_variant, run_all_variants, Choice};
+use crate::eval::domains::DomainChoice;
 use crate::eval::imports::ImportSearch;
 use crate::eval::interp::{AppliedOperators, Interp};
 use crate::eval::project::{ModuleArena, Project};
@@ -113,6 +114,9 @@ pub struct UnitRun {
     /// The input has the shape the docstring describes (`variants::documented_variant`).
     #[serde(default)]
     pub documented: bool,
+    /// The value of a declared domain the run takes (`eval::domains`).
+    #[serde(default)]
+    pub domain: Option<DomainChoice>,
 }
 
 /// Builder functions run per file, at most: a library file with a hundred variants of one
@@ -176,7 +180,11 @@ fn run_units_in(
         "__name__".to_string(),
         V::Data(Value::Str(Some("__main__".into()))),
     );
+    let initial_globals = interp.globals.clone();
+    interp.plan.domains = true;
     interp.exec_block(&module.body);
+    interp.plan.domains = false;
+    let domain = interp.plan.domain_wanted.take();
     interp.classes.settle();
     let mut units = vec![Unit {
         name: "<module>".to_string(),
@@ -186,6 +194,7 @@ fn run_units_in(
             variant: String::new(),
             trace: std::mem::take(&mut interp.run.trace),
             documented: false,
+            domain: None,
         }],
     }];
     let globals = interp.globals.clone();
@@ -220,6 +229,35 @@ fn run_units_in(
         builders += usize::from(built.is_some());
         units.extend(built);
     }
+    // The module's code over a declared domain: once per value, in place of the run that
+    // took every value in turn (and stopped at the first that fails). Last, so that what
+    // these runs leave reaches no other unit.
+    if let Some((at, labels)) = domain {
+        let runs = (0..labels.len())
+            .map(|index| {
+                let choice = DomainChoice {
+                    labels: labels.clone(),
+                    index: index as u32,
+                };
+                reset(&mut interp, &initial_globals);
+                interp.plan.domains = true;
+                interp.plan.domain = Some((at, choice.clone()));
+                interp.exec_block(&module.body);
+                interp.plan.domains = false;
+                interp.plan.domain = None;
+                interp.plan.domain_wanted = None;
+                UnitRun {
+                    variant: format!("[{}]", choice.label()),
+                    trace: std::mem::take(&mut interp.run.trace),
+                    documented: false,
+                    domain: Some(choice),
+                }
+            })
+            .collect();
+        let location = units[0].location;
+        let by_value = units_by_domain("<module>", UnitKind::Module, location, runs);
+        units.splice(0..1, by_value);
+    }
     let modules_looked_up = interp
         .project
         .as_ref()
@@ -247,6 +285,36 @@ fn unit(
         location: interp.position(at),
         runs,
     })
+}
+
+/// The units of `runs`: one, or with runs that take values of a declared domain, one per
+/// value (`name [k=7]`), each a question of its own: a value whose every run fails is a
+/// finding, whatever the other values do (`eval::domains`).
+fn units_by_domain(
+    name: &str,
+    kind: UnitKind,
+    location: crate::eval::trace::Span,
+    runs: Vec<UnitRun>,
+) -> Vec<Unit> {
+    let mut groups: Vec<(Option<DomainChoice>, Vec<UnitRun>)> = Vec::new();
+    for run in runs {
+        match groups.iter_mut().find(|(d, _)| *d == run.domain) {
+            Some((_, group)) => group.push(run),
+            None => groups.push((run.domain.clone(), vec![run])),
+        }
+    }
+    groups
+        .into_iter()
+        .map(|(domain, runs)| Unit {
+            name: match &domain {
+                Some(d) => format!("{name} [{}]", d.label()),
+                None => name.to_string(),
+            },
+            kind,
+            location,
+            runs,
+        })
+        .collect()
 }
 
 /// The indices `0..n` with `m` evenly spaced ones first (the first and the last among
@@ -450,7 +518,7 @@ fn run_function<'a>(
     def: &'a StmtFunctionDef,
     guess_tensors: bool,
     assumed: &[Assumption],
-) -> Option<Unit> {
+) -> Vec<Unit> {
     let mut kinds = classify_with(def, false, false, &helper_defs(globals));
     declare(&mut kinds, assumed);
     if !guess_tensors {
@@ -465,12 +533,14 @@ fn run_function<'a>(
         .any(|(_, k, d)| *d == Default::Absent && k.is_tensor());
     let bare = def.parameters.is_empty() && !def.is_async;
     if !(tensors || bare) {
-        return None;
+        return Vec::new();
     }
     let kinds = with_free_int_sizes(def, kinds);
     let documented = docstring(def)
         .and_then(|doc| described_shape(&[doc]))
         .and_then(|dims| documented_variant(&kinds, dims));
+    // A script's driver (`main()`) declares domains by looping over literal values.
+    interp.plan.domains = bare;
     let runs = run_all_variants(interp, &kinds, documented, |interp, choices| {
         reset(interp, globals);
         let (args, variant) = bind_inputs(interp, choices);
@@ -480,13 +550,12 @@ fn run_function<'a>(
         }
         variant
     });
-    unit(
-        interp,
-        def.name.id.as_str(),
-        UnitKind::Function,
-        def.name.range,
-        runs,
-    )
+    interp.plan.domains = false;
+    if runs.is_empty() {
+        return Vec::new();
+    }
+    let location = interp.position(def.name.range);
+    units_by_domain(def.name.id.as_str(), UnitKind::Function, location, runs)
 }
 
 /// Whether a parameter that is used like a tensor may be taken for a torch tensor: not in

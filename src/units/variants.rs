@@ -8,6 +8,7 @@ use rustc_hash::FxHashMap as HashMap;
 
 use super::params::{AnnotatedDim, Default, Kinds, ParamKind};
 use super::UnitRun;
+use crate::eval::domains::DomainChoice;
 use crate::eval::interp::Interp;
 use crate::eval::trace::Input;
 use crate::eval::value::V;
@@ -260,19 +261,32 @@ fn with_splits<'a>(
     mut once: impl FnMut(&mut Interp<'a>) -> String,
 ) -> Vec<UnitRun> {
     let mut runs = Vec::new();
-    let mut plans = vec![Vec::new()];
-    while let Some(plan) = plans.pop() {
+    let mut plans = vec![(Vec::new(), None)];
+    while let Some((plan, domain)) = plans.pop() {
         interp.plan.decisions = plan;
         interp.plan.used = 0;
         interp.plan.split_wanted = false;
+        interp.plan.domain = domain.clone();
+        interp.plan.domain_wanted = None;
         let mut variant = once(interp);
         let trace = std::mem::take(&mut interp.run.trace);
         let plan = std::mem::take(&mut interp.plan.decisions);
+        // A declared domain met: the run again once per value (`eval::domains`).
+        if let (None, Some((at, labels))) = (&domain, interp.plan.domain_wanted.take()) {
+            for index in (0..labels.len()).rev() {
+                let choice = DomainChoice {
+                    labels: labels.clone(),
+                    index: index as u32,
+                };
+                plans.push((plan.clone(), Some((at, choice))));
+            }
+            continue;
+        }
         if interp.plan.split_wanted && plan.len() < MAX_SPLITS {
             for answer in [false, true] {
                 let mut next = plan.clone();
                 next.push(answer);
-                plans.push(next);
+                plans.push((next, domain.clone()));
             }
             continue;
         }
@@ -280,13 +294,20 @@ fn with_splits<'a>(
             let answers: Vec<&str> = plan.iter().map(|&b| if b { "y" } else { "n" }).collect();
             variant = format!("{variant}|{}", answers.join(""));
         }
+        let domain = domain.map(|(_, choice)| choice);
+        if let Some(choice) = &domain {
+            variant = format!("{variant} [{}]", choice.label());
+        }
         runs.push(UnitRun {
             variant,
             trace,
             documented: false,
+            domain,
         });
     }
     interp.plan.split_wanted = false;
+    interp.plan.domain = None;
+    interp.plan.domain_wanted = None;
     runs
 }
 

@@ -1,0 +1,434 @@
+//! Declared domains of hyperparameters in driver code: a loop over literal values whose
+//! passes do not depend on each other (`for k in [3, 5, 7]: run(kernel_size=k)`, a grid of
+//! configuration dicts, `itertools.product` over literal lists). Each value is a choice the
+//! author says is valid, so each is its own question: the unit runs once per value
+//! (`units::variants::with_splits`), each run labelled with the value, and a value whose runs
+//! all fail is named by the finding ("fails for k=7; passes for k=3, k=5").
+//!
+//! Only the module's code and functions without required parameters (a script's `main`)
+//! take loops as domains, and only the first such loop of a run: elsewhere a loop over
+//! literals builds something (layers, stages) and is unrolled as before. A body that carries
+//! state from one pass to the next (a name read before the body assigns it, an augmented
+//! assignment, a container or attribute of something made before the loop changed, an early
+//! exit) is no domain either.
+
+use ruff_python_ast::visitor::{walk_expr, walk_stmt, Visitor};
+use ruff_python_ast::{Expr, ExprContext, Stmt};
+use ruff_text_size::TextRange;
+use rustc_hash::FxHashSet;
+
+use super::value::V;
+use crate::shapes::Value;
+
+/// Values a loop may range over as a domain, at most.
+pub const MAX_DOMAIN: usize = 32;
+
+/// One value of a declared domain chosen for a run: the loop's target, the value's index
+/// and every value's label, in order.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct DomainChoice {
+    pub labels: Vec<String>,
+    pub index: u32,
+}
+
+impl DomainChoice {
+    pub fn label(&self) -> &str {
+        self.labels
+            .get(self.index as usize)
+            .map_or("", String::as_str)
+    }
+}
+
+/// The labels of `items` bound to `target` when the loop is a domain: every item a literal
+/// value, at least two and at most [`MAX_DOMAIN`], and passes independent of each other.
+pub fn domain_labels(target: &Expr, items: &[V<'_>], body: &[Stmt]) -> Option<Vec<String>> {
+    if !(2..=MAX_DOMAIN).contains(&items.len()) || !independent_passes(target, body) {
+        return None;
+    }
+    let labels: Vec<String> = items
+        .iter()
+        .map(|item| label(target, item))
+        .collect::<Option<_>>()?;
+    let distinct: FxHashSet<&String> = labels.iter().collect();
+    (distinct.len() == labels.len()).then_some(labels)
+}
+
+/// `k=7`; `kernel_size=3, stride=1` for a tuple target; `image_size=28, pool=max` for a
+/// dict bound to one name.
+fn label(target: &Expr, item: &V<'_>) -> Option<String> {
+    match (target, item) {
+        (Expr::Name(_), V::Dict(entries)) if !entries.is_empty() => {
+            let parts: Option<Vec<String>> = entries
+                .iter()
+                .map(|(k, v)| literal(v).map(|v| format!("{k}={v}")))
+                .collect();
+            Some(parts?.join(", "))
+        }
+        (Expr::Name(n), v) => Some(format!("{}={}", n.id, literal(v)?)),
+        (Expr::Tuple(t), V::Tuple(vs) | V::List(vs)) if t.elts.len() == vs.len() => {
+            let parts: Option<Vec<String>> = t
+                .elts
+                .iter()
+                .zip(vs)
+                .map(|(e, v)| match e {
+                    Expr::Name(n) => literal(v).map(|v| format!("{}={v}", n.id)),
+                    _ => None,
+                })
+                .collect();
+            Some(parts?.join(", "))
+        }
+        _ => None,
+    }
+}
+
+/// A value written as Python would print it, when it is a literal.
+fn literal(v: &V<'_>) -> Option<String> {
+    match v {
+        V::Data(Value::Int(d)) => d.as_const().map(|c| c.to_string()),
+        V::Data(Value::Float(Some(f))) => Some(format!("{f:?}")),
+        V::Data(Value::Bool(Some(b))) => Some(if *b { "True" } else { "False" }.to_string()),
+        V::Data(Value::Str(Some(s))) => Some(s.clone()),
+        V::Data(Value::None) => Some("None".to_string()),
+        V::Tuple(items) | V::List(items) => {
+            let parts: Option<Vec<String>> = items.iter().map(literal).collect();
+            let inner = parts?.join(", ");
+            Some(match v {
+                V::Tuple(_) if items.len() == 1 => format!("({inner},)"),
+                V::Tuple(_) => format!("({inner})"),
+                _ => format!("[{inner}]"),
+            })
+        }
+        _ => None,
+    }
+}
+
+/// Whether each pass of the loop runs the same whatever the passes before did: the body
+/// never leaves early, never reads a name before assigning it in the pass (unless the loop
+/// target binds it), and changes nothing made before the loop (no augmented assignment,
+/// no item or attribute written, no mutating method called on an outside name).
+fn independent_passes(target: &Expr, body: &[Stmt]) -> bool {
+    let mut check = Passes {
+        bound: FxHashSet::default(),
+        assigned_later: FxHashSet::default(),
+        ok: true,
+    };
+    collect_names(target, &mut check.bound);
+    for stmt in body {
+        assigned_names(stmt, &mut check.assigned_later);
+    }
+    for stmt in body {
+        check.visit_stmt(stmt);
+    }
+    check.ok
+}
+
+struct Passes {
+    /// Names the pass has bound so far (the loop target first).
+    bound: FxHashSet<String>,
+    /// Names the body assigns somewhere.
+    assigned_later: FxHashSet<String>,
+    ok: bool,
+}
+
+const MUTATORS: &[&str] = &[
+    "append",
+    "extend",
+    "insert",
+    "update",
+    "add",
+    "setdefault",
+    "pop",
+    "remove",
+    "clear",
+    "add_module",
+    "register_buffer",
+    "register_parameter",
+];
+
+const REFLECTION: &[&str] = &["setattr", "delattr", "exec", "eval", "globals", "vars"];
+
+impl<'b> Visitor<'b> for Passes {
+    fn visit_stmt(&mut self, stmt: &'b Stmt) {
+        match stmt {
+            Stmt::Return(_) | Stmt::Break(_) | Stmt::Continue(_) | Stmt::Raise(_) => {
+                self.ok = false
+            }
+            Stmt::AugAssign(_) | Stmt::Global(_) | Stmt::Nonlocal(_) | Stmt::Delete(_) => {
+                self.ok = false
+            }
+            Stmt::FunctionDef(_) | Stmt::ClassDef(_) => self.ok = false,
+            Stmt::Assign(a) => {
+                self.visit_expr(&a.value);
+                for t in &a.targets {
+                    self.bind_target(t);
+                }
+            }
+            Stmt::AnnAssign(a) => {
+                if let Some(v) = &a.value {
+                    self.visit_expr(v);
+                }
+                self.bind_target(&a.target);
+            }
+            Stmt::For(f) => {
+                self.visit_expr(&f.iter);
+                self.bind_target(&f.target);
+                for s in f.body.iter().chain(&f.orelse) {
+                    self.visit_stmt(s);
+                }
+            }
+            Stmt::With(w) => {
+                for item in &w.items {
+                    self.visit_expr(&item.context_expr);
+                    if let Some(v) = &item.optional_vars {
+                        self.bind_target(v);
+                    }
+                }
+                for s in &w.body {
+                    self.visit_stmt(s);
+                }
+            }
+            _ => walk_stmt(self, stmt),
+        }
+    }
+
+    fn visit_expr(&mut self, expr: &'b Expr) {
+        match expr {
+            Expr::Name(n) if n.ctx == ExprContext::Load => {
+                let name = n.id.as_str();
+                if self.assigned_later.contains(name) && !self.bound.contains(name) {
+                    self.ok = false;
+                }
+            }
+            Expr::Call(c) => {
+                match &*c.func {
+                    Expr::Attribute(a)
+                        if MUTATORS.contains(&a.attr.id.as_str())
+                            && !self.made_in_pass(&a.value) =>
+                    {
+                        self.ok = false
+                    }
+                    // Writes to whatever object or namespace it is given.
+                    Expr::Name(n) if REFLECTION.contains(&n.id.as_str()) => self.ok = false,
+                    _ => {}
+                }
+                walk_expr(self, expr);
+            }
+            // Comprehensions bind their own names.
+            Expr::ListComp(_) | Expr::SetComp(_) | Expr::DictComp(_) | Expr::Generator(_) => {}
+            Expr::Lambda(_) => {}
+            _ => walk_expr(self, expr),
+        }
+    }
+}
+
+impl Passes {
+    /// Binds a plain name; writing an item or an attribute of something made before the
+    /// pass carries state.
+    fn bind_target(&mut self, target: &Expr) {
+        match target {
+            Expr::Name(n) => {
+                self.bound.insert(n.id.to_string());
+            }
+            Expr::Tuple(t) => t.elts.iter().for_each(|e| self.bind_target(e)),
+            Expr::List(l) => l.elts.iter().for_each(|e| self.bind_target(e)),
+            Expr::Starred(s) => self.bind_target(&s.value),
+            Expr::Subscript(s) => {
+                if !self.made_in_pass(&s.value) {
+                    self.ok = false;
+                }
+            }
+            Expr::Attribute(a) => {
+                if !self.made_in_pass(&a.value) {
+                    self.ok = false;
+                }
+            }
+            _ => self.ok = false,
+        }
+    }
+
+    /// A name bound by this pass (not the loop target: an item of the domain is shared).
+    fn made_in_pass(&self, e: &Expr) -> bool {
+        match e {
+            Expr::Name(n) => self.bound.contains(n.id.as_str()),
+            _ => false,
+        }
+    }
+}
+
+fn collect_names(target: &Expr, out: &mut FxHashSet<String>) {
+    match target {
+        Expr::Name(n) => {
+            out.insert(n.id.to_string());
+        }
+        Expr::Tuple(t) => t.elts.iter().for_each(|e| collect_names(e, out)),
+        Expr::List(l) => l.elts.iter().for_each(|e| collect_names(e, out)),
+        Expr::Starred(s) => collect_names(&s.value, out),
+        _ => {}
+    }
+}
+
+/// Names a statement assigns, nested blocks included.
+fn assigned_names(stmt: &Stmt, out: &mut FxHashSet<String>) {
+    struct Assigned<'o>(&'o mut FxHashSet<String>);
+    impl<'b> Visitor<'b> for Assigned<'_> {
+        fn visit_expr(&mut self, expr: &'b Expr) {
+            if let Expr::Name(n) = expr {
+                if n.ctx == ExprContext::Store {
+                    self.0.insert(n.id.to_string());
+                }
+            }
+            walk_expr(self, expr);
+        }
+    }
+    Assigned(out).visit_stmt(stmt);
+}
+
+/// Whether a loop's iterable is values the code writes out: a literal list, tuple or set,
+/// a name or attribute (a constant such as `CONFIGS`), or `itertools.product` of those. A
+/// `range`, `enumerate` or a computed sequence counts passes, it declares no choices.
+pub fn declares_values(iter: &Expr) -> bool {
+    match iter {
+        Expr::List(_) | Expr::Tuple(_) | Expr::Set(_) | Expr::Name(_) | Expr::Attribute(_) => true,
+        Expr::Call(c) => {
+            let product = match &*c.func {
+                Expr::Name(n) => n.id.as_str() == "product",
+                Expr::Attribute(a) => a.attr.id.as_str() == "product",
+                _ => false,
+            };
+            product && c.arguments.args.iter().all(declares_values)
+        }
+        _ => false,
+    }
+}
+
+/// Where a loop is, to recognise it again in the runs that each take one of its values.
+pub fn loop_at(target: &Expr) -> TextRange {
+    use ruff_text_size::Ranged;
+    target.range()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::frontend::parse_python;
+
+    fn check(src: &str) -> bool {
+        let module = parse_python(src).expect("parses");
+        let Stmt::For(f) = &module.body[0] else {
+            panic!("a loop")
+        };
+        independent_passes(&f.target, &f.body)
+    }
+
+    #[test]
+    fn passes_that_carry_state_are_no_domain() {
+        assert!(check(
+            "for k in [3, 5]:\n    out = run(kernel_size=k)\n    print(k, out.shape)\n"
+        ));
+        assert!(check(
+            "for cfg in C:\n    m = Net(**cfg)\n    m.eval()\n    y = m(x)\n"
+        ));
+        // The channel count flows from one pass to the next.
+        assert!(!check(
+            "for c in [8, 16]:\n    layers.append(conv(prev, c))\n    prev = c\n"
+        ));
+        assert!(!check("for c in [8, 16]:\n    y = conv(y, c)\n"));
+        assert!(!check("for k in [3, 5]:\n    total += run(k)\n"));
+        assert!(!check("for k in [3, 5]:\n    self.blocks[k] = block(k)\n"));
+        assert!(!check("for k in [3, 5]:\n    if run(k):\n        break\n"));
+        assert!(!check("for n in ['a', 'b']:\n    setattr(cfg, n, 1)\n"));
+        // Results gathered in a container made before the loop: other passes' results
+        // are read after it.
+        assert!(!check("for k in [3, 5]:\n    results[k] = run(k)\n"));
+    }
+
+    #[test]
+    fn values_are_labelled_as_written() {
+        let module = parse_python("for a, b in x: pass\nfor cfg in y: pass\n").unwrap();
+        let targets: Vec<&Expr> = module
+            .body
+            .iter()
+            .map(|s| match s {
+                Stmt::For(f) => &*f.target,
+                _ => unreachable!(),
+            })
+            .collect();
+        let int = |i: i64| V::Data(Value::Int(crate::shapes::DimExpr::from(i)));
+        let s = |t: &str| V::Data(Value::Str(Some(t.to_string())));
+        assert_eq!(
+            label(targets[0], &V::Tuple(vec![int(3), s("max")])),
+            Some("a=3, b=max".to_string())
+        );
+        let cfg = V::Dict(vec![
+            ("image_size".into(), int(28)),
+            ("pool".into(), s("avg")),
+        ]);
+        assert_eq!(
+            label(targets[1], &cfg),
+            Some("image_size=28, pool=avg".to_string())
+        );
+        assert_eq!(label(targets[1], &V::Unknown), None);
+    }
+
+    /// Every value of a loop over literals is checked and the finding names the failing
+    /// ones and those that pass; a loop that builds (carries state) is unrolled as before,
+    /// and a driver whose every value passes stays clean.
+    #[test]
+    fn a_findings_names_the_values_of_a_domain_that_fail() {
+        let src = r#"
+import itertools
+import torch
+import torch.nn as nn
+
+
+def run(kernel_size, width):
+    conv = nn.Conv2d(1, 4, kernel_size)
+    head = nn.Linear(WIDTH, 2)
+    x = conv(torch.randn(1, 1, 6, 6))
+    return head(x.flatten(1))
+
+
+def main():
+    for kernel_size, width in itertools.product([3, 5, 9], [4]):
+        y = run(kernel_size, width)
+        print(kernel_size, y.shape)
+
+
+if __name__ == "__main__":
+    main()
+"#;
+        // 6x6 with kernel 3: 4x4x4 = 64 features; kernel 5: 2x2x4 = 16; kernel 9 is larger
+        // than the input.
+        let found = crate::testing::findings(&src.replace("WIDTH", "64"));
+        let messages: Vec<&str> = found.iter().map(|f| f.message.as_str()).collect();
+        assert_eq!(found.len(), 2, "{messages:?}");
+        assert!(
+            messages[0].ends_with(
+                "fails for (kernel_size=9, width=4); passes for (kernel_size=3, width=4)"
+            ),
+            "{messages:?}"
+        );
+        assert!(
+            messages[1].ends_with(
+                "fails for (kernel_size=5, width=4); passes for (kernel_size=3, width=4)"
+            ),
+            "{messages:?}"
+        );
+        assert_eq!((found[0].span.line, found[1].span.line), (10, 11));
+        // Only kernel 3 is kept: clean.
+        let clean = src
+            .replace("WIDTH", "64")
+            .replace("[3, 5, 9], [4]", "[3], [4]");
+        assert!(crate::testing::findings(&clean).is_empty());
+        // A loop that builds carries its state: unrolled, the first failing value stops it.
+        let building = src.replace("WIDTH", "64").replace(
+            "        y = run(kernel_size, width)\n",
+            "        y = run(kernel_size, width)\n        outs.append(y)\n",
+        );
+        let found = crate::testing::findings(
+            &building.replace("def main():\n", "def main():\n    outs = []\n"),
+        );
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(!found[0].message.contains("fails for"), "{found:?}");
+    }
+}
