@@ -396,14 +396,19 @@ impl<'a> Interp<'a> {
         args: Vec<V<'a>>,
         kwargs: Vec<(String, V<'a>)>,
     ) {
+        let fields = self.dataclass_fields(class);
+        let chosen = self.declared_field_values(class, &fields, args.len(), &kwargs);
         let mut args = args.into_iter();
         let mut items = Vec::new();
-        for name in self.dataclass_fields(class) {
+        for name in fields {
             let v = match args.next() {
                 Some(v) => v,
                 None => match kwargs.iter().find(|(k, _)| k == name) {
                     Some((_, v)) => v.clone(),
-                    None => self.class_member(class, name).unwrap_or(V::Unknown),
+                    None => match chosen.iter().find(|(k, _)| k == name) {
+                        Some((_, v)) => v.clone(),
+                        None => self.class_member(class, name).unwrap_or(V::Unknown),
+                    },
                 },
             };
             items.push(v.clone());
@@ -422,6 +427,53 @@ impl<'a> Interp<'a> {
         if let Some(V::Func(post)) = self.class_member(class, "__post_init__") {
             let span = post.range;
             self.call_user(post, Some(obj.clone()), Vec::new(), Vec::new(), span);
+        }
+    }
+
+    /// Fields left to their default whose annotation declares the values they take
+    /// (`pooling: Literal["cls", "mean"] = "mean"`) form a domain (`domains.rs`) where the
+    /// unit takes domains: the values this run takes, by field (none when it takes none).
+    fn declared_field_values(
+        &mut self,
+        class: &'a StmtClassDef,
+        fields: &[&'a str],
+        positional: usize,
+        kwargs: &[(String, V<'a>)],
+    ) -> Vec<(String, V<'a>)> {
+        if !self.plan.domains {
+            return Vec::new();
+        }
+        let declared: Vec<(String, Vec<V<'a>>)> = fields
+            .iter()
+            .enumerate()
+            .filter(|(i, name)| *i >= positional && !kwargs.iter().any(|(k, _)| k == *name))
+            .filter_map(|(_, name)| {
+                let values = self.ancestry(class).into_iter().find_map(|c| {
+                    c.body.iter().find_map(|stmt| match stmt {
+                        Stmt::AnnAssign(a) if matches!(&*a.target, Expr::Name(n) if n.id == *name) => {
+                            super::domains::literal_choices(&a.annotation)
+                        }
+                        _ => None,
+                    })
+                })?;
+                Some((name.to_string(), values))
+            })
+            .collect();
+        let Some((labels, combos)) = super::domains::combinations(&declared) else {
+            return Vec::new();
+        };
+        match &self.plan.domain {
+            Some((at, choice)) if *at == class.range => combos
+                .into_iter()
+                .nth(choice.index as usize)
+                .unwrap_or_default(),
+            Some(_) => Vec::new(),
+            None => {
+                if self.plan.domain_wanted.is_none() {
+                    self.plan.domain_wanted = Some((class.range, labels));
+                }
+                Vec::new()
+            }
         }
     }
 

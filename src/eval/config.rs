@@ -77,6 +77,8 @@ struct ParserOption<'a> {
     action: String,
     nargs: Option<V<'a>>,
     default: V<'a>,
+    /// `choices=[...]` when every choice is known.
+    choices: Vec<V<'a>>,
 }
 
 impl<'a> ParserOption<'a> {
@@ -89,6 +91,7 @@ impl<'a> ParserOption<'a> {
             action: "ignored".into(),
             nargs: None,
             default: V::none(),
+            choices: Vec::new(),
         }
     }
 
@@ -101,15 +104,19 @@ impl<'a> ParserOption<'a> {
             text(&self.action),
             self.nargs.clone().unwrap_or(V::Unknown),
             self.default.clone(),
+            V::List(self.choices.clone()),
         ])
     }
 
     fn from_value(v: &V<'a>) -> Option<Self> {
         let V::Tuple(items) = v else { return None };
-        let [dest, flags, kind, action, nargs, default] = items.as_slice() else {
+        let [dest, flags, kind, action, nargs, default, choices] = items.as_slice() else {
             return None;
         };
         let V::List(flags) = flags else { return None };
+        let V::List(choices) = choices else {
+            return None;
+        };
         Some(ParserOption {
             dest: text_of(dest)?,
             flags: flags.iter().filter_map(text_of).collect(),
@@ -117,12 +124,18 @@ impl<'a> ParserOption<'a> {
             action: text_of(action)?,
             nargs: (!nargs.is_unknown()).then(|| nargs.clone()),
             default: default.clone(),
+            choices: choices.clone(),
         })
     }
 
     fn positional(&self) -> bool {
         !self.flags.is_empty() && self.flags.iter().all(|f| !f.starts_with('-'))
     }
+}
+
+/// `type=int`.
+fn is_int_type(kind: &V<'_>) -> bool {
+    matches!(kind, V::Builtin("int"))
 }
 
 fn text_of(v: &V) -> Option<String> {
@@ -313,6 +326,7 @@ impl<'a> Interp<'a> {
                             action: "set_defaults".into(),
                             nargs: None,
                             default: v,
+                            choices: Vec::new(),
                         });
                     }
                     let list = V::List(options.iter().map(ParserOption::to_value).collect());
@@ -323,7 +337,10 @@ impl<'a> Interp<'a> {
             "parse_args" | "parse_known_args" => {
                 let argv = args.first().cloned().or_else(|| kwarg("args"));
                 let ns = match argv {
-                    None | Some(V::Data(Value::None)) => self.parsed(parser, &[], span),
+                    None | Some(V::Data(Value::None)) => {
+                        let ns = self.parsed(parser, &[], span);
+                        self.with_declared_values(parser, ns, span)
+                    }
                     Some(list) => match list
                         .elements()
                         .map(|items| items.iter().map(text_of).collect::<Option<Vec<String>>>())
@@ -343,6 +360,62 @@ impl<'a> Interp<'a> {
                 V::Unknown
             }
         }
+    }
+
+    /// The namespace of a script run with no arguments, where its options declare the
+    /// values they take (`choices`, or an int range the script checks after parsing,
+    /// `domains::stated_ranges`): a domain (`domains.rs`), and in a run that takes one of its
+    /// values, the namespace with it.
+    fn with_declared_values(
+        &mut self,
+        parser: &Rc<RefCell<Object<'a>>>,
+        ns: V<'a>,
+        span: TextRange,
+    ) -> V<'a> {
+        if !self.plan.domains || !matches!(ns, V::Object(_)) {
+            return ns;
+        }
+        let declared: Vec<(String, Vec<V<'a>>)> = self
+            .parser_options(parser)
+            .into_iter()
+            .filter(|o| o.action == "store")
+            .filter_map(|o| {
+                let values = match o.choices.len() {
+                    0 => self
+                        .plan
+                        .stated_ranges
+                        .get(&o.dest)
+                        .filter(|_| is_int_type(&o.kind))
+                        .map(|&(lo, hi)| {
+                            (lo..=hi).map(|n| V::Data(Value::Int(n.into()))).collect()
+                        })?,
+                    1 => return None,
+                    _ => o.choices,
+                };
+                Some((o.dest, values))
+            })
+            .collect();
+        let Some((labels, combos)) = super::domains::combinations(&declared) else {
+            return ns;
+        };
+        let V::Object(obj) = &ns else { return ns };
+        match &self.plan.domain {
+            Some((at, choice)) if *at == span => {
+                if let Some(combo) = combos.get(choice.index as usize) {
+                    let mut o = obj.borrow_mut();
+                    for (dest, v) in combo {
+                        o.attrs_mut().insert(dest.clone(), v.clone());
+                    }
+                }
+            }
+            Some(_) => {}
+            None => {
+                if self.plan.domain_wanted.is_none() {
+                    self.plan.domain_wanted = Some((span, labels));
+                }
+            }
+        }
+        ns
     }
 
     fn make_opaque(&mut self, parser: &Rc<RefCell<Object<'a>>>) {
@@ -415,6 +488,9 @@ impl<'a> Interp<'a> {
                 (None, _) => V::none(),
             }
         };
+        let choices = kwarg("choices")
+            .and_then(|c| super::calls::iterate(&c))
+            .unwrap_or_default();
         Some(ParserOption {
             dest,
             flags,
@@ -422,6 +498,7 @@ impl<'a> Interp<'a> {
             action,
             nargs,
             default,
+            choices,
         })
     }
 

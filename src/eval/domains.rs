@@ -283,6 +283,219 @@ fn assigned_names(stmt: &Stmt, out: &mut FxHashSet<String>) {
     Assigned(out).visit_stmt(stmt);
 }
 
+/// The combinations of options' declared values, in order (the last option varies
+/// fastest), with their labels (`width=16, norm=batch`): options are taken in order while
+/// the combinations stay within [`MAX_DOMAIN`]. `None` when no option declares values.
+#[allow(clippy::type_complexity)]
+pub fn combinations<'a>(
+    declared: &[(String, Vec<V<'a>>)],
+) -> Option<(Vec<String>, Vec<Vec<(String, V<'a>)>>)> {
+    let mut combos: Vec<Vec<(String, V<'a>)>> = vec![Vec::new()];
+    for (name, values) in declared {
+        if values.is_empty() || combos.len() * values.len() > MAX_DOMAIN {
+            continue;
+        }
+        if values.iter().any(|v| literal(v).is_none()) {
+            continue;
+        }
+        combos = combos
+            .into_iter()
+            .flat_map(|prefix| {
+                values.iter().map(move |v| {
+                    let mut next = prefix.clone();
+                    next.push((name.clone(), v.clone()));
+                    next
+                })
+            })
+            .collect();
+    }
+    if combos.len() < 2 {
+        return None;
+    }
+    let labels = combos
+        .iter()
+        .map(|combo| {
+            let parts: Vec<String> = combo
+                .iter()
+                .map(|(n, v)| format!("{n}={}", literal(v).unwrap_or_default()))
+                .collect();
+            parts.join(", ")
+        })
+        .collect();
+    Some((labels, combos))
+}
+
+/// The values of a `Literal[...]` annotation (`typing.Literal` too), when each is a
+/// literal int, string, bool or None.
+pub fn literal_choices<'a>(annotation: &Expr) -> Option<Vec<V<'a>>> {
+    let Expr::Subscript(s) = annotation else {
+        return None;
+    };
+    let named = match &*s.value {
+        Expr::Name(n) => n.id.as_str() == "Literal",
+        Expr::Attribute(a) => a.attr.id.as_str() == "Literal",
+        _ => false,
+    };
+    if !named {
+        return None;
+    }
+    let items: Vec<&Expr> = match &*s.slice {
+        Expr::Tuple(t) => t.elts.iter().collect(),
+        one => vec![one],
+    };
+    items
+        .into_iter()
+        .map(|e| match e {
+            Expr::NumberLiteral(n) => n
+                .value
+                .as_int()
+                .and_then(|i| i.as_i64())
+                .map(|k| V::Data(Value::Int(k.into()))),
+            Expr::UnaryOp(u) if u.op == ruff_python_ast::UnaryOp::USub => match &*u.operand {
+                Expr::NumberLiteral(n) => n
+                    .value
+                    .as_int()
+                    .and_then(|i| i.as_i64())
+                    .map(|k| V::Data(Value::Int((-k).into()))),
+                _ => None,
+            },
+            Expr::StringLiteral(t) => Some(V::Data(Value::Str(Some(t.value.to_str().to_string())))),
+            Expr::BooleanLiteral(b) => Some(V::Data(Value::Bool(Some(b.value)))),
+            Expr::NoneLiteral(_) => Some(V::none()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Int ranges a script checks an option against after parsing, by the option's name:
+/// `assert lo <= args.x <= hi`, `assert args.x >= lo and args.x <= hi`, and a check that
+/// stops the script outside the range (`if not lo <= args.x <= hi: parser.error(...)`,
+/// `if args.x < lo or args.x > hi: raise ...`). At most 16 values.
+pub fn stated_ranges(body: &[Stmt]) -> rustc_hash::FxHashMap<String, (i64, i64)> {
+    struct Checks(rustc_hash::FxHashMap<String, (i64, i64)>);
+    impl<'b> Visitor<'b> for Checks {
+        fn visit_stmt(&mut self, stmt: &'b Stmt) {
+            match stmt {
+                Stmt::Assert(a) => self.bounds(&a.test, true),
+                Stmt::If(i) if i.elif_else_clauses.is_empty() && stops(&i.body) => {
+                    self.bounds(&i.test, false)
+                }
+                _ => {}
+            }
+            walk_stmt(self, stmt);
+        }
+    }
+    impl Checks {
+        /// `inside`: the test holds inside the range (an assert); else outside (a stop).
+        fn bounds(&mut self, test: &Expr, inside: bool) {
+            let test = match (test, inside) {
+                (Expr::UnaryOp(u), false) if u.op == ruff_python_ast::UnaryOp::Not => {
+                    return self.bounds(&u.operand, true)
+                }
+                (t, _) => t,
+            };
+            let mut lo: Option<(String, i64)> = None;
+            let mut hi: Option<(String, i64)> = None;
+            let mut note = |name: String, low: Option<i64>, high: Option<i64>| {
+                if let Some(l) = low {
+                    lo = Some((name.clone(), l));
+                }
+                if let Some(h) = high {
+                    hi = Some((name, h));
+                }
+            };
+            let parts: Vec<&Expr> = match test {
+                Expr::BoolOp(b)
+                    if (inside && b.op == ruff_python_ast::BoolOp::And)
+                        || (!inside && b.op == ruff_python_ast::BoolOp::Or) =>
+                {
+                    b.values.iter().collect()
+                }
+                t => vec![t],
+            };
+            for part in parts {
+                let Expr::Compare(c) = part else { return };
+                let mut operands = vec![&*c.left];
+                operands.extend(c.comparators.iter());
+                for (op, pair) in c.ops.iter().zip(operands.windows(2)) {
+                    let (a, b) = (pair[0], pair[1]);
+                    use ruff_python_ast::CmpOp::*;
+                    // Normalised to `value OP bound` or `bound OP value`, inside the range.
+                    let op = match (op, inside) {
+                        (o, true) => *o,
+                        (Lt, false) => GtE,
+                        (LtE, false) => Gt,
+                        (Gt, false) => LtE,
+                        (GtE, false) => Lt,
+                        _ => return,
+                    };
+                    match (
+                        option_name(a),
+                        int_literal(b),
+                        int_literal(a),
+                        option_name(b),
+                    ) {
+                        (Some(n), Some(k), _, _) => match op {
+                            Lt => note(n, None, Some(k - 1)),
+                            LtE => note(n, None, Some(k)),
+                            Gt => note(n, Some(k + 1), None),
+                            GtE => note(n, Some(k), None),
+                            _ => return,
+                        },
+                        (_, _, Some(k), Some(n)) => match op {
+                            Lt => note(n, Some(k + 1), None),
+                            LtE => note(n, Some(k), None),
+                            Gt => note(n, None, Some(k - 1)),
+                            GtE => note(n, None, Some(k)),
+                            _ => return,
+                        },
+                        _ => return,
+                    }
+                }
+            }
+            if let (Some((a, l)), Some((b, h))) = (lo, hi) {
+                if a == b && l <= h && h - l < 16 {
+                    self.0.insert(a, (l, h));
+                }
+            }
+        }
+    }
+    fn stops(body: &[Stmt]) -> bool {
+        body.iter().any(|s| match s {
+            Stmt::Raise(_) => true,
+            Stmt::Expr(e) => match &*e.value {
+                Expr::Call(c) => match &*c.func {
+                    Expr::Attribute(a) => matches!(a.attr.id.as_str(), "error" | "exit"),
+                    Expr::Name(n) => matches!(n.id.as_str(), "exit" | "quit"),
+                    _ => false,
+                },
+                _ => false,
+            },
+            _ => false,
+        })
+    }
+    fn option_name(e: &Expr) -> Option<String> {
+        match e {
+            Expr::Attribute(a) if matches!(&*a.value, Expr::Name(_)) => Some(a.attr.id.to_string()),
+            _ => None,
+        }
+    }
+    fn int_literal(e: &Expr) -> Option<i64> {
+        match e {
+            Expr::NumberLiteral(n) => n.value.as_int().and_then(|i| i.as_i64()),
+            Expr::UnaryOp(u) if u.op == ruff_python_ast::UnaryOp::USub => {
+                int_literal(&u.operand).map(|k| -k)
+            }
+            _ => None,
+        }
+    }
+    let mut checks = Checks(rustc_hash::FxHashMap::default());
+    for stmt in body {
+        checks.visit_stmt(stmt);
+    }
+    checks.0
+}
+
 /// Whether a loop's iterable is values the code writes out: a literal list, tuple or set,
 /// a name or attribute (a constant such as `CONFIGS`), or `itertools.product` of those. A
 /// `range`, `enumerate` or a computed sequence counts passes, it declares no choices.
@@ -340,6 +553,29 @@ mod tests {
         // Results gathered in a container made before the loop: other passes' results
         // are read after it.
         assert!(!check("for k in [3, 5]:\n    results[k] = run(k)\n"));
+    }
+
+    #[test]
+    fn ranges_are_read_from_the_checks_after_parsing() {
+        let module = parse_python(
+            "def main():\n    args = p.parse_args()\n    assert 1 <= args.depth <= 6\n    \
+             assert args.k >= 1 and args.k <= 3\n    if not 2 <= args.patch <= 8:\n        \
+             p.error('no')\n    if args.blocks < 1 or args.blocks > 4:\n        raise ValueError\n    \
+             if 1 <= args.other <= 3:\n        print('in range, not a check')\n    \
+             assert 0 < args.wide < 100\n",
+        )
+        .unwrap();
+        let mut got: Vec<(String, (i64, i64))> = stated_ranges(&module.body).into_iter().collect();
+        got.sort();
+        assert_eq!(
+            got,
+            vec![
+                ("blocks".to_string(), (1, 4)),
+                ("depth".to_string(), (1, 6)),
+                ("k".to_string(), (1, 3)),
+                ("patch".to_string(), (2, 8)),
+            ]
+        );
     }
 
     #[test]
@@ -430,5 +666,73 @@ if __name__ == "__main__":
         );
         assert_eq!(found.len(), 1, "{found:?}");
         assert!(!found[0].message.contains("fails for"), "{found:?}");
+    }
+
+    /// Command-line `choices`, an int range the script checks after parsing and a
+    /// dataclass field's `Literal[...]` are declared values too; a script run with its
+    /// defaults alone would have passed.
+    #[test]
+    fn options_ranges_and_literal_fields_declare_values() {
+        let model = r#"
+import argparse
+from dataclasses import dataclass
+from typing import Literal
+import torch
+import torch.nn as nn
+
+
+def run(k):
+    conv = nn.Conv2d(1, 2, k)
+    return conv(torch.randn(1, 1, 5, 5))
+
+DECLARE
+
+if __name__ == "__main__":
+    main()
+"#;
+        let choices = r#"
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--kernel", type=int, default=3, choices=[3, 5, 7])
+    args = p.parse_args()
+    run(args.kernel)
+"#;
+        let checked = r#"
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--kernel", type=int, default=3)
+    args = p.parse_args()
+    if args.kernel < 1 or args.kernel > 6:
+        p.error("out of range")
+    run(args.kernel)
+"#;
+        let literal = r#"
+@dataclass
+class Config:
+    kernel: Literal[3, 5, 7] = 3
+
+
+def main():
+    run(Config().kernel)
+"#;
+        for (declare, fails, passes) in [
+            (choices, "kernel=7", "kernel=3, kernel=5"),
+            (
+                checked,
+                "kernel=6",
+                "kernel=1, kernel=2, kernel=3, kernel=4, kernel=5",
+            ),
+            (literal, "kernel=7", "kernel=3, kernel=5"),
+        ] {
+            let found = crate::testing::findings(&model.replace("DECLARE", declare));
+            assert_eq!(found.len(), 1, "{found:?}");
+            assert!(
+                found[0]
+                    .message
+                    .ends_with(&format!("fails for {fails}; passes for {passes}")),
+                "{}",
+                found[0].message
+            );
+        }
     }
 }

@@ -131,6 +131,8 @@ pub struct Plan {
     pub domain: Option<(TextRange, super::domains::DomainChoice)>,
     /// A domain loop met with no value chosen: the unit runs again once per value.
     pub domain_wanted: Option<(TextRange, Vec<String>)>,
+    /// Int ranges the file checks its parsed options against (`domains::stated_ranges`).
+    pub stated_ranges: rustc_hash::FxHashMap<String, (i64, i64)>,
 }
 
 /// What the file's classes hold besides their methods, by class statement.

@@ -51,7 +51,20 @@ impl<'a> Interp<'a> {
         orelse: &'a [Stmt],
     ) -> Option<Flow> {
         let items = super::calls::iterate(iter).filter(|i| i.len() <= MAX_UNROLL)?;
-        let item = self.domain_value(target, &items, body)?;
+        let asked = self.plan.domain_wanted.is_some();
+        let Some(item) = self.domain_value(target, &items, body) else {
+            if asked || self.plan.domain_wanted.is_none() {
+                return None;
+            }
+            // First met: run as any loop; a body that applies no operator with any value
+            // (printing versions, writing files) is no question about shapes.
+            let before = self.run.trace.ops;
+            let flow = self.exec_for(target, iter.clone(), body, orelse);
+            if self.run.trace.ops == before {
+                self.plan.domain_wanted = None;
+            }
+            return Some(flow);
+        };
         self.assign(target, item);
         Some(match self.exec_block(body) {
             Flow::Normal => self.exec_block(orelse),

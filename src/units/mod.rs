@@ -181,6 +181,7 @@ fn run_units_in(
         V::Data(Value::Str(Some("__main__".into()))),
     );
     let initial_globals = interp.globals.clone();
+    interp.plan.stated_ranges = crate::eval::domains::stated_ranges(&module.body);
     interp.plan.domains = true;
     interp.exec_block(&module.body);
     interp.plan.domains = false;
@@ -232,7 +233,8 @@ fn run_units_in(
     // The module's code over a declared domain: once per value, in place of the run that
     // took every value in turn (and stopped at the first that fails). Last, so that what
     // these runs leave reaches no other unit.
-    if let Some((at, labels)) = domain {
+    let operations = units[0].runs[0].trace.ops > 0;
+    if let (Some((at, labels)), true) = (domain, operations) {
         let runs = (0..labels.len())
             .map(|index| {
                 let choice = DomainChoice {

@@ -271,8 +271,10 @@ fn with_splits<'a>(
         let mut variant = once(interp);
         let trace = std::mem::take(&mut interp.run.trace);
         let plan = std::mem::take(&mut interp.plan.decisions);
-        // A declared domain met: the run again once per value (`eval::domains`).
-        if let (None, Some((at, labels))) = (&domain, interp.plan.domain_wanted.take()) {
+        // A declared domain met: the run again once per value (`eval::domains`), unless
+        // it applied no operator at all (with every value in turn).
+        let wanted = interp.plan.domain_wanted.take();
+        if let (None, Some((at, labels)), true) = (&domain, wanted, trace.ops > 0) {
             for index in (0..labels.len()).rev() {
                 let choice = DomainChoice {
                     labels: labels.clone(),
