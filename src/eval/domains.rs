@@ -670,7 +670,8 @@ if __name__ == "__main__":
 
     /// Command-line `choices`, an int range the script checks after parsing and a
     /// dataclass field's `Literal[...]` are declared values too; a script run with its
-    /// defaults alone would have passed.
+    /// defaults alone would have passed. The issue's (and Refty's) example: `choices=[3, 5,
+    /// 15]` on a 7x7 input; a kernel that fails only when larger than 7.
     #[test]
     fn options_ranges_and_literal_fields_declare_values() {
         let model = r#"
@@ -683,7 +684,7 @@ import torch.nn as nn
 
 def run(k):
     conv = nn.Conv2d(1, 2, k)
-    return conv(torch.randn(1, 1, 5, 5))
+    return conv(torch.randn(1, 1, 7, 7))
 
 DECLARE
 
@@ -693,7 +694,7 @@ if __name__ == "__main__":
         let choices = r#"
 def main():
     p = argparse.ArgumentParser()
-    p.add_argument("--kernel", type=int, default=3, choices=[3, 5, 7])
+    p.add_argument("--kernel", type=int, default=3, choices=[3, 5, 15])
     args = p.parse_args()
     run(args.kernel)
 "#;
@@ -702,27 +703,27 @@ def main():
     p = argparse.ArgumentParser()
     p.add_argument("--kernel", type=int, default=3)
     args = p.parse_args()
-    if args.kernel < 1 or args.kernel > 6:
+    if args.kernel < 1 or args.kernel > 9:
         p.error("out of range")
     run(args.kernel)
 "#;
         let literal = r#"
 @dataclass
 class Config:
-    kernel: Literal[3, 5, 7] = 3
+    kernel: Literal[3, 5, 15] = 3
 
 
 def main():
     run(Config().kernel)
 "#;
         for (declare, fails, passes) in [
-            (choices, "kernel=7", "kernel=3, kernel=5"),
+            (choices, "kernel=15", "kernel=3, kernel=5"),
             (
                 checked,
-                "kernel=6",
-                "kernel=1, kernel=2, kernel=3, kernel=4, kernel=5",
+                "kernel=8, kernel=9",
+                "kernel=1, kernel=2, kernel=3, kernel=4, kernel=5, kernel=6, kernel=7",
             ),
-            (literal, "kernel=7", "kernel=3, kernel=5"),
+            (literal, "kernel=15", "kernel=3, kernel=5"),
         ] {
             let found = crate::testing::findings(&model.replace("DECLARE", declare));
             assert_eq!(found.len(), 1, "{found:?}");
