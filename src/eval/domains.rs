@@ -346,19 +346,9 @@ pub fn literal_choices<'a>(annotation: &Expr) -> Option<Vec<V<'a>>> {
     items
         .into_iter()
         .map(|e| match e {
-            Expr::NumberLiteral(n) => n
-                .value
-                .as_int()
-                .and_then(|i| i.as_i64())
-                .map(|k| V::Data(Value::Int(k.into()))),
-            Expr::UnaryOp(u) if u.op == ruff_python_ast::UnaryOp::USub => match &*u.operand {
-                Expr::NumberLiteral(n) => n
-                    .value
-                    .as_int()
-                    .and_then(|i| i.as_i64())
-                    .map(|k| V::Data(Value::Int((-k).into()))),
-                _ => None,
-            },
+            Expr::NumberLiteral(_) | Expr::UnaryOp(_) => {
+                int_literal(e).map(|k| V::Data(Value::Int(k.into())))
+            }
             Expr::StringLiteral(t) => Some(V::Data(Value::Str(Some(t.value.to_str().to_string())))),
             Expr::BooleanLiteral(b) => Some(V::Data(Value::Bool(Some(b.value)))),
             Expr::NoneLiteral(_) => Some(V::none()),
@@ -480,15 +470,6 @@ pub fn stated_ranges(body: &[Stmt]) -> rustc_hash::FxHashMap<String, (i64, i64)>
             _ => None,
         }
     }
-    fn int_literal(e: &Expr) -> Option<i64> {
-        match e {
-            Expr::NumberLiteral(n) => n.value.as_int().and_then(|i| i.as_i64()),
-            Expr::UnaryOp(u) if u.op == ruff_python_ast::UnaryOp::USub => {
-                int_literal(&u.operand).map(|k| -k)
-            }
-            _ => None,
-        }
-    }
     let mut checks = Checks(rustc_hash::FxHashMap::default());
     for stmt in body {
         checks.visit_stmt(stmt);
@@ -511,6 +492,17 @@ pub fn declares_values(iter: &Expr) -> bool {
             product && c.arguments.args.iter().all(declares_values)
         }
         _ => false,
+    }
+}
+
+/// An int written out (`3`, `-1`).
+fn int_literal(e: &Expr) -> Option<i64> {
+    match e {
+        Expr::NumberLiteral(n) => n.value.as_int().and_then(|i| i.as_i64()),
+        Expr::UnaryOp(u) if u.op == ruff_python_ast::UnaryOp::USub => {
+            int_literal(&u.operand).map(|k| -k)
+        }
+        _ => None,
     }
 }
 
