@@ -73,22 +73,24 @@ pub type ModuleRead = (String, Option<[u8; 32]>);
 /// other files depends on nothing else of them. Loading goes through the thread's cache of
 /// parsed modules, which the analysis shares.
 pub fn modules_read(search: &ImportSearch, names: &[String]) -> Vec<ModuleRead> {
-    use std::os::unix::ffi::OsStrExt;
     names
         .iter()
-        .map(|name| {
-            let found = search.load(name).map(|m| {
-                let mut h = blake3::Hasher::new();
-                for part in [m.path.as_os_str(), m.root.as_os_str()] {
-                    h.update(&(part.len() as u64).to_le_bytes());
-                    h.update(part.as_bytes());
-                }
-                h.update(m.text.as_bytes());
-                *h.finalize().as_bytes()
-            });
-            (name.clone(), found)
-        })
+        .map(|name| (name.clone(), module_read(search, name)))
         .collect()
+}
+
+/// A digest of what `name` resolves to under `search` now: its file, search folder and text.
+fn module_read(search: &ImportSearch, name: &str) -> Option<[u8; 32]> {
+    use std::os::unix::ffi::OsStrExt;
+    search.load(name).map(|m| {
+        let mut h = blake3::Hasher::new();
+        for part in [m.path.as_os_str(), m.root.as_os_str()] {
+            h.update(&(part.len() as u64).to_le_bytes());
+            h.update(part.as_bytes());
+        }
+        h.update(m.text.as_bytes());
+        *h.finalize().as_bytes()
+    })
 }
 
 /// Which analysis of a content group solved units belong to: a digest of the modules it read
@@ -146,11 +148,10 @@ impl CachedAnalysis {
     pub fn holds(&self, search: Option<&ImportSearch>) -> bool {
         match search {
             None => self.modules.is_empty(),
-            Some(search) => self.modules.iter().all(|(name, found)| {
-                modules_read(search, std::slice::from_ref(name))
-                    .pop()
-                    .is_some_and(|(_, now)| now == *found)
-            }),
+            Some(search) => self
+                .modules
+                .iter()
+                .all(|(name, found)| module_read(search, name) == *found),
         }
     }
 

@@ -462,19 +462,9 @@ impl<'a> Interp<'a> {
         let Some((labels, combos)) = super::domains::combinations(&declared) else {
             return Vec::new();
         };
-        match &self.plan.domain {
-            Some((at, choice)) if *at == class.range => combos
-                .into_iter()
-                .nth(choice.index as usize)
-                .unwrap_or_default(),
-            Some(_) => Vec::new(),
-            None => {
-                if self.plan.domain_wanted.is_none() {
-                    self.plan.domain_wanted = Some((class.range, labels));
-                }
-                Vec::new()
-            }
-        }
+        self.domain_index(class.range, || Some(labels))
+            .and_then(|i| combos.into_iter().nth(i))
+            .unwrap_or_default()
     }
 
     /// The torch module class (other than `nn.Module` itself) a class derives from directly.

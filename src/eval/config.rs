@@ -399,20 +399,13 @@ impl<'a> Interp<'a> {
             return ns;
         };
         let V::Object(obj) = &ns else { return ns };
-        match &self.plan.domain {
-            Some((at, choice)) if *at == span => {
-                if let Some(combo) = combos.get(choice.index as usize) {
-                    let mut o = obj.borrow_mut();
-                    for (dest, v) in combo {
-                        o.attrs_mut().insert(dest.clone(), v.clone());
-                    }
-                }
-            }
-            Some(_) => {}
-            None => {
-                if self.plan.domain_wanted.is_none() {
-                    self.plan.domain_wanted = Some((span, labels));
-                }
+        if let Some(combo) = self
+            .domain_index(span, || Some(labels))
+            .and_then(|i| combos.get(i))
+        {
+            let mut o = obj.borrow_mut();
+            for (dest, v) in combo {
+                o.attrs_mut().insert(dest.clone(), v.clone());
             }
         }
         ns

@@ -506,6 +506,28 @@ fn int_literal(e: &Expr) -> Option<i64> {
     }
 }
 
+impl super::interp::Interp<'_> {
+    /// Which value of the domain declared at `at` this run takes: its index when the run was
+    /// given one of this domain's values; otherwise `None`, and when the run has no domain
+    /// yet, this one (its `labels`, if any) is asked for: the unit runs again once per value.
+    pub(super) fn domain_index(
+        &mut self,
+        at: TextRange,
+        labels: impl FnOnce() -> Option<Vec<String>>,
+    ) -> Option<usize> {
+        match &self.plan.domain {
+            Some((chosen, choice)) if *chosen == at => Some(choice.index as usize),
+            Some(_) => None,
+            None => {
+                if self.plan.domain_wanted.is_none() {
+                    self.plan.domain_wanted = labels().map(|l| (at, l));
+                }
+                None
+            }
+        }
+    }
+}
+
 /// Where a loop is, to recognise it again in the runs that each take one of its values.
 pub fn loop_at(target: &Expr) -> TextRange {
     use ruff_text_size::Ranged;

@@ -80,17 +80,8 @@ impl<'a> Interp<'a> {
         body: &'a [Stmt],
     ) -> Option<V<'a>> {
         let at = super::domains::loop_at(target);
-        match &self.plan.domain {
-            Some((chosen, choice)) if *chosen == at => items.get(choice.index as usize).cloned(),
-            Some(_) => None,
-            None => {
-                if self.plan.domain_wanted.is_none() {
-                    let labels = super::domains::domain_labels(target, items, body)?;
-                    self.plan.domain_wanted = Some((at, labels));
-                }
-                None
-            }
-        }
+        let index = self.domain_index(at, || super::domains::domain_labels(target, items, body))?;
+        items.get(index).cloned()
     }
 
     /// A loader whose last batch is smaller: the full batches (at least one) as a loop, then
