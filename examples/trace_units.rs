@@ -15,7 +15,11 @@ fn main() {
         std::path::Path::new(&path),
         std::path::Path::new("/"),
     );
-    let shapes = analyse_module(&module, &text, &path, imports, &mut solver);
+    let place = shapehound::eval::data_files::Place::new(
+        std::path::Path::new(&path),
+        std::path::Path::new("/"),
+    );
+    let shapes = analyse_module(&module, &text, &path, (imports, place), &mut solver);
     eprintln!("total {} ms", started.elapsed().as_millis());
     let runs = shapes
         .units

@@ -9,6 +9,7 @@ use ruff_python_ast::ModModule;
 
 use crate::corpus::source::{decode, NotebookMode, SourceFailure, SourceText};
 use crate::corpus::{FileKind, FileStatus};
+use crate::eval::data_files::Place;
 use crate::eval::imports::ImportSearch;
 use crate::findings::identity::LineDigests;
 use crate::findings::suppress::{suppressions, Suppression};
@@ -105,12 +106,12 @@ pub fn analyse_file(
     bytes: &[u8],
     kind: FileKind,
     mode: &CountMode,
-    imports: Option<ImportSearch>,
+    surroundings: (Option<ImportSearch>, Option<Place>),
 ) -> FileAnalysis {
     let start = Instant::now();
     let mut result = guarded(|| {
         inject_panic("", path);
-        analyse_unguarded(path, bytes, kind, mode, imports)
+        analyse_unguarded(path, bytes, kind, mode, surroundings)
     });
     result.micros = start.elapsed().as_micros() as u64;
     result
@@ -165,7 +166,7 @@ fn analyse_unguarded(
     bytes: &[u8],
     kind: FileKind,
     mode: &CountMode,
-    imports: Option<ImportSearch>,
+    (imports, place): (Option<ImportSearch>, Option<Place>),
 ) -> FileAnalysis {
     let notebook_mode = match mode {
         CountMode::Precise { .. } => NotebookMode::Precise,
@@ -182,7 +183,7 @@ fn analyse_unguarded(
             CountMode::Precise { shapes: true } => {
                 let mut found = precise::find_calls(module, &source.text);
                 inject_panic("units", path);
-                let run = run_units_noting_operators(module, &source.text, imports);
+                let run = run_units_noting_operators(module, &source.text, imports, place);
                 precise::add_analysed(&mut found, module, &source.text, &run.applied);
                 (found, run.units, run.over_budget, run.modules_looked_up)
             }
@@ -260,7 +261,7 @@ mod tests {
             nb,
             FileKind::Ipynb,
             &CountMode::Precise { shapes: true },
-            None,
+            (None, None),
         );
         assert_eq!(r.status, FileStatus::ParseError);
         assert!(
@@ -277,13 +278,19 @@ mod tests {
             src,
             FileKind::Py,
             &CountMode::Precise { shapes: true },
-            None,
+            (None, None),
         );
         assert_eq!(r.status, FileStatus::Ok);
         assert_eq!(r.units.len(), 1, "the module unit");
         assert_eq!(r.units[0].name, "<module>");
         let list = Arc::new(TeoscOpList::parse("zeros\n"));
-        let r = analyse_file("a.py", src, FileKind::Py, &CountMode::Teosc(list), None);
+        let r = analyse_file(
+            "a.py",
+            src,
+            FileKind::Py,
+            &CountMode::Teosc(list),
+            (None, None),
+        );
         assert_eq!(r.status, FileStatus::Ok);
         assert!(r.units.is_empty());
         let r = analyse_file(
@@ -291,7 +298,7 @@ mod tests {
             b"def f(:\n",
             FileKind::Py,
             &CountMode::Precise { shapes: true },
-            None,
+            (None, None),
         );
         assert_eq!(r.status, FileStatus::ParseError);
         assert!(r.units.is_empty());
@@ -305,7 +312,7 @@ mod tests {
                 src.as_bytes(),
                 FileKind::Py,
                 &CountMode::Precise { shapes: true },
-                None,
+                (None, None),
             )
         };
         // CPython 3.11 compiles each of these: 200 brackets, chains 2,700 and 2,800 deep.

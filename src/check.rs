@@ -13,6 +13,7 @@ use crate::corpus::selection::Selection;
 use crate::corpus::source::{read_bounded, NotebookMode, SourceFailure};
 use crate::corpus::walk::{discover_repos, walk_selected, REPO_MARKERS};
 use crate::corpus::{FileKind, FileStatus};
+use crate::eval::data_files::Place;
 use crate::eval::imports::ImportSearch;
 use crate::findings::identity::{finding_ids, normal_path, LineDigests};
 use crate::findings::render::{self, FileFindings, Palette, Problem};
@@ -175,7 +176,8 @@ pub fn check(paths: &[PathBuf], options: &CheckOptions) -> std::io::Result<Check
             None if !python_path.is_empty() => Some(ImportSearch::installed_only(python_path)),
             None => None,
         };
-        let outcome = analyse_bytes(path, &bytes, *kind, imports, &mut solver);
+        let place = Place::new(abs, Path::new("/"));
+        let outcome = analyse_bytes(path, &bytes, *kind, (imports, place), &mut solver);
         if timing {
             eprintln!("timing {} ms {path}", started.elapsed().as_millis());
         }
@@ -435,12 +437,12 @@ fn analyse_bytes(
     path: &str,
     bytes: &[u8],
     kind: FileKind,
-    imports: Option<ImportSearch>,
+    surroundings: (Option<ImportSearch>, Option<Place>),
     solver: &mut JobSolver,
 ) -> Result<Outcome, SourceFailure> {
     let result = catch_panic(|| {
         load(bytes, kind, NotebookMode::Precise, |source, module| {
-            let shapes = analyse_module(module, &source.text, path, imports, solver);
+            let shapes = analyse_module(module, &source.text, path, surroundings, solver);
             let assumptions_applied = shapes
                 .units
                 .iter()

@@ -10,7 +10,7 @@ use crate::shapes::value::Value;
 pub(crate) fn findings(src: &str) -> Vec<Finding> {
     let module = crate::frontend::parse_python(src).expect("parsable test source");
     let mut solver = JobSolver::new(DEFAULT_TIMEOUT);
-    analyse_module(&module, src, "test.py", None, &mut solver).findings
+    analyse_module(&module, src, "test.py", (None, None), &mut solver).findings
 }
 
 /// The findings of a source text under the given assumptions (`units::assumptions`).

@@ -776,3 +776,71 @@ fn assumptions_from_the_command_line_and_the_configuration() {
         "{printed}"
     );
 }
+
+const SWEEP: &str = "\
+import json
+import os
+
+import torch
+import torch.nn as nn
+
+
+def main():
+    with open(os.path.join(os.path.dirname(__file__), \"sweep.json\")) as f:
+        cfg = json.load(f)
+    for k in cfg[\"kernel_size\"]:
+        conv = nn.Conv2d(3, 8, k)
+        print(conv(torch.randn(1, 3, 7, 7)).shape)
+";
+
+/// A script that loads its sweep from a JSON file beside it: `check` names the values that
+/// fail; `scan` analyses identical copies beside different files apart, and analyses the
+/// script again when only its JSON file changes.
+#[test]
+fn configuration_files_beside_a_script_declare_its_domain_and_invalidate_its_cache() {
+    let t = tempfile::tempdir().unwrap();
+    let corpus = t.path().join("corpus");
+    let repo = corpus.join("proj");
+    for (folder, kernels) in [("a", "[3, 9]"), ("b", "[3, 5]")] {
+        std::fs::create_dir_all(repo.join(folder)).unwrap();
+        std::fs::write(repo.join(folder).join("train.py"), SWEEP).unwrap();
+        let json = format!("{{\"kernel_size\": {kernels}}}");
+        std::fs::write(repo.join(folder).join("sweep.json"), json).unwrap();
+    }
+    let a = repo.join("a/train.py").display().to_string();
+    let o = run(&["check", "--format", "json", "--exit-zero", &a]);
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let messages: Vec<&str> = json["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|f| f["message"].as_str())
+        .collect();
+    assert_eq!(messages.len(), 1, "{messages:?}");
+    assert!(
+        messages[0].ends_with("fails for k=9; passes for k=3"),
+        "{}",
+        messages[0]
+    );
+
+    let out = t.path().join("nightly");
+    let failing = |report: &Path| -> Vec<String> {
+        let mut paths: Vec<String> = errors(report).iter().map(|r| r["path"].clone()).collect();
+        paths.sort();
+        paths
+    };
+    let (code, printed) = scan(&corpus, &out, &["-q"]);
+    assert_eq!(code, 1, "{printed}");
+    assert_eq!(failing(&out), ["proj/a/train.py"]);
+    // Only the JSON file changes: the script is analysed again.
+    std::fs::write(repo.join("b/sweep.json"), "{\"kernel_size\": [3, 11]}").unwrap();
+    let (code, printed) = scan(&corpus, &out, &["-q"]);
+    assert_eq!(code, 1, "{printed}");
+    assert_eq!(failing(&out), ["proj/a/train.py", "proj/b/train.py"]);
+    let full = t.path().join("full");
+    let (code, printed) = scan(&corpus, &full, &["-q", "--no-cache"]);
+    assert_eq!(code, 1, "{printed}");
+    for table in ["files", "findings", "jobs"] {
+        assert_eq!(stable(&out, table), stable(&full, table), "{table}");
+    }
+}

@@ -67,7 +67,7 @@ fn compare(root: &Path) -> Agreement {
             NotebookMode::Precise,
             |src, module| {
                 let lines = LineIndex::new(&src.text);
-                let applied = run_units_noting_operators(module, &src.text, None).applied;
+                let applied = run_units_noting_operators(module, &src.text, None, None).applied;
                 applied
                     .into_iter()
                     .map(|a| (lines.line_col(&src.text, a.at), a.operator.to_string()))

@@ -40,7 +40,7 @@ use crate::operators::CallSite;
 use crate::reports::tables::JobRow;
 
 /// Bumped when what a record holds changes shape.
-const FORMAT: u32 = 2;
+const FORMAT: u32 = 3;
 
 /// Segments past which a run compacts the cache.
 const COMPACT_AFTER: usize = 16;
@@ -71,18 +71,24 @@ pub type ModuleRead = (String, Option<[u8; 32]>);
 
 /// What `names` resolve to under `search` now: the analysis of a file that imports from
 /// other files depends on nothing else of them. Loading goes through the thread's cache of
-/// parsed modules, which the analysis shares.
-pub fn modules_read(search: &ImportSearch, names: &[String]) -> Vec<ModuleRead> {
+/// parsed modules, which the analysis shares. Names of data files read
+/// (`eval::data_files::DATA_READ`) are their text's digest, search or not.
+pub fn modules_read(search: Option<&ImportSearch>, names: &[String]) -> Vec<ModuleRead> {
     names
         .iter()
         .map(|name| (name.clone(), module_read(search, name)))
         .collect()
 }
 
-/// A digest of what `name` resolves to under `search` now: its file, search folder and text.
-fn module_read(search: &ImportSearch, name: &str) -> Option<[u8; 32]> {
+/// A digest of what `name` resolves to under `search` now: its file, search folder and text;
+/// for a data file, of its text (read as the analysis reads it).
+fn module_read(search: Option<&ImportSearch>, name: &str) -> Option<[u8; 32]> {
     use std::os::unix::ffi::OsStrExt;
-    search.load(name).map(|m| {
+    if let Some(path) = name.strip_prefix(crate::eval::data_files::DATA_READ) {
+        let text = crate::eval::data_files::data_text(std::path::Path::new(path), Path::new("/"));
+        return text.map(|t| *blake3::hash(t.as_bytes()).as_bytes());
+    }
+    search?.load(name).map(|m| {
         let mut h = blake3::Hasher::new();
         for part in [m.path.as_os_str(), m.root.as_os_str()] {
             h.update(&(part.len() as u64).to_le_bytes());
@@ -146,13 +152,9 @@ impl CachedAnalysis {
     /// every module it looked up resolves to what it did (a file edited, added in front of it
     /// in the search order, or removed makes it stale).
     pub fn holds(&self, search: Option<&ImportSearch>) -> bool {
-        match search {
-            None => self.modules.is_empty(),
-            Some(search) => self
-                .modules
-                .iter()
-                .all(|(name, found)| module_read(search, name) == *found),
-        }
+        self.modules
+            .iter()
+            .all(|(name, found)| module_read(search, name) == *found)
     }
 
     /// [`generation`] of the analysis.
@@ -200,6 +202,8 @@ pub struct FileStat {
     pub inode: u64,
     pub hash: String,
     pub lines: u64,
+    /// Whether it names `__file__` (`FileMeta::beside`).
+    pub beside: bool,
 }
 
 impl FileStat {

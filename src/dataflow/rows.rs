@@ -16,6 +16,7 @@ use crate::corpus::packed::Member;
 use crate::corpus::roles::FileRole;
 use crate::corpus::source::{content_hash, count_lines, read_bounded, Refusal};
 use crate::corpus::{DiscoveredFile, FileKind, FileStatus, FolderNotEntered};
+use crate::eval::data_files::Place;
 use crate::eval::imports::ImportSearch;
 use crate::operators::api::family_of;
 use crate::operators::{CallKind, Resolution};
@@ -43,6 +44,9 @@ pub struct FileMeta {
     /// (`resolve::layout::imported_names`).
     pub imported: Vec<String>,
     pub relative_imports: bool,
+    /// Whether its text names `__file__`: what it reads beside itself may then differ from
+    /// copies elsewhere, so it is analysed where it is (`eval::data_files`).
+    pub beside: bool,
 }
 
 impl FileMeta {
@@ -54,6 +58,7 @@ impl FileMeta {
         lines: u64,
         (imported, relative_imports): (Vec<String>, bool),
         content: Option<std::sync::Arc<Vec<u8>>>,
+        beside: bool,
     ) -> FileMeta {
         FileMeta {
             repo_path: file.repo_path(),
@@ -67,6 +72,7 @@ impl FileMeta {
             content,
             imported,
             relative_imports,
+            beside,
         }
     }
 
@@ -164,7 +170,7 @@ pub fn probe_file(
         }
         _ => None,
     };
-    let (hash, size, lines, imported, relative_imports, stat) = match known {
+    let (hash, size, lines, imported, relative_imports, stat, beside) = match known {
         // A compacting run keeps what it uses.
         Some(stat) => {
             let kept = stats.filter(|c| c.compacting()).map(|_| stat.clone());
@@ -175,6 +181,7 @@ pub fn probe_file(
                 Vec::new(),
                 false,
                 kept,
+                stat.beside,
             )
         }
         None => {
@@ -195,6 +202,7 @@ pub fn probe_file(
             };
             let hash = content_hash(&bytes);
             let lines = count_lines(&bytes);
+            let beside = names_its_file(&bytes);
             // What the file imports matters only to resolution across files (a fifth of a
             // rescan's work otherwise).
             let (imported, relative) = match follow_imports {
@@ -209,6 +217,7 @@ pub fn probe_file(
                         inode,
                         hash: hash.clone(),
                         lines,
+                        beside,
                     })
                 }
                 _ => None,
@@ -221,13 +230,20 @@ pub fn probe_file(
                 imported.into_iter().collect(),
                 relative,
                 stat,
+                beside,
             )
         }
     };
     let record = stat.map(|s| Record::stat(&file.abs_path, s));
     let key = (hash, file.kind);
-    let meta = FileMeta::read(file, size, lines, (imported, relative_imports), None);
+    let imports = (imported, relative_imports);
+    let meta = FileMeta::read(file, size, lines, imports, None, beside);
     Ok((key, meta, record))
+}
+
+/// Whether a file's text names `__file__` (see [`FileMeta::beside`]).
+fn names_its_file(bytes: &[u8]) -> bool {
+    bytes.windows(8).any(|w| w == b"__file__")
 }
 
 /// [`probe_file`] for an archive member, whose bytes the walk read.
@@ -272,7 +288,8 @@ fn probe_member(
     let content = Some(std::sync::Arc::new(bytes));
     Ok((
         key,
-        FileMeta::read(file, size, lines, imports, content),
+        // An archive member is not on disk: it reads nothing beside itself.
+        FileMeta::read(file, size, lines, imports, content, false),
         None,
     ))
 }
@@ -308,11 +325,13 @@ fn analyse(
     imports: Option<ImportSearch>,
 ) -> FileAnalysis {
     if let Some(bytes) = &first.content {
-        return analyse_file(&first.path, bytes, kind, mode, imports);
+        return analyse_file(&first.path, bytes, kind, mode, (imports, None));
     }
+    // The configuration files it reads beside itself, inside its repository.
+    let place = Place::new(&first.abs_path, &first.repo_dir);
     match read_bounded(&first.abs_path, first.bytes) {
         Ok(bytes) if content_hash(&bytes) == hash => {
-            analyse_file(&first.path, &bytes, kind, mode, imports)
+            analyse_file(&first.path, &bytes, kind, mode, (imports, place))
         }
         Ok(_) | Err(Refusal::TooLarge(..)) => FileAnalysis::failure(
             FileStatus::ChangedDuringScan,
@@ -341,9 +360,9 @@ pub fn analyse_group(
         return out;
     };
     // Jobs come back by content group: the same content in another layout is another group.
-    let content = match &first.imports {
-        Some(_) => (format!("{hash}/{layout:x}"), kind),
-        None => (hash.to_string(), kind),
+    let content = match (&first.imports, layout) {
+        (None, 0) => (hash.to_string(), kind),
+        _ => (format!("{hash}/{layout:x}"), kind),
     };
     let search = import_search(first, installed);
     // A cached analysis of a file that imports holds only while what it imported is unchanged.
@@ -371,9 +390,9 @@ pub fn analyse_group(
             let mut analysis = analyse(hash, kind, first, mode, search.clone());
             let units = std::mem::take(&mut analysis.units);
             let jobs = units.iter().map(|u| u.runs.len() as u64).sum();
-            let modules = match (&search, cache) {
-                (Some(search), Some(_)) => modules_read(search, &analysis.modules_looked_up),
-                _ => Vec::new(),
+            let modules = match cache {
+                Some(_) => modules_read(search.as_ref(), &analysis.modules_looked_up),
+                None => Vec::new(),
             };
             let generation = generation(&modules);
             let unit_jobs = unit_jobs((&content, generation), &first.repo, &first.path, units);

@@ -349,7 +349,7 @@ fn scan_worker(
             // while the modules it read are unchanged (`cache.rs`), not the whole repository.
             keyed.join_map(contexts, |_, ((hash, kind), meta), context| {
                 let mut digest = meta.import_digest(context);
-                if meta.imports_within(context) {
+                if meta.imports_within(context) || meta.beside {
                     let mut h = std::collections::hash_map::DefaultHasher::new();
                     let here = (meta.key().0, folder(&meta.repo_path).to_string());
                     (digest, here).hash(&mut h);
@@ -360,7 +360,18 @@ fn scan_worker(
                 ((hash.clone(), *kind, digest), meta)
             })
         } else {
-            readable.map(|((hash, kind), meta)| ((hash, kind, 0), meta))
+            // A file that reads beside itself is analysed where it is, as above.
+            readable.map(|((hash, kind), meta)| {
+                let place = match meta.beside {
+                    true => {
+                        let mut h = std::collections::hash_map::DefaultHasher::new();
+                        (meta.key().0, folder(&meta.repo_path)).hash(&mut h);
+                        h.finish() | 1
+                    }
+                    false => 0,
+                };
+                ((hash, kind, place), meta)
+            })
         };
 
         // Identical content (same hash, kind and import context) is analysed once, in the

@@ -407,7 +407,7 @@ class Encoder(nn.Module):
             (&content(), 0),
             "repo",
             "a.py",
-            run_units(&module, text, None),
+            run_units(&module, text, None, None),
         )
     }
 
@@ -442,7 +442,7 @@ class Encoder(nn.Module):
             &module,
             SYMBOLIC_BUG,
             "a.py",
-            None,
+            (None, None),
             &mut JobSolver::new(jobs::DEFAULT_TIMEOUT),
         );
         assert_eq!(expected.findings.len(), 1);

@@ -51,6 +51,7 @@ pub const BUILTINS: &[&str] = &[
     "all",
     "ord",
     "chr",
+    "open",
 ];
 
 /// Standard-library modules and names the interpreter models (imported or reached as
@@ -104,7 +105,11 @@ pub const STDLIB_PATHS: &[&str] = &[
 ];
 
 pub fn stdlib_path(path: &str) -> Option<&'static str> {
-    STDLIB_PATHS.iter().copied().find(|p| *p == path)
+    STDLIB_PATHS
+        .iter()
+        .chain(super::data_files::DATA_FUNCTIONS)
+        .copied()
+        .find(|p| *p == path && *p != "open")
 }
 
 pub fn builtin(name: &str) -> Option<&'static str> {
@@ -249,6 +254,9 @@ impl<'a> Interp<'a> {
     ) -> V<'a> {
         if name.starts_with("math.") {
             return call_math(name, &args);
+        }
+        if super::data_files::is_data_function(name) {
+            return self.call_data_function(name, &args, &kwargs);
         }
         if name.starts_with("numpy.") {
             return self.call_numpy(name, args, kwargs, span);
@@ -603,7 +611,10 @@ impl<'a> Interp<'a> {
             "bool" => first
                 .truth()
                 .map_or(V::Unknown, |b| V::Data(Value::Bool(Some(b)))),
-            "str" => V::Data(Value::Str(super::strings::known_text(&first))),
+            "str" => match &first {
+                V::Path(p) => V::Data(Value::Str(Some(p.to_string()))),
+                _ => V::Data(Value::Str(super::strings::known_text(&first))),
+            },
             // `[chr(c) for c in range(ord("a"), ord("z") + 1)]`: an alphabet.
             "ord" => match &first {
                 V::Data(Value::Str(Some(text))) if text.chars().count() == 1 => {

@@ -382,6 +382,7 @@ impl<'a> Interp<'a> {
             V::Object(o) if super::config::is_parser(o.borrow().class) => {
                 self.parser_method(o, method, args, kwargs, span)
             }
+            V::Path(_) | V::OpenFile(_) => self.data_method(&recv, method, &args),
             V::Object(o) => {
                 let class = o.borrow().class;
                 match self.class_member(class, method) {

@@ -39,15 +39,20 @@ impl DomainChoice {
     }
 }
 
-/// The labels of `items` bound to `target` when the loop is a domain: every item a literal
-/// value, at least two and at most [`MAX_DOMAIN`], and passes independent of each other.
-pub fn domain_labels(target: &Expr, items: &[V<'_>], body: &[Stmt]) -> Option<Vec<String>> {
-    if !(2..=MAX_DOMAIN).contains(&items.len()) || !independent_passes(target, body) {
+/// The labels of `rows` bound to `targets` (one value per target: a loop, or loops nested
+/// one directly in another) when the loops are a domain: every value a literal, at least two
+/// rows and at most [`MAX_DOMAIN`], and passes independent of each other.
+pub fn domain_labels(targets: &[&Expr], rows: &[Vec<V<'_>>], body: &[Stmt]) -> Option<Vec<String>> {
+    if !(2..=MAX_DOMAIN).contains(&rows.len()) || !independent_passes(targets, body) {
         return None;
     }
-    let labels: Vec<String> = items
+    let labels: Vec<String> = rows
         .iter()
-        .map(|item| label(target, item))
+        .map(|row| {
+            let parts: Option<Vec<String>> =
+                targets.iter().zip(row).map(|(t, v)| label(t, v)).collect();
+            parts.map(|p| p.join(", "))
+        })
         .collect::<Option<_>>()?;
     let distinct: FxHashSet<&String> = labels.iter().collect();
     (distinct.len() == labels.len()).then_some(labels)
@@ -106,13 +111,15 @@ fn literal(v: &V<'_>) -> Option<String> {
 /// never leaves early, never reads a name before assigning it in the pass (unless the loop
 /// target binds it), and changes nothing made before the loop (no augmented assignment,
 /// no item or attribute written, no mutating method called on an outside name).
-fn independent_passes(target: &Expr, body: &[Stmt]) -> bool {
+fn independent_passes(targets: &[&Expr], body: &[Stmt]) -> bool {
     let mut check = Passes {
         bound: FxHashSet::default(),
         assigned_later: FxHashSet::default(),
         ok: true,
     };
-    collect_names(target, &mut check.bound);
+    for target in targets {
+        collect_names(target, &mut check.bound);
+    }
     for stmt in body {
         assigned_names(stmt, &mut check.assigned_later);
     }
@@ -483,6 +490,10 @@ pub fn stated_ranges(body: &[Stmt]) -> rustc_hash::FxHashMap<String, (i64, i64)>
 pub fn declares_values(iter: &Expr) -> bool {
     match iter {
         Expr::List(_) | Expr::Tuple(_) | Expr::Set(_) | Expr::Name(_) | Expr::Attribute(_) => true,
+        // An entry of a configuration (`cfg["sweep"]["kernel_size"]`).
+        Expr::Subscript(s) => {
+            matches!(&*s.slice, Expr::StringLiteral(_)) && declares_values(&s.value)
+        }
         Expr::Call(c) => {
             let product = match &*c.func {
                 Expr::Name(n) => n.id.as_str() == "product",
@@ -528,6 +539,36 @@ impl super::interp::Interp<'_> {
     }
 }
 
+/// The loop nested directly in `outer` (its whole body, neither with an `else`) over
+/// declared values that do not depend on the outer loop's: the two range over their
+/// product, as `itertools.product` would.
+pub fn nested_domain(outer: &ruff_python_ast::StmtFor) -> Option<&ruff_python_ast::StmtFor> {
+    let [Stmt::For(inner)] = outer.body.as_slice() else {
+        return None;
+    };
+    if !outer.orelse.is_empty() || !inner.orelse.is_empty() || !declares_values(&inner.iter) {
+        return None;
+    }
+    let mut outer_names = FxHashSet::default();
+    collect_names(&outer.target, &mut outer_names);
+    let mut reads = FxHashSet::default();
+    read_names(&inner.iter, &mut reads);
+    outer_names.is_disjoint(&reads).then_some(inner)
+}
+
+fn read_names(e: &Expr, out: &mut FxHashSet<String>) {
+    struct Reads<'o>(&'o mut FxHashSet<String>);
+    impl<'b> Visitor<'b> for Reads<'_> {
+        fn visit_expr(&mut self, expr: &'b Expr) {
+            if let Expr::Name(n) = expr {
+                self.0.insert(n.id.to_string());
+            }
+            walk_expr(self, expr);
+        }
+    }
+    Reads(out).visit_expr(e);
+}
+
 /// Where a loop is, to recognise it again in the runs that each take one of its values.
 pub fn loop_at(target: &Expr) -> TextRange {
     use ruff_text_size::Ranged;
@@ -544,7 +585,7 @@ mod tests {
         let Stmt::For(f) = &module.body[0] else {
             panic!("a loop")
         };
-        independent_passes(&f.target, &f.body)
+        independent_passes(&[&f.target], &f.body)
     }
 
     #[test]

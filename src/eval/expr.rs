@@ -320,6 +320,11 @@ impl<'a> Interp<'a> {
         span: TextRange,
         inplace: bool,
     ) -> V<'a> {
+        if op == Operator::Div {
+            if let Some(path) = super::data_files::path_division(&l, &r) {
+                return path;
+            }
+        }
         // Python numbers: dims arithmetic.
         if let (Some(a), Some(b)) = (int_of(&l), int_of(&r)) {
             let v = match op {
@@ -557,6 +562,8 @@ impl<'a> Interp<'a> {
             V::Builtin("numpy.random") => super::numpy::numpy_random_attr(attr),
             V::Builtin(g) if super::numpy::is_generator(g) => super::numpy::generator_attr(g, attr),
             V::Image(img) => super::images::image_attribute(img, attr),
+            V::Path(p) => self.path_attribute(p, attr),
+            V::OpenFile(_) => V::Bound(Box::new(obj.clone()), attr.into()),
             V::Builtin(ns) if super::images::namespace_attr(ns, attr).is_some() => {
                 match super::images::namespace_attr(ns, attr) {
                     // `torchvision.models`: not modelled, perhaps installed.

@@ -68,6 +68,9 @@ pub struct Interp<'a> {
     /// taken by the first rule applied for it, cleared when the call is not a direct
     /// application (a user function, a container of layers).
     pub(super) callee_at: Option<ruff_text_size::TextSize>,
+    /// Where the analysed file is, and the configuration files its code read (see
+    /// `data_files.rs`); `None` when it is not on disk.
+    pub data_files: Option<super::data_files::DataFiles>,
 }
 
 /// An operator applied directly at a call site of the analysed file.
@@ -184,6 +187,7 @@ impl<'a> Interp<'a> {
             captured: None,
             applied: None,
             callee_at: None,
+            data_files: None,
         }
     }
 
@@ -587,7 +591,7 @@ impl<'a> Interp<'a> {
         }
         let iter = self.eval(&f.iter);
         if self.plan.domains && super::domains::declares_values(&f.iter) {
-            if let Some(flow) = self.exec_domain_loop(&f.target, &iter, &f.body, &f.orelse) {
+            if let Some(flow) = self.exec_domain_loop(f, &iter) {
                 return flow;
             }
         }
@@ -628,7 +632,7 @@ impl<'a> Interp<'a> {
             let v = self.eval(&item.context_expr);
             if let Some(target) = &item.optional_vars {
                 let bound = match v {
-                    V::Object(_) => v,
+                    V::Object(_) | V::OpenFile(_) => v,
                     _ => V::Unknown,
                 };
                 self.assign(target, bound);
@@ -885,6 +889,15 @@ impl<'a> Interp<'a> {
             return self.exec_block(body);
         };
         let cond = self.eval(test);
+        let recorded = self.run.trace.branches.len() < super::trace::MAX_BRANCHES;
+        if let (V::Cond(p), None, true) = (&cond, self.anchor, recorded) {
+            let branch = super::trace::Branch {
+                span: self.position(test.range()),
+                cond: p.clone(),
+                path: self.run.guards.clone(),
+            };
+            self.run.trace.branches.push(branch);
+        }
         if let Some(known) = cond.truth() {
             return if known {
                 self.exec_block(body)

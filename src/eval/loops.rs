@@ -1,7 +1,7 @@
 //! Loops: unrolled when the items are known and few; otherwise one pass, under the guard
 //! that the loop runs, stands for every pass, with what the body changes widened.
 
-use ruff_python_ast::{Expr, Stmt};
+use ruff_python_ast::{Expr, Stmt, StmtFor};
 
 use super::interp::{Flow, Interp, MAX_UNROLL};
 use super::value::V;
@@ -43,16 +43,31 @@ impl<'a> Interp<'a> {
     /// value this run takes when it is a domain (`domains.rs`); `None`: run it as any loop.
     /// A domain met first with no value chosen is asked for (the run goes on unrolled, and
     /// runs again once per value); other domains in a run that has its value are unrolled.
-    pub(super) fn exec_domain_loop(
-        &mut self,
-        target: &'a Expr,
-        iter: &V<'a>,
-        body: &'a [Stmt],
-        orelse: &'a [Stmt],
-    ) -> Option<Flow> {
+    /// Two loops nested directly (`domains::nested_domain`) are one domain, their product.
+    pub(super) fn exec_domain_loop(&mut self, f: &'a StmtFor, iter: &V<'a>) -> Option<Flow> {
+        let (target, body, orelse) = (&f.target, &f.body, &f.orelse);
         let items = super::calls::iterate(iter).filter(|i| i.len() <= MAX_UNROLL)?;
+        let (targets, rows, inner_body): (Vec<&'a Expr>, Vec<Vec<V<'a>>>, &'a [Stmt]) =
+            match super::domains::nested_domain(f) {
+                Some(inner) => {
+                    let inner_iter = self.eval(&inner.iter);
+                    let inner_items = super::calls::iterate(&inner_iter)
+                        .filter(|i| i.len() <= MAX_UNROLL)
+                        .unwrap_or_default();
+                    let rows = items
+                        .iter()
+                        .flat_map(|a| inner_items.iter().map(|b| vec![a.clone(), b.clone()]))
+                        .collect();
+                    (vec![target, &inner.target], rows, &inner.body)
+                }
+                None => (
+                    vec![target],
+                    items.into_iter().map(|v| vec![v]).collect(),
+                    body,
+                ),
+            };
         let asked = self.plan.domain_wanted.is_some();
-        let Some(item) = self.domain_value(target, &items, body) else {
+        let Some(row) = self.domain_value(&targets, &rows, inner_body) else {
             if asked || self.plan.domain_wanted.is_none() {
                 return None;
             }
@@ -65,8 +80,10 @@ impl<'a> Interp<'a> {
             }
             return Some(flow);
         };
-        self.assign(target, item);
-        Some(match self.exec_block(body) {
+        for (t, v) in targets.into_iter().zip(row) {
+            self.assign(t, v);
+        }
+        Some(match self.exec_block(inner_body) {
             Flow::Normal => self.exec_block(orelse),
             Flow::Exit => Flow::Normal,
             Flow::Stop => Flow::Stop,
@@ -75,13 +92,13 @@ impl<'a> Interp<'a> {
 
     fn domain_value(
         &mut self,
-        target: &'a Expr,
-        items: &[V<'a>],
+        targets: &[&'a Expr],
+        rows: &[Vec<V<'a>>],
         body: &'a [Stmt],
-    ) -> Option<V<'a>> {
-        let at = super::domains::loop_at(target);
-        let index = self.domain_index(at, || super::domains::domain_labels(target, items, body))?;
-        items.get(index).cloned()
+    ) -> Option<Vec<V<'a>>> {
+        let at = super::domains::loop_at(targets.first()?);
+        let index = self.domain_index(at, || super::domains::domain_labels(targets, rows, body))?;
+        rows.get(index).cloned()
     }
 
     /// A loader whose last batch is smaller: the full batches (at least one) as a loop, then

@@ -93,6 +93,7 @@ pub mod builtins;
 pub mod calls;
 pub mod config;
 pub mod data;
+pub mod data_files;
 pub mod decorators;
 pub mod domains;
 pub mod env;

@@ -726,7 +726,7 @@ def block():
         let module = crate::frontend::parse_python(&text).unwrap();
         let search = ImportSearch::for_file(&path, dir.path());
         let mut solver = JobSolver::new(DEFAULT_TIMEOUT);
-        let shapes = analyse_module(&module, &text, "model.py", search, &mut solver);
+        let shapes = analyse_module(&module, &text, "model.py", (search, None), &mut solver);
         shapes.findings.iter().map(|f| f.span.line).collect()
     }
 
@@ -748,7 +748,7 @@ def block():
         let module = crate::frontend::parse_python(&text).unwrap();
         let search = ImportSearch::for_file(&path, dir.path());
         let mut solver = JobSolver::new(DEFAULT_TIMEOUT);
-        let shapes = analyse_module(&module, &text, "main.py", search, &mut solver);
+        let shapes = analyse_module(&module, &text, "main.py", (search, None), &mut solver);
         shapes.findings.iter().map(|f| f.span.line).collect()
     }
 
@@ -795,7 +795,7 @@ def block():
         let module = crate::frontend::parse_python(text).unwrap();
         let search = ImportSearch::for_file(&path, dir.path());
         let mut solver = JobSolver::new(DEFAULT_TIMEOUT);
-        let shapes = analyse_module(&module, text, "main.py", search, &mut solver);
+        let shapes = analyse_module(&module, text, "main.py", (search, None), &mut solver);
         assert!(shapes.findings.is_empty(), "{:?}", shapes.findings);
     }
 
@@ -815,7 +815,7 @@ def block():
                 let module = crate::frontend::parse_python(&text).unwrap();
                 let search = ImportSearch::for_file(&path, dir.path());
                 let mut solver = JobSolver::new(DEFAULT_TIMEOUT);
-                let shapes = analyse_module(&module, &text, name, search, &mut solver);
+                let shapes = analyse_module(&module, &text, name, (search, None), &mut solver);
                 shapes.findings.iter().map(|f| f.span.line).collect()
             })
             .collect()

@@ -83,6 +83,18 @@ pub struct Fact {
     pub span: Option<Span>,
 }
 
+/// Branches a run records, at most.
+pub const MAX_BRANCHES: usize = 256;
+
+/// An `if` (or `elif`) whose condition is about dims.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct Branch {
+    pub span: Span,
+    pub cond: Pred,
+    /// The path conditions in force where it was met.
+    pub path: Vec<Pred>,
+}
+
 /// A symbolic input of the unit, for rendering witnesses: a tensor parameter's dims or a
 /// constructor argument.
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
@@ -121,6 +133,14 @@ pub struct Trace {
     /// asked about, so it neither makes nor blocks a finding.
     #[serde(default)]
     pub excluded: Option<String>,
+    /// What the unit returned, for its signature (`crate::signatures`): each tensor (one,
+    /// or a tuple's), its dims when its rank is known (`None`: a dim not known).
+    #[serde(default)]
+    pub returned: Vec<Option<Vec<Option<DimExpr>>>>,
+    /// Branches of the analysed file's code whose condition is a predicate over dims, with
+    /// the path conditions where they were met: a signature says which the shapes decide.
+    #[serde(default)]
+    pub branches: Vec<Branch>,
     /// Operations whose rule could not say anything (unknown values, unmodelled operators).
     pub unknown_ops: usize,
     /// Operations evaluated by a rule.

@@ -118,6 +118,10 @@ pub enum V<'a> {
     Image(Box<super::images::Image>),
     /// A torchvision transform object (see `images.rs`).
     Transform(Rc<super::images::Transform<'a>>),
+    /// A `pathlib.Path` by its text (see `data_files.rs`).
+    Path(Rc<str>),
+    /// A file opened for reading, by its path (see `data_files.rs`).
+    OpenFile(Rc<str>),
     Unknown,
 }
 
@@ -286,6 +290,8 @@ impl<'a> V<'a> {
             V::Array(t) => format!("array {}", t.shape),
             V::Image(i) => format!("image {:?}x{:?} {:?}", i.width, i.height, i.mode),
             V::Transform(t) => format!("transform {}", t.class),
+            V::Path(p) => format!("path {p}"),
+            V::OpenFile(p) => format!("file {p}"),
             V::Dataset(ts) => format!("dataset of {}", ts.len()),
             V::Sampled(s) => format!("dataset of {:?} like {}", s.0, s.1.brief()),
             V::Batches(b) => format!("batches of {}", b.item.brief()),
@@ -418,6 +424,7 @@ impl<'a> V<'a> {
             V::Func(_) | V::Class(_) | V::Object(_) | V::Module(_) | V::Torch(_) => Some(true),
             V::Closure(..) | V::Lambda(..) | V::Partial(_) => Some(true),
             V::Builtin(_) | V::Bound(..) | V::Image(_) | V::Transform(_) => Some(true),
+            V::Path(_) | V::OpenFile(_) => Some(true),
             V::Container(_, items, _) => Some(!items.is_empty()),
             V::Cond(p) => p.decide(),
             V::Drawn(b) => b.truth(),
@@ -456,6 +463,7 @@ impl<'a> V<'a> {
             (V::SourceModule(a), V::SourceModule(b)) => a == b,
             (V::Image(a), V::Image(b)) => a == b,
             (V::Transform(a), V::Transform(b)) => Rc::ptr_eq(a, b),
+            (V::Path(a), V::Path(b)) | (V::OpenFile(a), V::OpenFile(b)) => a == b,
             (V::Either(a), V::Either(b)) => {
                 Rc::ptr_eq(a, b)
                     || (a.guard == b.guard && a.then.same(&b.then) && a.other.same(&b.other))

@@ -297,15 +297,19 @@ pub struct FileShapes {
 }
 
 /// Runs the units of a parsed file, solves their jobs with `solver`, and collects findings;
-/// `imports` finds the other files of its project, `path` names the file for fault injection.
+/// `imports` finds the other files of its project, `place` says where the file is (for the
+/// configuration files it reads), `path` names the file for fault injection.
 pub fn analyse_module(
     module: &ruff_python_ast::ModModule,
     text: &str,
     path: &str,
-    imports: Option<crate::eval::imports::ImportSearch>,
+    (imports, place): (
+        Option<crate::eval::imports::ImportSearch>,
+        Option<crate::eval::data_files::Place>,
+    ),
     solver: &mut crate::jobs::JobSolver,
 ) -> FileShapes {
-    let units = crate::units::run_units(module, text, imports);
+    let units = crate::units::run_units(module, text, imports, place);
     let solved: Vec<Vec<Solved>> = units
         .iter()
         .map(|u| crate::jobs::solve_unit(u, path, solver))

@@ -680,7 +680,7 @@ class Broken(nn.Module):
     #[test]
     fn contradictions_are_worked_out_only_for_findings() {
         let module = crate::frontend::parse_python(SOURCE).expect("parsable");
-        let units = crate::units::run_units(&module, SOURCE, None);
+        let units = crate::units::run_units(&module, SOURCE, None, None);
         let unit = |name: &str| units.iter().find(|u| u.name == name).expect(name).clone();
         let mut z3 = JobSolver::new(DEFAULT_TIMEOUT);
         // Every run of `Broken` is contradictory, some only by Z3: each gets its core.

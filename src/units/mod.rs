@@ -53,6 +53,7 @@ use self::class_methods::{state_stored_outside_init, tensor_methods, MAX_METHODS
 use self::docstring::{body_docstring, described_shape, docstring};
 use self::params::{classify, classify_with, Default, Kinds, ParamKind};
 use self::variants::{bind_inputs, documented_variant, run_all_variants, Choice};
+use crate::eval::data_files::{DataFiles, Place};
 use crate::eval::domains::DomainChoice;
 use crate::eval::imports::ImportSearch;
 use crate::eval::interp::{AppliedOperators, Interp};
@@ -125,14 +126,19 @@ pub struct UnitRun {
 const MAX_BUILDERS: usize = 8;
 /// Runs every unit of a parsed file; `imports` finds the other files of its project (none:
 /// every import from outside torch is unknown).
-pub fn run_units(module: &ModModule, text: &str, imports: Option<ImportSearch>) -> Vec<Unit> {
-    run_units_in(module, text, imports, false, assumptions::active()).units
+pub fn run_units(
+    module: &ModModule,
+    text: &str,
+    imports: Option<ImportSearch>,
+    place: Option<Place>,
+) -> Vec<Unit> {
+    run_units_in(module, text, (imports, place), false, assumptions::active()).units
 }
 
 /// [`run_units`] under the given assumptions rather than the run's.
 #[cfg(test)]
 pub fn run_units_assuming(module: &ModModule, text: &str, assumed: &[Assumption]) -> Vec<Unit> {
-    run_units_in(module, text, None, false, assumed).units
+    run_units_in(module, text, (None, None), false, assumed).units
 }
 
 /// What running a file's units gives besides the units.
@@ -155,14 +161,15 @@ pub fn run_units_noting_operators(
     module: &ModModule,
     text: &str,
     imports: Option<ImportSearch>,
+    place: Option<Place>,
 ) -> FileRun {
-    run_units_in(module, text, imports, true, assumptions::active())
+    run_units_in(module, text, (imports, place), true, assumptions::active())
 }
 
 fn run_units_in(
     module: &ModModule,
     text: &str,
-    imports: Option<ImportSearch>,
+    (imports, place): (Option<ImportSearch>, Option<Place>),
     note_applied: bool,
     assumed: &[Assumption],
 ) -> FileRun {
@@ -180,6 +187,10 @@ fn run_units_in(
         "__name__".to_string(),
         V::Data(Value::Str(Some("__main__".into()))),
     );
+    interp.data_files = place.map(DataFiles::new);
+    if let Some(file) = interp.file_dunder() {
+        interp.globals.insert("__file__".to_string(), file);
+    }
     let initial_globals = interp.globals.clone();
     interp.plan.stated_ranges = crate::eval::domains::stated_ranges(&module.body);
     interp.plan.domains = true;
@@ -260,11 +271,15 @@ fn run_units_in(
         let by_value = units_by_domain("<module>", UnitKind::Module, location, runs);
         units.splice(0..1, by_value);
     }
-    let modules_looked_up = interp
+    let mut modules_looked_up = interp
         .project
         .as_ref()
         .map(Project::modules_looked_up)
         .unwrap_or_default();
+    if let Some(files) = &interp.data_files {
+        modules_looked_up.extend(files.read());
+        modules_looked_up.sort();
+    }
     FileRun {
         units,
         applied: interp.applied.unwrap_or_default(),
@@ -505,7 +520,8 @@ fn run_variants<'a>(
         assume(interp, assumed, ctor, &inputs);
         if !interp.run.dead && interp.run.trace.excluded.is_none() {
             let (this, span) = (Some(model.clone()), TextRange::default());
-            interp.call_user(forward, this, Vec::new(), args, span);
+            let out = interp.call_user(forward, this, Vec::new(), args, span);
+            interp.run.trace.returned = returned_shapes(&out);
         }
         variant
     })
@@ -548,7 +564,8 @@ fn run_function<'a>(
         let (args, variant) = bind_inputs(interp, choices);
         assume(interp, assumed, &[], &args);
         if interp.run.trace.excluded.is_none() {
-            interp.call_user(def, None, Vec::new(), args, TextRange::default());
+            let out = interp.call_user(def, None, Vec::new(), args, TextRange::default());
+            interp.run.trace.returned = returned_shapes(&out);
         }
         variant
     });
@@ -558,6 +575,32 @@ fn run_function<'a>(
     }
     let location = interp.position(def.name.range);
     units_by_domain(def.name.id.as_str(), UnitKind::Function, location, runs)
+}
+
+/// The tensors a unit returned (one, or a tuple's or list's), each with its dims when its
+/// rank is known; nothing when it returned anything else.
+fn returned_shapes(out: &V<'_>) -> Vec<Option<Vec<Option<crate::shapes::DimExpr>>>> {
+    let dims = |v: &V<'_>| match v {
+        V::Data(Value::Tensor(t)) => Some(match &t.shape {
+            crate::shapes::Shape::Ranked(dims) => Some(
+                dims.iter()
+                    .map(|d| match d {
+                        crate::shapes::Dim::Known(e) => Some(e.clone()),
+                        crate::shapes::Dim::Dyn => None,
+                    })
+                    .collect(),
+            ),
+            crate::shapes::Shape::Partial { .. } => None,
+        }),
+        _ => None,
+    };
+    match out {
+        V::Tuple(items) | V::List(items) => {
+            let all: Option<Vec<_>> = items.iter().map(dims).collect();
+            all.unwrap_or_default()
+        }
+        one => dims(one).into_iter().collect(),
+    }
 }
 
 /// Whether a parameter that is used like a tensor may be taken for a torch tensor: not in
