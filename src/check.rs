@@ -109,6 +109,25 @@ fn display_path(root: &Path, abs: &Path) -> String {
     }
 }
 
+/// Where a file's imports resolve (its project, when followed, and installed packages) and
+/// where it is, for the configuration files it reads beside itself.
+pub fn surroundings(
+    abs: &Path,
+    follow_imports: bool,
+    python_path: &[SitePackages],
+) -> (Option<ImportSearch>, Option<Place>) {
+    let project = match follow_imports {
+        true => ImportSearch::for_file(abs, Path::new("/")),
+        false => None,
+    };
+    let imports = match project {
+        Some(search) => Some(search.with_installed(python_path)),
+        None if !python_path.is_empty() => Some(ImportSearch::installed_only(python_path)),
+        None => None,
+    };
+    (imports, Place::new(abs, Path::new("/")))
+}
+
 /// How `check` runs.
 #[derive(Clone, Debug)]
 pub struct CheckOptions {
@@ -167,17 +186,8 @@ pub fn check(paths: &[PathBuf], options: &CheckOptions) -> std::io::Result<Check
             }
         };
         let started = std::time::Instant::now();
-        let project = match follow_imports {
-            true => ImportSearch::for_file(abs, Path::new("/")),
-            false => None,
-        };
-        let imports = match project {
-            Some(search) => Some(search.with_installed(python_path)),
-            None if !python_path.is_empty() => Some(ImportSearch::installed_only(python_path)),
-            None => None,
-        };
-        let place = Place::new(abs, Path::new("/"));
-        let outcome = analyse_bytes(path, &bytes, *kind, (imports, place), &mut solver);
+        let surroundings = surroundings(abs, follow_imports, python_path);
+        let outcome = analyse_bytes(path, &bytes, *kind, surroundings, &mut solver);
         if timing {
             eprintln!("timing {} ms {path}", started.elapsed().as_millis());
         }

@@ -25,6 +25,9 @@ pub enum Command {
     Scan(Box<ScanArgs>),
     /// Analyse one project's files for shape bugs and print diagnostics.
     Check(CheckArgs),
+    /// Print the shape signature the analysis infers for each function, module class and
+    /// method: ranks admitted, dims, requirements, static dims, returns, decided branches.
+    Annotate(AnnotateArgs),
     /// Explain a finding kind (`shapehound explain feature-mismatch`), or list them all.
     Explain(ExplainArgs),
 }
@@ -108,6 +111,53 @@ pub struct CheckArgs {
     pub gate: GateArgs,
     #[command(flatten)]
     pub config: ConfigArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct AnnotateArgs {
+    /// Files or folders to describe.
+    #[arg(required = true, value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+    /// Output format: text, JSON, or a patch adding jaxtyping annotations.
+    #[arg(long, value_enum, default_value_t = crate::annotate::AnnotateFormat::Text)]
+    pub format: crate::annotate::AnnotateFormat,
+    /// Z3 timeout per check, in milliseconds.
+    #[arg(long = "timeout-ms", default_value_t = 2000)]
+    pub timeout_ms: u64,
+    /// Describe each file alone (what it imports from other files of its project stays
+    /// unknown).
+    #[arg(long = "no-follow-imports")]
+    pub no_follow_imports: bool,
+    /// Whether imports are followed, once the configuration is read.
+    #[arg(skip)]
+    pub follow_imports: bool,
+    /// Files larger than this are not read (bytes, or with K/M/G, KiB/MiB/GiB).
+    #[arg(long = "max-file-size", default_value = "2MiB", value_parser = parse_size)]
+    pub max_file_size: u64,
+    #[command(flatten)]
+    pub budgets: BudgetArgs,
+    #[command(flatten)]
+    pub assume: AssumeArgs,
+    #[command(flatten)]
+    pub installed: InstalledArgs,
+    #[command(flatten)]
+    pub config: ConfigArgs,
+}
+
+impl AnnotateArgs {
+    /// As [`CheckArgs::configure`].
+    pub fn configure(&mut self, c: &crate::config::Config, given: &dyn Fn(&str) -> bool) {
+        self.follow_imports = !self.no_follow_imports;
+        configure_analysis(
+            c,
+            given,
+            &mut self.timeout_ms,
+            &mut self.max_file_size,
+            (&mut self.follow_imports, given("no_follow_imports")),
+        );
+        self.budgets.configure(&c.settings, given);
+        self.installed.configure(c, given);
+    }
 }
 
 /// Which configuration file is read (`config.rs`) and whether `.gitignore` files count.

@@ -4,6 +4,7 @@
 //! corpus → frontend → operators → (shapes → jobs → solver) → reports, driven by `dataflow`.
 
 pub mod analysis;
+pub mod annotate;
 pub mod budget;
 pub mod catalogue;
 pub mod check;
@@ -21,6 +22,7 @@ pub mod operators;
 pub mod reports;
 pub mod resolve;
 pub mod shapes;
+pub mod signatures;
 #[cfg(test)]
 pub(crate) mod testing;
 pub mod units;

@@ -102,6 +102,9 @@ fn main() -> ExitCode {
     };
     let configured = match &mut cli.command {
         Command::Explain(_) => Ok(Config::default()),
+        Command::Annotate(args) => {
+            configure(&args.paths, &args.config).inspect(|c| args.configure(c, &given))
+        }
         Command::Check(args) => {
             configure(&args.paths, &args.config).inspect(|c| args.configure(c, &given))
         }
@@ -119,11 +122,13 @@ fn main() -> ExitCode {
     match &cli.command {
         Command::Check(args) => shapehound::budget::set_budgets(args.budgets.budgets()),
         Command::Scan(args) => shapehound::budget::set_budgets(args.budgets.budgets()),
+        Command::Annotate(args) => shapehound::budget::set_budgets(args.budgets.budgets()),
         Command::Explain(_) => {}
     }
     let assumed = match &cli.command {
         Command::Check(args) => args.assume.read(&config),
         Command::Scan(args) => args.assume.read(&config),
+        Command::Annotate(args) => args.assume.read(&config),
         Command::Explain(_) => Ok(Vec::new()),
     };
     match assumed {
@@ -135,6 +140,7 @@ fn main() -> ExitCode {
     }
     match cli.command {
         Command::Check(args) => check(args, &config),
+        Command::Annotate(args) => annotate(args, &config),
         Command::Explain(args) => explain(args),
         Command::Scan(args) => match scan(*args, &config) {
             Ok(code) => ExitCode::from(code),
@@ -163,6 +169,49 @@ fn selection(config: &Config, args: &shapehound::cli::ConfigArgs) -> Result<Sele
     config
         .selection(!args.no_gitignore)
         .map_err(|e| e.to_string())
+}
+
+fn annotate(args: shapehound::cli::AnnotateArgs, config: &Config) -> ExitCode {
+    if let Some(missing) = args.paths.iter().find(|p| !p.exists()) {
+        eprintln!("error: no such file or folder: {}", missing.display());
+        return ExitCode::from(exit::USAGE);
+    }
+    let (python_path, selection) = match (args.installed.resolve(), selection(config, &args.config))
+    {
+        (Ok(p), Ok(s)) => (p, s),
+        (Err(e), _) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(exit::USAGE);
+        }
+        (_, Err(e)) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(exit::USAGE);
+        }
+    };
+    let options = shapehound::annotate::AnnotateOptions {
+        format: args.format,
+        timeout: std::time::Duration::from_millis(args.timeout_ms),
+        follow_imports: args.follow_imports,
+        python_path,
+        max_file_bytes: args.max_file_size,
+        selection,
+    };
+    match shapehound::annotate::annotate(&args.paths, &options) {
+        Ok(report) => {
+            for p in &report.problems {
+                eprintln!(
+                    "warning: {}",
+                    shapehound::findings::render::printable(&p.to_string())
+                );
+            }
+            print!("{}", report.output);
+            ExitCode::from(report.exit_code())
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(exit::FAILURE)
+        }
+    }
 }
 
 fn check(args: shapehound::cli::CheckArgs, config: &Config) -> ExitCode {

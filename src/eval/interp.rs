@@ -879,6 +879,34 @@ impl<'a> Interp<'a> {
         self.exec_clauses(&clauses)
     }
 
+    /// Records a condition of the analysed file's code about dims: a predicate, or a truth
+    /// its shapes settled (`x.dim() == 4` on a rank-4 input).
+    fn note_branch(&mut self, test: &'a Expr, cond: &V<'a>) {
+        if self.anchor.is_some() || self.run.trace.branches.len() >= super::trace::MAX_BRANCHES {
+            return;
+        }
+        let cond = match cond {
+            V::Cond(p) => p.clone(),
+            V::Data(Value::Bool(Some(b))) if is_shape_text(self.source(test.range())) => match b {
+                true => Pred::always(),
+                false => Pred::Not(Box::new(Pred::always())),
+            },
+            _ => return,
+        };
+        let text: String = self
+            .source(test.range())
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        let branch = super::trace::Branch {
+            span: self.position(test.range()),
+            text: text.chars().take(super::trace::BRANCH_TEXT).collect(),
+            cond,
+            path: self.run.guards.clone(),
+        };
+        self.run.trace.branches.push(branch);
+    }
+
     /// `if`/`elif`/`else` as a chain: a known condition picks its clause; an unknown one
     /// runs both sides under complementary guards and joins.
     fn exec_clauses(&mut self, clauses: &[(Option<&'a Expr>, &'a [Stmt])]) -> Flow {
@@ -889,15 +917,7 @@ impl<'a> Interp<'a> {
             return self.exec_block(body);
         };
         let cond = self.eval(test);
-        let recorded = self.run.trace.branches.len() < super::trace::MAX_BRANCHES;
-        if let (V::Cond(p), None, true) = (&cond, self.anchor, recorded) {
-            let branch = super::trace::Branch {
-                span: self.position(test.range()),
-                cond: p.clone(),
-                path: self.run.guards.clone(),
-            };
-            self.run.trace.branches.push(branch);
-        }
+        self.note_branch(test, &cond);
         if let Some(known) = cond.truth() {
             return if known {
                 self.exec_block(body)

@@ -83,6 +83,9 @@ pub struct Fact {
     pub span: Option<Span>,
 }
 
+/// Characters of a branch's condition kept.
+pub const BRANCH_TEXT: usize = 80;
+
 /// Branches a run records, at most.
 pub const MAX_BRANCHES: usize = 256;
 
@@ -90,6 +93,8 @@ pub const MAX_BRANCHES: usize = 256;
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Branch {
     pub span: Span,
+    /// The condition as written (at most [`BRANCH_TEXT`] characters).
+    pub text: String,
     pub cond: Pred,
     /// The path conditions in force where it was met.
     pub path: Vec<Pred>,

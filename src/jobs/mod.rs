@@ -3,6 +3,7 @@
 //! finding candidate) or not (SAT). The shape engine's algebra decides what it can; Z3 decides
 //! the rest, one reused solver per worker thread, each check bounded by a timeout.
 
+pub mod queries;
 pub mod simplify;
 pub mod terms;
 
@@ -211,7 +212,7 @@ fn pred_size(p: &Pred) -> usize {
 /// replaces the solver, whose state is then unknown; `path` names the unit's file for fault
 /// injection.
 pub fn solve_unit(unit: &Unit, path: &str, z3: &mut JobSolver) -> Vec<Solved> {
-    let mut out = decide_runs(unit, path, z3);
+    let mut out = decide_runs(unit, path, z3, true);
     // The unit is a finding: each contradictory run's failing obligation, core and
     // witness, which the finding chooses from and shows. In a fresh Z3 context: the model
     // (the witness) of a reused solver, or of a new solver in the thread's context, depends
@@ -253,14 +254,23 @@ enum Detail {
 }
 
 /// Each run's verdict, in order, until one is not contradictory.
-fn decide_runs(unit: &Unit, path: &str, z3: &mut JobSolver) -> Vec<Solved> {
+/// Each run's verdict (no core, no witness), every run of the unit: which rank variants some
+/// input gets through, for its signature (`crate::signatures`).
+pub fn solve_every_run(unit: &Unit, path: &str, z3: &mut JobSolver) -> Vec<Solved> {
+    decide_runs(unit, path, z3, false)
+}
+
+/// Each run's verdict in order; with `settle`, the runs after one that is not
+/// contradictory are left (the unit is no finding whatever they give).
+fn decide_runs(unit: &Unit, path: &str, z3: &mut JobSolver, settle: bool) -> Vec<Solved> {
     let mut out: Vec<Solved> = Vec::with_capacity(unit.runs.len());
     for run in &unit.runs {
-        let settled = out
-            .iter()
-            .rev()
-            .find(|s| !s.verdict.is_excluded())
-            .is_some_and(|s| !matches!(s.verdict, Verdict::Unsat { .. }));
+        let settled = settle
+            && out
+                .iter()
+                .rev()
+                .find(|s| !s.verdict.is_excluded())
+                .is_some_and(|s| !matches!(s.verdict, Verdict::Unsat { .. }));
         let budget = crate::budget::budgets();
         let solved = if let Some(why) = &run.trace.excluded {
             Ok(skipped(run, SkipReason::OutsideAssumptions(why.clone())))

@@ -45,6 +45,15 @@ pub fn run(args: &[&str]) -> Output {
         .expect("the shapehound binary runs")
 }
 
+/// [`run`] in the folder `dir` (for paths given relative to it).
+pub fn run_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(binary())
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("the shapehound binary runs")
+}
+
 /// A run that completed: exit 0, or 1 for findings or files that do not parse.
 pub fn completed(status: &std::process::ExitStatus) -> bool {
     matches!(status.code(), Some(0 | 1))
