@@ -95,7 +95,8 @@ def main():
         passing = [r for r in rows if r["result"] == "pass"]
         fail_lines = {int(r["line"]) for r in failing}
         findings = findings_of(args.binary, SUITE / folder / "model.py")
-        errors = [f for f in findings if f.get("severity", "error") == "error"]
+        findings = [f for f in findings if f.get("severity", "error") == "error"]
+        errors = findings
         text = " ".join(failing_part(f.get("message", "")) for f in findings)
         said = [v for f in findings for v in failing_values(failing_part(f.get("message", "")))]
         found = any(f.get("line") in fail_lines for f in errors)

@@ -19,7 +19,7 @@ use crate::findings::identity::{finding_ids, normal_path, LineDigests};
 use crate::findings::render::{self, FileFindings, Palette, Problem};
 use crate::findings::sarif;
 use crate::findings::suppress::{self, suppressions, Unused};
-use crate::findings::{analyse_module, Finding};
+use crate::findings::{analyse_module, Finding, Severity};
 use crate::guard::catch_panic;
 use crate::jobs::JobSolver;
 use crate::reports::baseline::Baseline;
@@ -149,6 +149,8 @@ pub struct CheckOptions {
     pub kinds: KindFilter,
     /// The exit code ignores findings (SARIF's `exitCode` says so too).
     pub exit_zero: bool,
+    /// Warnings count as findings for the exit code.
+    pub strict: bool,
 }
 
 /// Checks files and folders.
@@ -164,6 +166,7 @@ pub fn check(paths: &[PathBuf], options: &CheckOptions) -> std::io::Result<Check
         ref selection,
         ref kinds,
         exit_zero,
+        strict,
     } = *options;
     let files = collect_files(paths, selection)?;
     let mut solver = JobSolver::new(timeout);
@@ -244,7 +247,12 @@ pub fn check(paths: &[PathBuf], options: &CheckOptions) -> std::io::Result<Check
         .collect();
     let findings = views
         .iter()
-        .map(|v| v.findings.iter().filter(|f| f.counts()).count())
+        .map(|v| {
+            v.findings
+                .iter()
+                .filter(|f| f.counts() && (strict || f.severity == Severity::Error))
+                .count()
+        })
         .sum();
     let cwd = std::env::current_dir()?;
     let output = match format {
@@ -256,8 +264,14 @@ pub fn check(paths: &[PathBuf], options: &CheckOptions) -> std::io::Result<Check
             let failed = problems.iter().filter(|p| p.is_error()).count();
             let all = views.iter().flat_map(|v| v.findings.iter());
             let suppressed = all.clone().filter(|f| f.suppressed).count();
-            let unchanged = all.filter(|f| !f.suppressed && !f.counts()).count();
+            let unchanged = all.clone().filter(|f| !f.suppressed && !f.counts()).count();
+            let warnings = all
+                .filter(|f| f.counts() && f.severity == Severity::Warning)
+                .count();
             let mut also = Vec::new();
+            if warnings > 0 && !strict {
+                also.push(format!("{warnings} warning{}", plural(warnings)));
+            }
             if suppressed > 0 {
                 also.push(format!("{suppressed} suppressed"));
             }

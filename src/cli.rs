@@ -185,6 +185,10 @@ pub struct GateArgs {
     /// Exit 0 even when there are findings (failures still exit 2 or 3).
     #[arg(long = "exit-zero")]
     pub exit_zero: bool,
+    /// Warnings count for the exit code as errors do (a unit that fails unless its
+    /// hyperparameters meet a condition).
+    #[arg(long = "strict")]
+    pub strict: bool,
 }
 
 /// How much work a file, a unit and a constraint job may take (see `budget.rs`); what is

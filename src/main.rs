@@ -262,6 +262,7 @@ fn check(args: shapehound::cli::CheckArgs, config: &Config) -> ExitCode {
         selection,
         kinds: config.kinds(),
         exit_zero: args.gate.exit_zero,
+        strict: args.gate.strict,
         color: args.color.enabled(
             |name| std::env::var(name).ok(),
             std::io::stdout().is_terminal(),
@@ -511,6 +512,7 @@ fn scan(args: ScanArgs, config: &Config) -> std::result::Result<u8, Failure> {
         baseline: baseline.clone(),
         selection: Arc::new(selection(config, &args.config).map_err(usage)?),
         kinds: Arc::new(config.kinds()),
+        strict: args.gate.strict,
         cache: cache.clone().map(|c| (c, run_name(process))),
     };
     let totals = run_scan(options).map_err(|e| {

@@ -13,6 +13,13 @@ pub(crate) fn findings(src: &str) -> Vec<Finding> {
     analyse_module(&module, src, "test.py", (None, None), &mut solver).findings
 }
 
+/// The errors of a source text (its warnings left out).
+pub(crate) fn errors(src: &str) -> Vec<Finding> {
+    let mut found = findings(src);
+    found.retain(|f| f.severity == crate::findings::Severity::Error);
+    found
+}
+
 /// The findings of a source text under the given assumptions (`units::assumptions`).
 pub(crate) fn findings_assuming(src: &str, assumed: &[&str]) -> Vec<Finding> {
     use crate::units::assumptions::{Assumption, Origin};

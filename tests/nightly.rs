@@ -844,3 +844,53 @@ fn configuration_files_beside_a_script_declare_its_domain_and_invalidate_its_cac
         assert_eq!(stable(&out, table), stable(&full, table), "{table}");
     }
 }
+
+/// A unit that fails unless its hyperparameters meet a condition: a warning in every
+/// format and table, out of the exit code unless `--strict`, for both commands.
+#[test]
+fn conditional_failures_are_warnings_that_count_only_when_strict() {
+    let t = tempfile::tempdir().unwrap();
+    let src = "\
+import torch.nn as nn
+
+
+class Block(nn.Module):
+    def __init__(self, hidden_dim, out_dim):
+        super().__init__()
+        self.fc = nn.Linear(hidden_dim, out_dim)
+        self.norm = nn.LayerNorm(hidden_dim)
+
+    def forward(self, x):
+        return self.norm(self.fc(x))
+";
+    let repo = repo(t.path(), src);
+    let model = repo.join("model.py").display().to_string();
+    let o = run(&["check", &model]);
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.starts_with("warning["), "{text}");
+    assert!(
+        text.contains("fails unless out_dim == hidden_dim"),
+        "{text}"
+    );
+    assert!(text.contains("0 findings in 1 file (1 warning)"), "{text}");
+    let o = run(&["check", "--strict", &model]);
+    assert_eq!(o.status.code(), Some(1), "{o:?}");
+    let o = run(&["check", "--format", "json", &model]);
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(json["findings"][0]["severity"], "warning");
+    let o = run(&["check", "--format", "sarif", &model]);
+    let sarif: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(sarif["runs"][0]["results"][0]["level"], "warning");
+    let o = run(&["check", "--format", "github", &model]);
+    assert!(String::from_utf8_lossy(&o.stdout).starts_with("::warning file="));
+
+    let out = t.path().join("report");
+    let (code, printed) = scan(&repo, &out, &["-q", "--no-cache"]);
+    assert_eq!(code, 0, "{printed}");
+    let rows = read_table(&out, "findings");
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0]["severity"], "warning");
+    let (code, printed) = scan(&repo, &out, &["-q", "--no-cache", "--strict"]);
+    assert_eq!(code, 1, "{printed}");
+}

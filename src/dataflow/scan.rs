@@ -105,6 +105,8 @@ pub struct ScanOptions {
     pub selection: Arc<Selection>,
     /// Which finding kinds are reported.
     pub kinds: Arc<KindFilter>,
+    /// Warnings of a conditional failure count as findings (`--strict`).
+    pub strict: bool,
     /// The result cache read at the start, and the name of this run's new segments.
     pub cache: Option<(Arc<ResultCache>, String)>,
 }
@@ -298,6 +300,7 @@ fn scan_worker(
     let progress = opts.progress.clone();
     let baseline = opts.baseline.clone();
     let kinds = opts.kinds.clone();
+    let strict = opts.strict;
     let read_cache = opts.cache.as_ref().map(|(c, _)| c.clone());
     let keep: Shared<CacheKeeper> = Rc::new(RefCell::new(match &opts.cache {
         Some((cache, run)) => CacheKeeper::open(cache, run, index),
@@ -455,12 +458,13 @@ fn scan_worker(
                 },
             )
             .flat_map(move |(_, mut row): (_, FindingRow)| {
-                if row.severity == "error" && !kinds.reports(&row.kind) {
+                let unused = row.kind == crate::findings::suppress::UNUSED_KIND;
+                if !unused && !kinds.reports(&row.kind) {
                     return None;
                 }
                 // Only findings that could count have a state (see `Baseline`).
                 if let Some(b) = &baseline {
-                    if row.severity == "error" && !row.suppressed {
+                    if !unused && !row.suppressed {
                         row.baseline = Some(b.state(&row.id).to_string());
                     }
                 }
@@ -482,7 +486,9 @@ fn scan_worker(
             .concat(tallies.map(|t| Total::Operator(t.operator)))
             .concat(findings.clone().flat_map(move |f: FindingRow| {
                 let mut keys = Vec::new();
-                if f.severity != "error" {
+                let counted = f.severity == "error"
+                    || (strict && f.kind != crate::findings::suppress::UNUSED_KIND);
+                if !counted {
                     keys.push(Total::Warning);
                 } else if f.suppressed {
                     keys.push(Total::FindingSuppressed);

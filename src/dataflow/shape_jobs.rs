@@ -11,7 +11,7 @@ use super::cache::CachedSolved;
 use crate::corpus::FileKind;
 use crate::findings::identity::{finding_ids, LineDigests};
 use crate::findings::suppress::{self, Suppression};
-use crate::findings::{file_findings, unit_finding, Finding};
+use crate::findings::{file_findings, unit_finding_or_warning, Finding};
 use crate::jobs::{self, JobSolver, Verdict};
 use crate::reports::tables::{FindingRow, JobRow, RelatedSpan};
 use crate::resolve::layout::beside;
@@ -186,7 +186,7 @@ impl WorkerSolver {
                 files: spanned_files(&job.path, run),
             })
             .collect();
-        let finding = unit_finding(unit, &solved);
+        let finding = unit_finding_or_warning(unit, &solved, &self.solver);
         // The rows without what names them: a reuse names them as its run does.
         let cached = CachedSolved {
             index: job.index,
@@ -334,7 +334,7 @@ fn finding_row(f: &Finding, id: String, repo: &str, analysed: &str) -> FindingRo
         unit_kind: f.unit_kind.name().to_string(),
         operator: f.operator.clone(),
         kind: f.kind.code().to_string(),
-        severity: "error".to_string(),
+        severity: f.severity.name().to_string(),
         message: f.message.clone(),
         shapes: f.shapes.clone(),
         witness: f.witness.clone(),

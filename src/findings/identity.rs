@@ -124,6 +124,7 @@ mod tests {
 
     fn finding(line: u32, unit: &str) -> Finding {
         Finding {
+            severity: crate::findings::Severity::Error,
             path: None,
             kind: FindingKind::FeatureMismatch,
             unit: unit.to_string(),

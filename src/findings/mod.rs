@@ -2,6 +2,7 @@
 //! assumption broken, no timeout) becomes one finding, located at the operation that fails at
 //! run time, with the definitions it conflicts with as related spans and a witness.
 
+pub mod conditional;
 pub mod explain;
 pub mod identity;
 pub mod render;
@@ -55,6 +56,26 @@ pub struct Finding {
     /// and those failing here (merged by [`file_findings`], which names them in `message`).
     #[serde(default)]
     pub domain: Option<DomainFailures>,
+    /// An error (every input fails), or a warning: every input fails unless the
+    /// hyperparameters meet a condition (`conditional.rs`).
+    #[serde(default)]
+    pub severity: Severity,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum Severity {
+    #[default]
+    Error,
+    Warning,
+}
+
+impl Severity {
+    pub fn name(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        }
+    }
 }
 
 /// The values of a declared domain, and which fail at a finding's operation.
@@ -81,7 +102,9 @@ impl Finding {
 }
 
 /// The findings of one file from those of its units, in unit order: a bug that several
-/// units reach (a class and the builder that builds it) is reported once, by the first.
+/// units reach (a class and the builder that builds it) is reported once, by the first; an
+/// error where a unit only warned (the class fails unless `width == 8`, its builder passes
+/// 16) is reported as the error.
 pub fn file_findings(per_unit: impl IntoIterator<Item = Finding>) -> Vec<Finding> {
     let mut out: Vec<Finding> = Vec::new();
     for f in per_unit {
@@ -89,6 +112,7 @@ pub fn file_findings(per_unit: impl IntoIterator<Item = Finding>) -> Vec<Finding
             .iter_mut()
             .find(|g| g.span == f.span && g.path == f.path && g.operator == f.operator)
         {
+            Some(g) if g.severity == Severity::Warning && f.severity == Severity::Error => *g = f,
             // Values of one domain failing at the same operation are one finding.
             Some(g) => {
                 if let (Some(d), Some(e)) = (&mut g.domain, &f.domain) {
@@ -147,6 +171,15 @@ fn name_domain_values(findings: &mut [Finding]) {
 /// A unit is a finding when every variant is UNSAT; the documented variant, else the one
 /// that got furthest (the most obligations met before failing), names the location.
 /// `solved[i]` is how `unit.runs[i]` was solved.
+/// [`unit_finding`], else the unit's conditional failure (`conditional.rs`), a warning.
+pub fn unit_finding_or_warning(
+    unit: &Unit,
+    solved: &[Solved],
+    z3: &crate::jobs::JobSolver,
+) -> Option<Finding> {
+    unit_finding(unit, solved).or_else(|| conditional::conditional_failure(unit, solved, z3))
+}
+
 pub fn unit_finding(unit: &Unit, solved: &[Solved]) -> Option<Finding> {
     if !crate::jobs::is_finding(solved) {
         return None;
@@ -283,6 +316,7 @@ pub fn unit_finding(unit: &Unit, solved: &[Solved]) -> Option<Finding> {
                 labels: d.labels.clone(),
                 failing: vec![d.index],
             }),
+        severity: Severity::Error,
     })
 }
 
@@ -318,7 +352,7 @@ pub fn analyse_module(
         units
             .iter()
             .zip(&solved)
-            .filter_map(|(u, s)| unit_finding(u, s)),
+            .filter_map(|(u, s)| unit_finding_or_warning(u, s, solver)),
     );
     let runs_over_budget = units
         .iter()

@@ -170,9 +170,13 @@ pub fn text(files: &[FileFindings<'_>], palette: Palette) -> String {
         // Suppressed findings, and those a baseline already has, are in JSON and SARIF
         // (flagged), never on the terminal.
         for finding in f.findings.iter().filter(|x| x.counts()) {
+            let (colour, label) = match finding.severity {
+                super::Severity::Error => (ERROR, "error"),
+                super::Severity::Warning => (WARNING, "warning"),
+            };
             out.push_str(&format!(
                 "{}{}\n",
-                p.paint(ERROR, &format!("error[{}]", finding.kind.code())),
+                p.paint(colour, &format!("{label}[{}]", finding.kind.code())),
                 p.paint(BOLD, &format!(": {}", finding.kind.title()))
             ));
             let width = finding
@@ -297,6 +301,7 @@ fn finding_json(path: &str, f: &Finding) -> Json {
         "suppressed": f.suppressed,
         "baseline": f.baseline,
         "kind": f.kind.code(),
+        "severity": f.severity.name(),
         "title": f.kind.title(),
         "path": path,
         "line": f.span.line,
@@ -423,7 +428,8 @@ pub fn github(
                 x.kind.code()
             ));
             out.push_str(&format!(
-                "::error file={},line={},col={},endLine={},endColumn={},title={}::{}\n",
+                "::{} file={},line={},col={},endLine={},endColumn={},title={}::{}\n",
+                x.severity.name(),
                 github_property(&printable(&relative(f.path))),
                 x.span.line,
                 x.span.column,

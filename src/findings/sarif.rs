@@ -225,7 +225,7 @@ pub fn sarif(
                 let mut result = json!({
                     "ruleId": x.kind.code(),
                     "ruleIndex": FindingKind::ALL.iter().position(|k| *k == x.kind).unwrap_or(0),
-                    "level": "error",
+                    "level": x.severity.name(),
                     "message": {"text": text},
                     "locations": [{
                         "physicalLocation": {

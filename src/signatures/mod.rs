@@ -130,12 +130,9 @@ pub fn signature(unit: &Unit, solved: &[Solved], z3: &JobSolver) -> Signature {
                 Verdict::Sat | Verdict::Skipped(SkipReason::NoObligations) => {
                     (Admission::Admitted, None)
                 }
-                Verdict::Unsat { failing, .. } => (
+                Verdict::Unsat { .. } => (
                     Admission::Rejected,
-                    run.trace
-                        .obligations
-                        .get(*failing)
-                        .map(|o| o.message.clone()),
+                    first_failing(&run.trace, z3).map(|o| o.message.clone()),
                 ),
                 Verdict::Unknown => (Admission::Unknown, Some("the solver gave up".into())),
                 Verdict::Skipped(reason) => (Admission::Unknown, Some(reason.message())),
@@ -336,6 +333,30 @@ fn describe_admitted(trace: &Trace, z3: &JobSolver, v: &mut VariantSignature) {
             })
         })
         .collect();
+}
+
+/// The obligation where a contradictory run breaks: the first whose prefix with the facts
+/// is contradictory (a binary search over prefixes).
+fn first_failing<'t>(
+    trace: &'t Trace,
+    z3: &JobSolver,
+) -> Option<&'t crate::eval::trace::Obligation> {
+    let facts: Vec<&Pred> = trace.facts.iter().map(|f| &f.pred).collect();
+    let preds: Vec<&Pred> = trace.obligations.iter().map(|o| &o.pred).collect();
+    let mut q = RunQueries::new(z3, &facts);
+    let (mut lo, mut hi) = (0, preds.len().checked_sub(1)?);
+    if q.possible(&preds)? {
+        return None;
+    }
+    while lo < hi {
+        let mid = (lo + hi) / 2;
+        if q.possible(&preds[..=mid])? {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    trace.obligations.get(lo)
 }
 
 /// A requirement as read: a guarded one (`not g or r`) as `r when g`.

@@ -1,0 +1,239 @@
+//! The warning tier (issue: conditional failures): a unit some input gets through, but only
+//! under a relation between its hyperparameters (`nn.LayerNorm(hidden_dim)` after
+//! `nn.Linear(hidden_dim, out_dim)`: every input fails unless `out_dim == hidden_dim`). The
+//! relation is one operation's requirement over hyperparameters alone that every admitted
+//! run implies and the facts do not: for hyperparameters outside it, no input of any rank
+//! gets through. It is a warning naming the condition, never an error (the author may only
+//! ever build it so), and counts for the exit code only with `--strict`.
+//!
+//! Runs that prove nothing (a broken assumption, a budget, a solver that gave up) leave the
+//! unit without a warning, as they leave it without a finding.
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use super::{Finding, Severity};
+use crate::eval::trace::{Input, Trace};
+use crate::jobs::queries::RunQueries;
+use crate::jobs::simplify::{positive_symbols, pred_symbols, simplify};
+use crate::jobs::{JobSolver, SkipReason, Solved, Verdict};
+use crate::shapes::Pred;
+use crate::units::{Unit, UnitKind};
+
+/// Requirements over hyperparameters tried per unit, at most.
+const MAX_CANDIDATES: usize = 8;
+
+/// The unit's conditional failure, when it has one (see the module's documentation).
+pub fn conditional_failure(unit: &Unit, solved: &[Solved], z3: &JobSolver) -> Option<Finding> {
+    if !matches!(
+        unit.kind,
+        UnitKind::Class | UnitKind::Function | UnitKind::Method
+    ) {
+        return None;
+    }
+    let (first, _) = unit
+        .runs
+        .iter()
+        .zip(solved)
+        .find(|(_, s)| matches!(s.verdict, Verdict::Sat))?;
+    let hyper = hyperparameters(&first.trace);
+    if hyper.is_empty() {
+        return None;
+    }
+    let positive = positive_symbols(&first.trace.facts);
+    let facts: Vec<&Pred> = first.trace.facts.iter().map(|f| &f.pred).collect();
+    let mut q = RunQueries::new(z3, &facts);
+    let mut seen = BTreeSet::new();
+    let mut candidates = Vec::new();
+    for o in &first.trace.obligations {
+        let p = simplify(&o.pred, &positive);
+        let mut symbols = BTreeSet::new();
+        pred_symbols(&p, &mut symbols);
+        if symbols.is_empty()
+            || !symbols.is_subset(&hyper)
+            || lower_bound_only(&p)
+            || !seen.insert(p.to_string())
+        {
+            continue;
+        }
+        // What the facts already imply is no condition.
+        if q.implied(&p) == Some(false) {
+            candidates.push((o, p));
+            if candidates.len() == MAX_CANDIDATES {
+                break;
+            }
+        }
+    }
+    drop(q);
+    let (obligation, relation) = candidates
+        .into_iter()
+        .find(|(_, r)| every_run_requires(unit, solved, r, z3))?;
+    Some(Finding {
+        path: obligation.origin.as_ref().map(|o| o.path.clone()),
+        kind: obligation.kind,
+        unit: unit.name.clone(),
+        unit_kind: unit.kind,
+        operator: obligation.operator.clone(),
+        span: obligation
+            .origin
+            .as_ref()
+            .map_or(obligation.span, |o| o.span),
+        message: format!("{}: {}", condition_text(&relation), obligation.message),
+        shapes: obligation.shapes.clone(),
+        related: Vec::new(),
+        witness: None,
+        used_z3: true,
+        solve_micros: 0,
+        id: String::new(),
+        suppressed: false,
+        baseline: None,
+        domain: None,
+        severity: Severity::Warning,
+    })
+}
+
+/// A bound from below (`0 < channels // 2`, `1 <= n - 1`): sizes must be large enough for
+/// any layer to work, which says nothing about this unit (it fails only for degenerate
+/// sizes).
+fn lower_bound_only(p: &Pred) -> bool {
+    match p {
+        Pred::Le(lo, _) | Pred::Lt(lo, _) => lo.as_const().is_some(),
+        _ => false,
+    }
+}
+
+/// The symbols of the unit's int inputs (constructor arguments, size parameters).
+fn hyperparameters(trace: &Trace) -> BTreeSet<Arc<str>> {
+    let mut out = BTreeSet::new();
+    for input in &trace.inputs {
+        if let Input::Int { value, .. } = input {
+            out.extend(value.symbols());
+        }
+    }
+    out
+}
+
+/// Whether every run of the unit that some input gets through implies `relation`: each
+/// either contradictory, outside the user's assumptions, or one whose constraints with the
+/// relation negated are contradictory. Any run that proves nothing settles it: no.
+fn every_run_requires(unit: &Unit, solved: &[Solved], relation: &Pred, z3: &JobSolver) -> bool {
+    let negated = Pred::Not(Box::new(relation.clone()));
+    unit.runs
+        .iter()
+        .zip(solved)
+        .all(|(run, s)| match &s.verdict {
+            Verdict::Unsat { .. } => true,
+            Verdict::Skipped(SkipReason::OutsideAssumptions(_)) => true,
+            Verdict::Sat | Verdict::Skipped(SkipReason::UnitSettled) => {
+                let t = &run.trace;
+                if t.assumption_violated
+                    || !t.guarded_violations.is_empty()
+                    || t.over_budget.is_some()
+                {
+                    return false;
+                }
+                let given: Vec<&Pred> = t
+                    .facts
+                    .iter()
+                    .map(|f| &f.pred)
+                    .chain(t.obligations.iter().map(|o| &o.pred))
+                    .collect();
+                RunQueries::new(z3, &given).possible(&[&negated]) == Some(false)
+            }
+            _ => false,
+        })
+}
+
+/// `fails unless out_dim == hidden_dim`; `fails for kernel_size > 7`.
+fn condition_text(relation: &Pred) -> String {
+    match relation {
+        Pred::Le(a, b) => format!("fails for {a} > {b}"),
+        Pred::Lt(a, b) => format!("fails for {a} >= {b}"),
+        Pred::Ne(a, b) => format!("fails for {a} == {b}"),
+        other => format!("fails unless {other}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::findings::Severity;
+    use crate::testing::findings;
+
+    const BLOCK: &str = "
+import torch.nn as nn
+
+
+class Block(nn.Module):
+    def __init__(self, hidden_dim, out_dim):
+        super().__init__()
+        self.fc = nn.Linear(hidden_dim, out_dim)
+        self.norm = nn.LayerNorm(NORM)
+
+    def forward(self, x):
+        return self.norm(self.fc(x))
+";
+
+    /// Seed 002's precondition: correct only when `hidden_dim == out_dim`.
+    #[test]
+    fn a_relation_between_hyperparameters_every_input_needs_is_a_warning() {
+        let found = findings(&BLOCK.replace("NORM", "hidden_dim"));
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].severity, Severity::Warning);
+        assert_eq!(found[0].span.line, 12);
+        assert!(
+            found[0]
+                .message
+                .starts_with("fails unless out_dim == hidden_dim: torch.nn.LayerNorm"),
+            "{}",
+            found[0].message
+        );
+        // Normalising what the layer gives: no condition.
+        assert!(findings(&BLOCK.replace("NORM", "out_dim")).is_empty());
+    }
+
+    /// A requirement that involves the input is the input's to meet: no warning.
+    #[test]
+    fn requirements_the_input_can_meet_are_no_condition() {
+        let src = "
+import torch.nn as nn
+
+
+class Head(nn.Module):
+    def __init__(self, d, classes):
+        super().__init__()
+        self.fc = nn.Linear(d, classes)
+
+    def forward(self, x):
+        return self.fc(x)
+";
+        assert!(findings(src).is_empty());
+    }
+
+    /// Divisibility between hyperparameters (heads must divide the width).
+    #[test]
+    fn divisibility_between_hyperparameters_is_a_condition() {
+        let src = "
+import torch
+import torch.nn as nn
+
+
+class Attn(nn.Module):
+    def __init__(self, dim, heads):
+        super().__init__()
+        self.attn = nn.MultiheadAttention(dim, heads)
+
+    def forward(self, x):
+        return self.attn(x, x, x)[0]
+";
+        let found = findings(src);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].severity, Severity::Warning);
+        assert!(
+            found[0]
+                .message
+                .starts_with("fails unless heads divides dim: "),
+            "{}",
+            found[0].message
+        );
+    }
+}
