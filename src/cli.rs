@@ -375,6 +375,11 @@ pub struct ScanArgs {
     #[arg(long = "no-shapes")]
     pub no_shapes: bool,
 
+    /// Work out each unit's signature (`shapehound annotate`) into the `signatures` table:
+    /// every rank variant solved, so more solving than the findings need.
+    #[arg(long = "signatures", conflicts_with = "no_shapes")]
+    pub signatures: bool,
+
     /// Files larger than this are listed as skipped_too_large (bytes, or with K/M/G, KiB/MiB/GiB).
     #[arg(long = "max-file-size", default_value = "2MiB", value_parser = parse_size)]
     pub max_file_size: u64,

@@ -513,6 +513,7 @@ fn scan(args: ScanArgs, config: &Config) -> std::result::Result<u8, Failure> {
         selection: Arc::new(selection(config, &args.config).map_err(usage)?),
         kinds: Arc::new(config.kinds()),
         strict: args.gate.strict,
+        signatures: args.signatures,
         cache: cache.clone().map(|c| (c, run_name(process))),
     };
     let totals = run_scan(options).map_err(|e| {
@@ -654,6 +655,7 @@ fn cache_digest(
         env!("SHAPEHOUND_SOURCE_DIGEST").to_string(),
         format!("timeout-ms={}", args.timeout_ms),
         format!("follow-imports={}", args.follow_imports),
+        format!("signatures={}", args.signatures),
         format!("{:?}", args.budgets.budgets()),
     ];
     parts.extend(

@@ -158,3 +158,54 @@ fn a_file_that_does_not_parse_is_a_problem_and_exit_one() {
     assert_eq!(o.status.code(), Some(1), "{o:?}");
     assert!(String::from_utf8_lossy(&o.stderr).contains("bad.py"));
 }
+
+/// `scan --signatures` writes what `annotate` prints, one row per variant; a rescan from the
+/// cache writes the same rows; without the flag the table is empty.
+#[test]
+fn scan_writes_the_signatures_table_annotate_prints() {
+    let t = tempfile::tempdir().unwrap();
+    let repo = t.path().join("corpus").join("proj");
+    std::fs::create_dir_all(&repo).unwrap();
+    write(&repo);
+    let out = t.path().join("report");
+    let corpus = t.path().join("corpus");
+    let scan = |extra: &[&str]| {
+        let mut args = vec![
+            "scan",
+            corpus.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+            "-q",
+            "--no-site-packages",
+        ];
+        args.extend(extra);
+        let o = run(&args);
+        assert_eq!(o.status.code(), Some(0), "{o:?}");
+        let mut rows = common::read_table(&out, "signatures");
+        rows.sort_by(|a, b| (&a["unit"], &a["variant"]).cmp(&(&b["unit"], &b["variant"])));
+        rows
+    };
+    let rows = scan(&["--signatures"]);
+    let row = |unit: &str, variant: &str| {
+        rows.iter()
+            .find(|r| r["unit"] == unit && r["variant"] == variant)
+            .cloned()
+            .unwrap_or_else(|| panic!("{unit} {variant}: {rows:?}"))
+    };
+    let v4 = row("FixedConv", "x:4");
+    assert_eq!(v4["admission"], "admitted");
+    assert_eq!(v4["path"], "proj/listings.py");
+    assert_eq!(v4["fixed"], "x.shape[1] = 4");
+    assert_eq!(
+        v4["returns"],
+        "[x.shape[0], 2, x.shape[2] - 1, x.shape[3] - 1]"
+    );
+    assert_eq!(row("FixedConv", "x:1")["admission"], "rejected");
+    assert_eq!(
+        row("ReshapeControlFlow", "x:2")["branches"],
+        "16: x.reshape(100).size()[0] < 100: never"
+    );
+    assert_eq!(rows.len(), 13, "6 + 6 + 1 variants");
+    assert_eq!(scan(&["--signatures"]), rows, "from the cache");
+    assert!(scan(&[]).is_empty());
+}

@@ -37,7 +37,7 @@ use crate::findings::identity::LineDigests;
 use crate::findings::suppress::Suppression;
 use crate::findings::Finding;
 use crate::operators::CallSite;
-use crate::reports::tables::JobRow;
+use crate::reports::tables::{JobRow, SignatureRow};
 
 /// Bumped when what a record holds changes shape.
 const FORMAT: u32 = 3;
@@ -192,6 +192,9 @@ pub struct CachedSolved {
     pub generation: u64,
     pub rows: Vec<JobRow>,
     pub finding: Option<Finding>,
+    /// Its `signatures` rows (with `--signatures`, part of the cache's digest).
+    #[serde(default)]
+    pub signatures: Vec<SignatureRow>,
 }
 
 /// What a file was when it was read: what identifies that state, and what was read.
@@ -530,6 +533,7 @@ mod tests {
             generation: 0,
             rows: Vec::new(),
             finding: None,
+            signatures: Vec::new(),
         }
     }
 

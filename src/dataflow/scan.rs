@@ -52,7 +52,7 @@ use crate::reports::baseline::Baseline;
 use crate::reports::parquet::PartWriter;
 use crate::reports::staging::{abandon, set_phase, Phase, Staging};
 use crate::reports::tables::{
-    FileRow, FindingRow, FixedRow, JobRow, OpCallRow, OpCountRow, RunRow, Table,
+    FileRow, FindingRow, FixedRow, JobRow, OpCallRow, OpCountRow, RunRow, SignatureRow, Table,
 };
 use crate::reports::ReportError;
 use crate::resolve::layout::folder;
@@ -72,12 +72,13 @@ const SOLVE_FUEL: Fuel = Fuel {
 };
 
 /// The tables a scan writes as per-worker parts (`run` is written once, by the binary).
-pub const PART_TABLES: [&str; 5] = [
+pub const PART_TABLES: [&str; 6] = [
     FileRow::NAME,
     OpCallRow::NAME,
     OpCountRow::NAME,
     FindingRow::NAME,
     JobRow::NAME,
+    SignatureRow::NAME,
 ];
 
 /// What a scan needs to know. Shared read-only by all workers of a process.
@@ -107,6 +108,8 @@ pub struct ScanOptions {
     pub kinds: Arc<KindFilter>,
     /// Warnings of a conditional failure count as findings (`--strict`).
     pub strict: bool,
+    /// Units' signatures go to the `signatures` table (`--signatures`).
+    pub signatures: bool,
     /// The result cache read at the start, and the name of this run's new segments.
     pub cache: Option<(Arc<ResultCache>, String)>,
 }
@@ -196,6 +199,7 @@ struct Sinks {
     counts: Option<PartWriter<OpCountRow>>,
     findings: Option<PartWriter<FindingRow>>,
     jobs: Option<PartWriter<JobRow>>,
+    signatures: Option<PartWriter<SignatureRow>>,
     staging: Staging,
 }
 
@@ -208,6 +212,7 @@ impl Sinks {
             counts: Some(PartWriter::create(out, worker)?),
             findings: Some(PartWriter::create(out, worker)?),
             jobs: Some(PartWriter::create(out, worker)?),
+            signatures: Some(PartWriter::create(out, worker)?),
             staging: staging.clone(),
         })
     }
@@ -233,6 +238,9 @@ impl Sinks {
             w.finish()?;
         }
         if let Some(w) = self.jobs.take() {
+            w.finish()?;
+        }
+        if let Some(w) = self.signatures.take() {
             w.finish()?;
         }
         Ok(())
@@ -313,6 +321,7 @@ fn scan_worker(
     let with_baseline = baseline.is_some();
     // Z3 solvers are not `Send`: each worker makes its own and reuses it for every job.
     let mut solver = WorkerSolver::new(opts.solver_timeout, index as u32);
+    solver.signatures = opts.signatures;
 
     let (mut input, probe) = worker.dataflow::<u32, _, _>(|scope| {
         let (input, discovered) = scope.new_collection::<DiscoveredFile, isize>();
@@ -410,13 +419,13 @@ fn scan_worker(
         // Constraint jobs go where the least estimated cost has gone, are solved there, and
         // come back together by content group, which knows the paths its findings belong to.
         let jobs = balance_by_cost(analysed.jobs, |unit: &UnitJob| unit.cost);
-        let (job_rows, solved) = solve_fueled(jobs, SOLVE_FUEL, move |unit| {
-            let (rows, solved, cached) = solver.solve_unit(unit);
+        let (job_rows, signature_rows, solved) = solve_fueled(jobs, SOLVE_FUEL, move |unit| {
+            let (rows, signatures, solved, cached) = solver.solve_unit(unit);
             if let Some(c) = cached {
                 kept.borrow_mut()
                     .write(&Record::Solved(solved.content.clone(), c));
             }
-            (rows, solved)
+            (rows, signatures, solved)
         });
         let contents = analysed.contents;
         let suppressions = contents.clone().flat_map(|g: ContentJobs| {
@@ -540,6 +549,16 @@ fn scan_worker(
             s.keep(r);
         });
         let sink_to = sinks.clone();
+        let signatures_done = sink(
+            signature_rows,
+            "WriteSignatures",
+            move |row: SignatureRow| {
+                let mut s = sink_to.borrow_mut();
+                let r = s.signatures.as_mut().map_or(Ok(()), |w| w.push(row));
+                s.keep(r);
+            },
+        );
+        let sink_to = sinks.clone();
         let counts_done = sink(
             op_counts,
             "WriteOpCounts",
@@ -588,6 +607,7 @@ fn scan_worker(
         counts_done.probe_with(&probe);
         findings_done.probe_with(&probe);
         jobs_done.probe_with(&probe);
+        signatures_done.probe_with(&probe);
         totals_done.probe_with(&probe);
         (input, probe)
     });

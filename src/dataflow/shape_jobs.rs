@@ -13,9 +13,9 @@ use crate::findings::identity::{finding_ids, LineDigests};
 use crate::findings::suppress::{self, Suppression};
 use crate::findings::{file_findings, unit_finding_or_warning, Finding};
 use crate::jobs::{self, JobSolver, Verdict};
-use crate::reports::tables::{FindingRow, JobRow, RelatedSpan};
+use crate::reports::tables::{FindingRow, JobRow, RelatedSpan, SignatureRow};
 use crate::resolve::layout::beside;
-use crate::units::Unit;
+use crate::units::{Unit, UnitKind};
 
 /// A content group: BLAKE3 hash and kind (identical bytes as `.py` and `.ipynb` differ).
 pub type ContentKey = (String, FileKind);
@@ -125,19 +125,32 @@ pub struct SolvedUnit {
 pub struct WorkerSolver {
     solver: JobSolver,
     worker: u32,
+    /// Whether units' signatures are worked out (`--signatures`).
+    pub signatures: bool,
 }
+
+/// What solving a unit gives: its `jobs` rows, its `signatures` rows, its result for
+/// regrouping, and what the cache keeps of it when it was solved here.
+pub type UnitSolved = (
+    Vec<JobRow>,
+    Vec<SignatureRow>,
+    SolvedUnit,
+    Option<CachedSolved>,
+);
 
 impl WorkerSolver {
     pub fn new(timeout: Duration, worker: u32) -> Self {
         WorkerSolver {
             solver: JobSolver::new(timeout),
             worker,
+            signatures: false,
         }
     }
 
-    /// Solves a unit's jobs ([`jobs::solve_unit`]): a `jobs` row per run, and the unit's
-    /// result for regrouping; with what the cache keeps of it when it was solved here.
-    pub fn solve_unit(&mut self, job: UnitJob) -> (Vec<JobRow>, SolvedUnit, Option<CachedSolved>) {
+    /// Solves a unit's jobs ([`jobs::solve_unit`]): a `jobs` row per run, with
+    /// `signatures` its signature rows (every run solved, `crate::signatures`), and the
+    /// unit's result for regrouping; with what the cache keeps of it when it was solved here.
+    pub fn solve_unit(&mut self, job: UnitJob) -> UnitSolved {
         let unit = match job.work {
             UnitWork::Solve(unit) => unit,
             UnitWork::Cached(cached) => {
@@ -152,12 +165,21 @@ impl WorkerSolver {
                         ..r
                     })
                     .collect();
+                let signatures = cached
+                    .signatures
+                    .into_iter()
+                    .map(|r| SignatureRow {
+                        repo: job.repo.clone(),
+                        path: job.path.clone(),
+                        ..r
+                    })
+                    .collect();
                 let result = SolvedUnit {
                     content: job.content,
                     index: job.index,
                     finding: cached.finding,
                 };
-                return (rows, result, None);
+                return (rows, signatures, result, None);
             }
         };
         let solved = jobs::solve_unit(&unit, &job.path, &mut self.solver);
@@ -187,6 +209,13 @@ impl WorkerSolver {
             })
             .collect();
         let finding = unit_finding_or_warning(unit, &solved, &self.solver);
+        let signatures: Vec<SignatureRow> = match self.signatures && unit.kind != UnitKind::Module {
+            true => {
+                let every = jobs::solve_every_run(unit, &job.path, &mut self.solver);
+                crate::signatures::signature(unit, &every, &self.solver).rows(&job.repo, &job.path)
+            }
+            false => Vec::new(),
+        };
         // The rows without what names them: a reuse names them as its run does.
         let cached = CachedSolved {
             index: job.index,
@@ -200,13 +229,21 @@ impl WorkerSolver {
                 })
                 .collect(),
             finding: finding.clone(),
+            signatures: signatures
+                .iter()
+                .map(|r| SignatureRow {
+                    repo: String::new(),
+                    path: String::new(),
+                    ..r.clone()
+                })
+                .collect(),
         };
         let result = SolvedUnit {
             content: job.content,
             index: job.index,
             finding,
         };
-        (rows, result, Some(cached))
+        (rows, signatures, result, Some(cached))
     }
 }
 
@@ -460,16 +497,17 @@ class Encoder(nn.Module):
         let mut solved = Vec::new();
         for job in jobs.into_iter().rev() {
             let runs = unit(&job).runs.len();
-            let (rows, result, cached) = solver.solve_unit(wire(&job));
+            let (rows, signatures, result, cached) = solver.solve_unit(wire(&job));
             // What the cache keeps gives the same rows and result back.
             let cached = cached.expect("solved here");
             let again = UnitJob {
                 work: UnitWork::Cached(Box::new(wire(&cached))),
                 ..job.clone()
             };
-            let (rows_again, result_again, none) = solver.solve_unit(again);
+            let (rows_again, signatures_again, result_again, none) = solver.solve_unit(again);
             assert!(none.is_none());
             assert_eq!(rows_again, rows);
+            assert_eq!(signatures_again, signatures);
             assert_eq!(result_again.finding, result.finding);
             assert_eq!(rows.len(), runs);
             for row in &rows {
@@ -561,7 +599,7 @@ class Encoder(nn.Module):
             lines: LineDigests::of(text),
             suppressions: Vec::new(),
         };
-        let solved = jobs.into_iter().map(|j| solver.solve_unit(j).1).collect();
+        let solved = jobs.into_iter().map(|j| solver.solve_unit(j).2).collect();
         assert!(finding_rows(&group, solved).is_empty());
     }
 

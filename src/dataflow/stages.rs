@@ -15,7 +15,7 @@ use timely::dataflow::operators::{Capability, Exchange as _};
 use timely::ExchangeData;
 
 use super::shape_jobs::{ContentJobs, ContentKey, SolvedUnit, UnitJob};
-use crate::reports::tables::{FileRow, FindingRow, JobRow, OpCallRow};
+use crate::reports::tables::{FileRow, FindingRow, JobRow, OpCallRow, SignatureRow};
 
 type Out<D> = CapacityContainerBuilder<Vec<(D, u32, isize)>>;
 
@@ -342,49 +342,66 @@ where
 }
 
 /// Solves units' jobs where they landed, within `fuel` per activation (a job can take seconds
-/// of Z3). Outputs each job's `jobs` row and its result for regrouping.
+/// of Z3). Outputs each job's `jobs` row, each unit's `signatures` rows, and its result for
+/// regrouping.
+#[allow(clippy::type_complexity)]
 pub fn solve_fueled<'s, L>(
     jobs: VecCollection<'s, u32, UnitJob, isize>,
     fuel: Fuel,
     mut solve: L,
 ) -> (
     VecCollection<'s, u32, JobRow, isize>,
+    VecCollection<'s, u32, SignatureRow, isize>,
     VecCollection<'s, u32, SolvedUnit, isize>,
 )
 where
-    L: FnMut(UnitJob) -> (Vec<JobRow>, SolvedUnit) + 'static,
+    L: FnMut(UnitJob) -> (Vec<JobRow>, Vec<SignatureRow>, SolvedUnit) + 'static,
 {
     let scope = jobs.scope();
     let mut builder = OperatorBuilder::new("Solve".to_owned(), scope);
     let activator = scope.activator_for(builder.operator_info().address);
     let mut input = builder.new_input(jobs.inner, Pipeline);
     let (rows, rows_stream) = builder.new_output();
+    let (signatures, signatures_stream) = builder.new_output();
     let (solved, solved_stream) = builder.new_output();
     let mut rows = OutputBuilder::<_, Out<JobRow>>::from(rows);
+    let mut signatures = OutputBuilder::<_, Out<SignatureRow>>::from(signatures);
     let mut solved = OutputBuilder::<_, Out<SolvedUnit>>::from(solved);
 
     builder.build(move |_initial_capabilities| {
-        let mut backlog: Backlog<[Capability<u32>; 2], UnitJob> = Backlog::new(fuel);
+        let mut backlog: Backlog<[Capability<u32>; 3], UnitJob> = Backlog::new(fuel);
         move |_frontiers| {
             input.for_each(|cap, data| {
-                if let (Some(a), Some(b)) = (cap.retain_least(0), cap.retain_least(1)) {
-                    backlog.stash([a, b], std::mem::take(data));
+                if let (Some(a), Some(b), Some(c)) = (
+                    cap.retain_least(0),
+                    cap.retain_least(1),
+                    cap.retain_least(2),
+                ) {
+                    backlog.stash([a, b, c], std::mem::take(data));
                 }
             });
             let mut rows = rows.activate();
+            let mut signatures = signatures.activate();
             let mut solved = solved.activate();
             let more = backlog.work(|caps, unit, t, r| {
-                let (unit_rows, result) = solve(unit);
+                let (unit_rows, unit_signatures, result) = solve(unit);
                 rows.session_with_builder(&caps[0])
                     .give_iterator(unit_rows.into_iter().map(|row| (row, t, r)));
-                solved.session_with_builder(&caps[1]).give((result, t, r));
+                signatures
+                    .session_with_builder(&caps[1])
+                    .give_iterator(unit_signatures.into_iter().map(|row| (row, t, r)));
+                solved.session_with_builder(&caps[2]).give((result, t, r));
             });
             if more {
                 activator.activate();
             }
         }
     });
-    (rows_stream.as_collection(), solved_stream.as_collection())
+    (
+        rows_stream.as_collection(),
+        signatures_stream.as_collection(),
+        solved_stream.as_collection(),
+    )
 }
 
 /// A content group waiting for its solved jobs.

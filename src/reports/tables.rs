@@ -651,6 +651,74 @@ impl Table for JobRow {
     }
 }
 
+/// `signatures`: with `--signatures`, one row per rank variant of each unit that takes inputs
+/// (`crate::signatures`), written by the worker that solved it; empty otherwise.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct SignatureRow {
+    pub repo: String,
+    pub path: String,
+    pub unit: String,
+    pub unit_kind: String,
+    pub line: u32,
+    pub variant: String,
+    /// `admitted`, `rejected` or `unknown`.
+    pub admission: String,
+    pub why: Option<String>,
+    pub inputs: Vec<String>,
+    /// `x.shape[1] = 4`.
+    pub fixed: Vec<String>,
+    pub requires: Vec<String>,
+    pub returns: Vec<String>,
+    /// `16: x.reshape(100).size()[0] < 100: never`.
+    pub branches: Vec<String>,
+    pub unknown_operations: u64,
+}
+
+impl Table for SignatureRow {
+    const NAME: &'static str = "signatures";
+
+    fn schema() -> SchemaRef {
+        Arc::new(Schema::new(vec![
+            utf8("repo", false),
+            utf8("path", false),
+            utf8("unit", false),
+            utf8("unit_kind", false),
+            Field::new("line", DataType::UInt32, false),
+            utf8("variant", false),
+            utf8("admission", false),
+            utf8("why", true),
+            string_list("inputs"),
+            string_list("fixed"),
+            string_list("requires"),
+            string_list("returns"),
+            string_list("branches"),
+            Field::new("unknown_operations", DataType::UInt64, false),
+        ]))
+    }
+
+    fn to_batch(rows: &[Self]) -> Result<RecordBatch, ArrowError> {
+        RecordBatch::try_new(
+            Self::schema(),
+            vec![
+                strings(rows, |r| &r.repo),
+                strings(rows, |r| &r.path),
+                strings(rows, |r| &r.unit),
+                strings(rows, |r| &r.unit_kind),
+                u32s(rows, |r| r.line),
+                strings(rows, |r| &r.variant),
+                strings(rows, |r| &r.admission),
+                opt_strings(rows, |r| r.why.as_deref()),
+                string_lists(rows, |r| &r.inputs),
+                string_lists(rows, |r| &r.fixed),
+                string_lists(rows, |r| &r.requires),
+                string_lists(rows, |r| &r.returns),
+                string_lists(rows, |r| &r.branches),
+                u64s(rows, |r| r.unknown_operations),
+            ],
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -214,6 +214,55 @@ fn render_shape(
     }
 }
 
+impl Signature {
+    /// Its `signatures` rows, one per variant, for the file at `path` of `repo`.
+    pub fn rows(&self, repo: &str, path: &str) -> Vec<crate::reports::tables::SignatureRow> {
+        self.variants
+            .iter()
+            .map(|v| crate::reports::tables::SignatureRow {
+                repo: repo.to_string(),
+                path: path.to_string(),
+                unit: self.unit.clone(),
+                unit_kind: self.kind.to_string(),
+                line: self.line,
+                variant: v.variant.clone(),
+                admission: match v.admission {
+                    Admission::Admitted => "admitted",
+                    Admission::Rejected => "rejected",
+                    Admission::Unknown => "unknown",
+                }
+                .to_string(),
+                why: v.why.clone(),
+                inputs: v
+                    .inputs
+                    .iter()
+                    .map(|i| match (&i.dims, &i.value) {
+                        (Some(dims), _) => format!("{}: [{}]", i.name, dims.join(", ")),
+                        (None, Some(value)) if *value != i.name => format!("{} = {value}", i.name),
+                        _ => i.name.clone(),
+                    })
+                    .collect(),
+                fixed: v
+                    .fixed
+                    .iter()
+                    .map(|f| format!("{} = {}", f.dim, f.value))
+                    .collect(),
+                requires: v.requires.clone(),
+                returns: v.returns.clone(),
+                branches: v
+                    .branches
+                    .iter()
+                    .map(|b| {
+                        let taken = if b.taken { "always" } else { "never" };
+                        format!("{}: {}: {taken}", b.line, b.condition)
+                    })
+                    .collect(),
+                unknown_operations: v.unknown_operations as u64,
+            })
+            .collect()
+    }
+}
+
 /// Requirements, fixed dims and decided branches of a run some input gets through.
 fn describe_admitted(trace: &Trace, z3: &JobSolver, v: &mut VariantSignature) {
     let facts: Vec<&Pred> = trace.facts.iter().map(|f| &f.pred).collect();
