@@ -13,12 +13,12 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use super::{Finding, Severity};
-use crate::eval::trace::{Input, Trace};
+use crate::eval::trace::{Input, Obligation, Trace};
 use crate::jobs::queries::RunQueries;
 use crate::jobs::simplify::{positive_symbols, pred_symbols, simplify};
 use crate::jobs::{JobSolver, SkipReason, Solved, Verdict};
 use crate::shapes::Pred;
-use crate::units::{Unit, UnitKind};
+use crate::units::{Unit, UnitKind, UnitRun};
 
 /// Requirements over hyperparameters tried per unit, at most.
 const MAX_CANDIDATES: usize = 8;
@@ -40,34 +40,37 @@ pub fn conditional_failure(unit: &Unit, solved: &[Solved], z3: &JobSolver) -> Op
     if hyper.is_empty() {
         return None;
     }
+    // Requirements over hyperparameters alone, read off the operations (no solving yet:
+    // most units have none).
     let positive = positive_symbols(&first.trace.facts);
-    let facts: Vec<&Pred> = first.trace.facts.iter().map(|f| &f.pred).collect();
-    let mut q = RunQueries::new(z3, &facts);
     let mut seen = BTreeSet::new();
     let mut candidates = Vec::new();
     for o in &first.trace.obligations {
-        let p = simplify(&o.pred, &positive);
         let mut symbols = BTreeSet::new();
-        pred_symbols(&p, &mut symbols);
-        if symbols.is_empty()
-            || !symbols.is_subset(&hyper)
-            || lower_bound_only(&p)
-            || !seen.insert(p.to_string())
-        {
+        pred_symbols(&o.pred, &mut symbols);
+        if symbols.is_empty() || !symbols.is_subset(&hyper) {
             continue;
         }
-        // What the facts already imply is no condition.
-        if q.implied(&p) == Some(false) {
+        let p = simplify(&o.pred, &positive);
+        if p.decide().is_some() || lower_bound_only(&p) || !readable(&p) {
+            continue;
+        }
+        if seen.insert(p.to_string()) {
             candidates.push((o, p));
             if candidates.len() == MAX_CANDIDATES {
                 break;
             }
         }
     }
+    if candidates.is_empty() {
+        return None;
+    }
+    // What the facts already imply is no condition.
+    let facts: Vec<&Pred> = first.trace.facts.iter().map(|f| &f.pred).collect();
+    let mut q = RunQueries::new(z3, &facts);
+    candidates.retain(|(_, p)| q.implied(p) == Some(false));
     drop(q);
-    let (obligation, relation) = candidates
-        .into_iter()
-        .find(|(_, r)| every_run_requires(unit, solved, r, z3))?;
+    let (obligation, relation) = every_run_requires(unit, solved, candidates, z3)?;
     Some(Finding {
         path: obligation.origin.as_ref().map(|o| o.path.clone()),
         kind: obligation.kind,
@@ -113,24 +116,32 @@ fn hyperparameters(trace: &Trace) -> BTreeSet<Arc<str>> {
     out
 }
 
-/// Whether every run of the unit that some input gets through implies `relation`: each
-/// either contradictory, outside the user's assumptions, or one whose constraints with the
-/// relation negated are contradictory. Any run that proves nothing settles it: no.
-fn every_run_requires(unit: &Unit, solved: &[Solved], relation: &Pred, z3: &JobSolver) -> bool {
-    let negated = Pred::Not(Box::new(relation.clone()));
-    unit.runs
-        .iter()
-        .zip(solved)
-        .all(|(run, s)| match &s.verdict {
-            Verdict::Unsat { .. } => true,
-            Verdict::Skipped(SkipReason::OutsideAssumptions(_)) => true,
+/// The first of `candidates` every run of the unit that some input gets through implies:
+/// each run either contradictory, outside the user's assumptions, or one whose constraints
+/// with the relation negated are contradictory. A run that proves nothing rules every
+/// candidate out. Each run's constraints are asserted once for all candidates left.
+fn every_run_requires<'c>(
+    unit: &Unit,
+    solved: &[Solved],
+    mut candidates: Vec<(&'c Obligation, Pred)>,
+    z3: &JobSolver,
+) -> Option<(&'c Obligation, Pred)> {
+    // Admitted runs first: the first one rules most candidates out.
+    let mut runs: Vec<(&UnitRun, &Solved)> = unit.runs.iter().zip(solved).collect();
+    runs.sort_by_key(|(_, s)| !matches!(s.verdict, Verdict::Sat));
+    for (run, s) in runs {
+        if candidates.is_empty() {
+            return None;
+        }
+        match &s.verdict {
+            Verdict::Unsat { .. } | Verdict::Skipped(SkipReason::OutsideAssumptions(_)) => {}
             Verdict::Sat | Verdict::Skipped(SkipReason::UnitSettled) => {
                 let t = &run.trace;
                 if t.assumption_violated
                     || !t.guarded_violations.is_empty()
                     || t.over_budget.is_some()
                 {
-                    return false;
+                    return None;
                 }
                 let given: Vec<&Pred> = t
                     .facts
@@ -138,10 +149,26 @@ fn every_run_requires(unit: &Unit, solved: &[Solved], relation: &Pred, z3: &JobS
                     .map(|f| &f.pred)
                     .chain(t.obligations.iter().map(|o| &o.pred))
                     .collect();
-                RunQueries::new(z3, &given).possible(&[&negated]) == Some(false)
+                let mut q = RunQueries::new(z3, &given);
+                candidates.retain(|(_, r)| {
+                    let negated = Pred::Not(Box::new(r.clone()));
+                    q.possible(&[&negated]) == Some(false)
+                });
             }
-            _ => false,
-        })
+            _ => return None,
+        }
+    }
+    candidates.into_iter().next()
+}
+
+/// Whether a condition reads as one (a warning nobody can read helps nobody): no `min`,
+/// `max` or alternatives, and short.
+fn readable(p: &Pred) -> bool {
+    let text = p.to_string();
+    text.len() <= 60
+        && !text.contains("max(")
+        && !text.contains("min(")
+        && !matches!(p, Pred::Or(_) | Pred::And(_))
 }
 
 /// `fails unless out_dim == hidden_dim`; `fails for kernel_size > 7`.
