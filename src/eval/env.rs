@@ -8,7 +8,7 @@ use std::rc::Rc;
 use super::interp::Interp;
 use super::value::{TorchModule, V};
 use crate::shapes::shape::{Dim, Shape};
-use crate::shapes::{Pred, Value};
+use crate::shapes::{DimExpr, Pred, Value};
 
 /// Choices between layers one value may nest (a layer chosen by three undecided branches
 /// is one of up to eight); past that it is unknown.
@@ -169,6 +169,24 @@ impl<'a> Interp<'a> {
         a
     }
 
+    /// A dim that is `p` where `guard` holds and `q` elsewhere (seed 003's set of shapes
+    /// after a branch: a use that fails for both sizes fails); without a guard (a loop's
+    /// passes, which may give more values) any size.
+    fn joined(&mut self, p: DimExpr, q: DimExpr, guard: Option<&Pred>) -> DimExpr {
+        let j = self.fresh_dim("joined");
+        self.one_of(&j, p, q, guard);
+        j
+    }
+
+    /// The fact that `j` is `p` where `guard` holds and `q` elsewhere.
+    fn one_of(&mut self, j: &DimExpr, p: DimExpr, q: DimExpr, guard: Option<&Pred>) {
+        if let Some(g) = guard {
+            let then = Pred::And(vec![g.clone(), Pred::Eq(j.clone(), p)]);
+            let other = Pred::And(vec![Pred::Not(Box::new(g.clone())), Pred::Eq(j.clone(), q)]);
+            self.run.trace.fact(Pred::Or(vec![then, other]), None);
+        }
+    }
+
     /// The join of two values: equal stays; tensors of one rank keep the dims that agree
     /// and get fresh symbols elsewhere; anything else is unknown.
     pub fn join(&mut self, a: V<'a>, b: V<'a>) -> V<'a> {
@@ -188,12 +206,12 @@ impl<'a> Interp<'a> {
                         let dims = dx
                             .iter()
                             .zip(dy)
-                            .map(|(p, q)| {
-                                if p == q {
-                                    p.clone()
-                                } else {
-                                    Dim::Known(self.fresh_dim("joined"))
+                            .map(|(p, q)| match (p, q) {
+                                _ if p == q => p.clone(),
+                                (Dim::Known(p), Dim::Known(q)) => {
+                                    Dim::Known(self.joined(p.clone(), q.clone(), guard))
                                 }
+                                _ => Dim::Known(self.fresh_dim("joined")),
                             })
                             .collect();
                         let dtype = if x.dtype == y.dtype { x.dtype } else { None };
@@ -214,8 +232,10 @@ impl<'a> Interp<'a> {
                     mode: x.mode.filter(|m| Some(m) == y.mode.as_ref()),
                 }))
             }
-            (V::Data(Value::Int(_)), V::Data(Value::Int(_))) => {
-                V::Data(Value::Int(self.fresh_sym("joined")))
+            (V::Data(Value::Int(p)), V::Data(Value::Int(q))) => {
+                let j = self.fresh_sym("joined");
+                self.one_of(&j, p, q, guard);
+                V::Data(Value::Int(j))
             }
             // Arrays and batches join as the tensors they hold do.
             (V::Array(x), V::Array(y)) => {

@@ -656,4 +656,86 @@ class Block(nn.Module):
         );
         assert_eq!(v2.returns, ["[x.shape[0], out_dim]"]);
     }
+
+    const SEED_003: &str = r#"
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class TwoLayerMLP(nn.Module):
+    def __init__(self, in_dim: D["in"], hidden_dim: D["hidden"], out_dim: D["out"]):
+        super().__init__()
+        self.fc1 = nn.Linear(in_dim, hidden_dim)
+        self.fc2 = nn.Linear(hidden_dim, out_dim)
+
+    def forward(self, x: T["b in"]) -> T["b out"]:
+        x = F.relu(self.fc1(x))
+        x = self.fc2(x)
+        return x
+
+
+def main():
+    mlp = TwoLayerMLP(50, 100, 20)
+    x = torch.zeros((100, 50))
+    y = mlp(x)
+"#;
+
+    /// Seed 003's class: `D["in"]` on the constructor and `T["b in"]` on `forward` name one
+    /// dim, so the signature needs nothing more and returns what the annotation says.
+    #[test]
+    fn seed_003_dims_named_by_the_constructor_and_forward_are_one() {
+        let sigs = signatures_of(SEED_003, &[]);
+        let mlp = unit(&sigs, "TwoLayerMLP");
+        assert_eq!(ranks(mlp, Admission::Admitted), ["x:2"]);
+        let v = variant(mlp, "x:2");
+        assert!(v.requires.is_empty(), "{:?}", v.requires);
+        assert_eq!(v.returns, ["[b, out]"]);
+        assert!(crate::testing::findings(SEED_003).is_empty());
+        // The input annotated with another name than the layer's: fails unless they agree.
+        let swapped = SEED_003.replace(r#"x: T["b in"]"#, r#"x: T["b out"]"#);
+        let found = crate::testing::findings(&swapped);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(
+            found[0].message.starts_with("fails unless out == in: "),
+            "{}",
+            found[0].message
+        );
+        // A return annotation the code does not meet.
+        let wrong = SEED_003.replace(r#"-> T["b out"]"#, r#"-> T["b hidden"]"#);
+        let found = crate::testing::findings(&wrong);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].span.line, 13);
+        assert!(
+            found[0]
+                .message
+                .contains("the annotation `T[\"b hidden\"]` says hidden"),
+            "{}",
+            found[0].message
+        );
+        let wrong_rank = SEED_003.replace(r#"-> T["b out"]"#, r#"-> T["b 1 out"]"#);
+        let found = crate::testing::findings(&wrong_rank);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].severity, crate::findings::Severity::Error);
+    }
+
+    /// Seed 003's joins: after branches giving `[2, 3]` or `[2, 4]`, a use that fails for
+    /// both sizes is a finding; one that fits one of them is not.
+    #[test]
+    fn seed_003_a_use_that_fails_for_every_joined_shape_is_a_finding() {
+        let src = "
+import random
+import torch
+
+
+def f():
+    if random.random() > 0.5:
+        y = torch.zeros(2, 3)
+    else:
+        y = torch.zeros(2, 4)
+    return y @ torch.zeros(WIDTH, 6)
+";
+        crate::testing::assert_twins(src, "WIDTH", "5", "4", 11);
+        crate::testing::assert_twins(src, "WIDTH", "5", "3", 11);
+    }
 }

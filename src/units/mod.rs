@@ -52,7 +52,9 @@ use self::assumptions::{apply_all, declare, Applied, Assumption};
 use self::class_methods::{state_stored_outside_init, tensor_methods, MAX_METHODS};
 use self::docstring::{body_docstring, described_shape, docstring};
 use self::params::{classify, classify_with, Default, Kinds, ParamKind};
-use self::variants::{bind_inputs, documented_variant, run_all_variants, Choice};
+use self::variants::{
+    bind_inputs, check_declared_return, documented_variant, run_all_variants, Choice,
+};
 use crate::eval::data_files::{DataFiles, Place};
 use crate::eval::domains::DomainChoice;
 use crate::eval::imports::ImportSearch;
@@ -431,10 +433,10 @@ fn run_class<'a>(
                 .into_iter()
                 .filter(|(_, _, default)| *default == Default::Absent)
                 .map(|(n, k, _)| {
-                    let c = if k == ParamKind::Size {
-                        Choice::Size
-                    } else {
-                        Choice::Unknown
+                    let c = match k {
+                        ParamKind::Size => Choice::Size,
+                        ParamKind::NamedSize(dim) => Choice::NamedSize(dim),
+                        _ => Choice::Unknown,
                     };
                     (n, c)
                 })
@@ -447,7 +449,11 @@ fn run_class<'a>(
         init.is_some_and(|i| i.parameters.kwarg.is_some() || i.parameters.vararg.is_some());
     let unit = class.name.id.as_str();
     reset(interp, globals);
-    let (mut ctor, _) = bind_inputs(interp, &ctor_choices);
+    // Dims the constructor's arguments name (`D["in"]`) are the same in `forward`'s
+    // annotations.
+    let mut ctor_dims = HashMap::default();
+    let (mut ctor, _) = bind_inputs(interp, &ctor_choices, &mut ctor_dims);
+    let ctor_dims = &ctor_dims;
     assume(interp, assumed, &[], &ctor);
     if init_kwargs {
         ctor.push(("**".to_string(), V::Unknown));
@@ -457,7 +463,7 @@ fn run_class<'a>(
     let built = (!methods.is_empty()).then(|| interp.checkpoint(&obj));
     let mut kinds = classify(forward, true, true);
     declare(&mut kinds, assumed);
-    let runs = run_variants(interp, forward, &kinds, &obj, assumed, &ctor);
+    let runs = run_variants(interp, forward, &kinds, &obj, assumed, (&ctor, ctor_dims));
     let mut units: Vec<Unit> = self::unit(interp, unit, UnitKind::Class, class.name.range, runs)
         .into_iter()
         .collect();
@@ -477,7 +483,7 @@ fn run_class<'a>(
             let name = format!("{unit}.{}", method.name.id);
             let mut kinds = kinds;
             declare(&mut kinds, assumed);
-            let runs = run_variants(interp, method, &kinds, &obj, assumed, &ctor);
+            let runs = run_variants(interp, method, &kinds, &obj, assumed, (&ctor, ctor_dims));
             units.extend(self::unit(
                 interp,
                 &name,
@@ -501,7 +507,7 @@ fn run_variants<'a>(
     kinds: &Kinds,
     model: &V<'a>,
     assumed: &[Assumption],
-    ctor: &[(String, V<'a>)],
+    (ctor, ctor_dims): (&[(String, V<'a>)], &HashMap<String, crate::shapes::DimExpr>),
 ) -> Vec<UnitRun> {
     let built = interp.checkpoint(model);
     // A module's class docstring describes what its `forward` takes.
@@ -515,12 +521,14 @@ fn run_variants<'a>(
     let documented = described_shape(&docs).and_then(|dims| documented_variant(kinds, dims));
     run_all_variants(interp, kinds, documented, |interp, choices| {
         interp.rewind(&built);
-        let (args, variant) = bind_inputs(interp, choices);
+        let mut named = ctor_dims.clone();
+        let (args, variant) = bind_inputs(interp, choices, &mut named);
         let inputs: Vec<(String, V<'a>)> = ctor.iter().chain(&args).cloned().collect();
         assume(interp, assumed, ctor, &inputs);
         if !interp.run.dead && interp.run.trace.excluded.is_none() {
             let (this, span) = (Some(model.clone()), TextRange::default());
             let out = interp.call_user(forward, this, Vec::new(), args, span);
+            check_declared_return(interp, forward, &out, &mut named);
             interp.run.trace.returned = returned_shapes(&out);
         }
         variant
@@ -561,10 +569,12 @@ fn run_function<'a>(
     interp.plan.domains = bare;
     let runs = run_all_variants(interp, &kinds, documented, |interp, choices| {
         reset(interp, globals);
-        let (args, variant) = bind_inputs(interp, choices);
+        let mut named = HashMap::default();
+        let (args, variant) = bind_inputs(interp, choices, &mut named);
         assume(interp, assumed, &[], &args);
         if interp.run.trace.excluded.is_none() {
             let out = interp.call_user(def, None, Vec::new(), args, TextRange::default());
+            check_declared_return(interp, def, &out, &mut named);
             interp.run.trace.returned = returned_shapes(&out);
         }
         variant
@@ -760,7 +770,8 @@ fn run_builder<'a>(
     let forward = forward_of(interp, class)?;
     let mut kinds = classify(forward, true, true);
     declare(&mut kinds, assumed);
-    let runs = run_variants(interp, forward, &kinds, &built, assumed, &[]);
+    let no_dims = HashMap::default();
+    let runs = run_variants(interp, forward, &kinds, &built, assumed, (&[], &no_dims));
     unit(
         interp,
         def.name.id.as_str(),

@@ -39,6 +39,9 @@ pub enum ParamKind {
     Shaped(Vec<AnnotatedDim>),
     /// An integer used as a size.
     Size,
+    /// An integer annotated as a named dim (seed 003's `in_dim: D["in"]`): the same symbol
+    /// as the dims of that name in the unit's annotated tensors (`x: T["b in"]`).
+    NamedSize(String),
     Unknown,
 }
 
@@ -783,6 +786,14 @@ pub fn annotation_kind(a: &Expr) -> Option<ParamKind> {
                     };
                     Some(dims.map_or(ParamKind::Tensor, ParamKind::Shaped))
                 }
+                // Seed 003's named dim of a size argument: `D["in"]`.
+                "D" => match spec.as_slice() {
+                    [Expr::StringLiteral(s)] => match parse_dims(s.value.to_str()).as_deref() {
+                        Some([AnnotatedDim::Name(n)]) => Some(ParamKind::NamedSize(n.clone())),
+                        _ => Some(ParamKind::Size),
+                    },
+                    _ => Some(ParamKind::Unknown),
+                },
                 // torchtyping: TensorType["b", "c", float]; seed 003's T["b c"].
                 "TensorType" | "T" => {
                     let mut dims = Vec::new();

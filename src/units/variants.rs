@@ -30,6 +30,8 @@ pub(super) enum Choice {
     /// An annotated shape with its `...` part this long.
     Annotated(Vec<AnnotatedDim>, usize),
     Size,
+    /// A size bound to the named dim (`D["in"]`).
+    NamedSize(String),
     Unknown,
     /// A tensor of unknown rank past the variant limit: unknown at first, then tried at
     /// every rank when few variants are left open (see [`run_all_variants`]).
@@ -67,6 +69,7 @@ pub(super) fn variants(kinds: &[(String, ParamKind, Default)]) -> Vec<Vec<(Strin
             }
             ParamKind::Shaped(dims) => vec![Choice::Annotated(dims.clone(), 0)],
             ParamKind::Size => vec![Choice::Size],
+            ParamKind::NamedSize(n) => vec![Choice::NamedSize(n.clone())],
             ParamKind::Unknown => vec![Choice::Unknown],
         };
         let mut next = Vec::new();
@@ -127,12 +130,14 @@ fn named_dim<'a>(
 
 /// Binds one variant's inputs: symbolic tensors (annotated names shared across
 /// parameters), positive size symbols, unknowns. Returns keyword arguments and the
-/// variant's description.
+/// variant's description. `named`: the symbols of the dim names bound so far (a
+/// constructor's `D["in"]` arguments, for its `forward`'s annotations), with those it binds
+/// added.
 pub(super) fn bind_inputs<'a>(
     interp: &mut Interp<'a>,
     choices: &[(String, Choice)],
+    named: &mut HashMap<String, DimExpr>,
 ) -> (Vec<(String, V<'a>)>, String) {
-    let mut named: HashMap<String, DimExpr> = HashMap::default();
     let mut kwargs = Vec::new();
     let mut described = Vec::new();
     for (name, choice) in choices {
@@ -151,11 +156,11 @@ pub(super) fn bind_inputs<'a>(
                 for (i, d) in spec.iter().enumerate() {
                     match d {
                         AnnotatedDim::Const(c) => dims.push(DimExpr::constant(*c)),
-                        AnnotatedDim::Name(n) => dims.push(named_dim(interp, &mut named, n)),
+                        AnnotatedDim::Name(n) => dims.push(named_dim(interp, named, n)),
                         AnnotatedDim::Product(ns) => {
                             let mut e = DimExpr::one();
                             for n in ns {
-                                e = e.mul(&named_dim(interp, &mut named, n));
+                                e = e.mul(&named_dim(interp, named, n));
                             }
                             dims.push(e);
                         }
@@ -175,11 +180,89 @@ pub(super) fn bind_inputs<'a>(
                 V::Data(Value::tensor(shape, None))
             }
             Choice::Size => interp.fresh_size_input(name),
+            Choice::NamedSize(dim) => {
+                let value = named_dim(interp, named, dim);
+                interp.run.trace.inputs.push(Input::Int {
+                    name: name.clone(),
+                    value: value.clone(),
+                });
+                V::Data(Value::Int(value))
+            }
             Choice::Unknown | Choice::Deferred => V::Unknown,
         };
         kwargs.push((name.clone(), v));
     }
     (kwargs, described.join(","))
+}
+
+/// A return annotation's shape (`-> T["b out"]`, jaxtyping, torchtyping) checked against the
+/// tensor returned: its rank, and each dim against the annotation's (a name the inputs or
+/// the constructor bound is the same symbol; a new name is any size, a number that size).
+/// A violation is a `shape-mismatch` at the annotation. Annotations with `...` are left.
+pub(super) fn check_declared_return<'a>(
+    interp: &mut Interp<'a>,
+    def: &'a ruff_python_ast::StmtFunctionDef,
+    out: &V<'a>,
+    named: &mut HashMap<String, DimExpr>,
+) {
+    use crate::shapes::kind::FindingKind;
+    use ruff_text_size::Ranged;
+    let Some(ret) = def.returns.as_deref() else {
+        return;
+    };
+    let Some(ParamKind::Shaped(spec)) = super::params::annotation_kind(ret) else {
+        return;
+    };
+    if spec.contains(&AnnotatedDim::Variadic) || interp.run.dead {
+        return;
+    }
+    let V::Data(Value::Tensor(t)) = out else {
+        return;
+    };
+    let Shape::Ranked(got) = &t.shape else {
+        return;
+    };
+    let span = ret.range();
+    let written = interp.source(span).to_string();
+    if got.len() != spec.len() {
+        let message = format!(
+            "returns a tensor of rank {} ({}), the annotation `{written}` says rank {}",
+            got.len(),
+            t.shape,
+            spec.len()
+        );
+        interp.fail(FindingKind::ShapeMismatch, message, "return", span, &[], "");
+        return;
+    }
+    for (i, (dim, declared)) in got.iter().zip(&spec).enumerate() {
+        let Dim::Known(dim) = dim else { continue };
+        let expected = match declared {
+            AnnotatedDim::Const(c) => DimExpr::constant(*c),
+            AnnotatedDim::Name(n) => named_dim(interp, named, n),
+            AnnotatedDim::Product(ns) => {
+                let mut e = DimExpr::one();
+                for n in ns {
+                    e = e.mul(&named_dim(interp, named, n));
+                }
+                e
+            }
+            AnnotatedDim::Variadic => continue,
+        };
+        let message = format!(
+            "the returned tensor's dim {i} is {dim} ({}), the annotation `{written}` says {expected}",
+            t.shape
+        );
+        let pred = crate::shapes::Pred::Eq(dim.clone(), expected);
+        interp.require(
+            FindingKind::ShapeMismatch,
+            pred,
+            message,
+            "return",
+            span,
+            &[],
+            "",
+        );
+    }
 }
 
 /// One variant: how each input is bound.
