@@ -894,3 +894,45 @@ class Block(nn.Module):
     let (code, printed) = scan(&repo, &out, &["-q", "--no-cache", "--strict"]);
     assert_eq!(code, 1, "{printed}");
 }
+
+/// The same sweep from a YAML file (`yaml.safe_load`), by a `pathlib` path.
+#[test]
+fn a_yaml_configuration_beside_a_script_declares_its_domain() {
+    let t = tempfile::tempdir().unwrap();
+    let script = "\
+from pathlib import Path
+
+import torch
+import torch.nn as nn
+import yaml
+
+
+def main():
+    with (Path(__file__).parent / \"sweep.yaml\").open() as f:
+        cfg = yaml.safe_load(f)
+    for k in cfg[\"sweep\"][\"kernel_size\"]:
+        conv = nn.Conv2d(3, 8, k)
+        print(conv(torch.randn(1, 3, 7, 7)).shape)
+";
+    std::fs::write(t.path().join("train.py"), script).unwrap();
+    std::fs::write(
+        t.path().join("sweep.yaml"),
+        "sweep:\n  kernel_size: [3, 9, 5]\n",
+    )
+    .unwrap();
+    let path = t.path().join("train.py").display().to_string();
+    let o = run(&["check", "--format", "json", "--exit-zero", &path]);
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let messages: Vec<&str> = json["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|f| f["message"].as_str())
+        .collect();
+    assert_eq!(messages.len(), 1, "{messages:?}");
+    assert!(
+        messages[0].ends_with("fails for k=9; passes for k=3, k=5"),
+        "{}",
+        messages[0]
+    );
+}

@@ -1,7 +1,8 @@
 //! Configuration files a script reads by a path it writes out beside itself
 //! (`json.load(open(os.path.join(os.path.dirname(__file__), "sweep.json")))`,
-//! `json.loads((Path(__file__).parent / "cfg.json").read_text())`): the values they hold
-//! are the script's, so a loop over them can be a declared domain (`domains.rs`).
+//! `json.loads((Path(__file__).parent / "cfg.json").read_text())`, `yaml.safe_load(f)`): the
+//! values they hold are the script's, so a loop over them can be a declared domain
+//! (`domains.rs`).
 //!
 //! Only the analysed file knows where it is (`__file__`, absolute, as Python 3.9+ gives a
 //! script); paths are strings joined lexically, and a file is read only when it lies inside
@@ -163,6 +164,10 @@ pub const DATA_FUNCTIONS: &[&str] = &[
     "json",
     "json.load",
     "json.loads",
+    "yaml",
+    "yaml.safe_load",
+    "yaml.load",
+    "yaml.full_load",
     "pathlib",
     "pathlib.Path",
     "pathlib.PurePath",
@@ -194,6 +199,9 @@ impl<'a> Interp<'a> {
         let Some(texts) = texts else {
             return match (name, args) {
                 ("json.load", [V::OpenFile(p)]) => self.json_file(p),
+                ("yaml.safe_load" | "yaml.load" | "yaml.full_load", [V::OpenFile(p), ..]) => {
+                    self.data_text(p).map_or(V::Unknown, |t| yaml_value(&t))
+                }
                 _ => V::Unknown,
             };
         };
@@ -224,6 +232,7 @@ impl<'a> Interp<'a> {
                 }
             }
             ("json.loads", [text]) => json_value(text),
+            ("yaml.safe_load" | "yaml.load" | "yaml.full_load", [text, ..]) => yaml_value(text),
             _ => V::Unknown,
         }
     }
@@ -290,6 +299,37 @@ pub fn path_division<'a>(l: &V<'a>, r: &V<'a>) -> Option<V<'a>> {
 /// object with a key that is not text is never made (JSON keys are text).
 pub fn json_value<'a>(text: &str) -> V<'a> {
     serde_json::from_str::<Json>(text).map_or(V::Unknown, |j| j.into_value())
+}
+
+/// A YAML document as PyYAML's `safe_load` gives it: mappings with text keys in document
+/// order, sequences, scalars; anything else (anchors left unresolved, other keys) unknown.
+pub fn yaml_value<'a>(text: &str) -> V<'a> {
+    use yaml_rust2::{Yaml, YamlLoader};
+    fn value<'a>(y: &Yaml) -> V<'a> {
+        match y {
+            Yaml::Null => V::none(),
+            Yaml::Boolean(b) => V::Data(Value::Bool(Some(*b))),
+            Yaml::Integer(i) => V::Data(Value::Int(DimExpr::from(*i))),
+            Yaml::Real(r) => V::Data(Value::Float(r.parse().ok())),
+            Yaml::String(s) => text_value(s.clone()),
+            Yaml::Array(items) => V::List(items.iter().map(value).collect()),
+            Yaml::Hash(map) => {
+                let entries: Option<Vec<(String, V<'a>)>> = map
+                    .iter()
+                    .map(|(k, v)| match k {
+                        Yaml::String(k) => Some((k.clone(), value(v))),
+                        _ => None,
+                    })
+                    .collect();
+                entries.map_or(V::Unknown, V::Dict)
+            }
+            _ => V::Unknown,
+        }
+    }
+    match YamlLoader::load_from_str(text) {
+        Ok(docs) if docs.len() == 1 => value(&docs[0]),
+        _ => V::Unknown,
+    }
 }
 
 /// JSON as parsed, objects in document order (`serde_json::Value` sorts them).
@@ -399,6 +439,20 @@ mod tests {
         assert_eq!(keys, ["b", "a", "c"]);
         assert!(matches!(&entries[0].1, V::List(items) if items.len() == 2));
         assert!(json_value("{not json").is_unknown());
+    }
+
+    #[test]
+    fn yaml_reads_as_safe_load_gives_it() {
+        let v = yaml_value("model:\n  channels: 16\nsweep:\n  kernel_size: [3, 5]\n  name: a\n");
+        let V::Dict(entries) = v else {
+            panic!("a dict")
+        };
+        assert_eq!(entries[0].0, "model");
+        let V::Dict(sweep) = &entries[1].1 else {
+            panic!("a dict")
+        };
+        assert!(matches!(&sweep[0].1, V::List(items) if items.len() == 2));
+        assert!(yaml_value("a: [1\n").is_unknown());
     }
 
     #[test]
