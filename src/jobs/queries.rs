@@ -18,9 +18,19 @@ pub struct RunQueries<'s> {
 
 impl<'s> RunQueries<'s> {
     /// `given` (the facts, and the obligations when asking about inputs that get through)
-    /// asserted in a new scope.
+    /// asserted in a new scope; the questions share a job's solving budget.
     pub fn new(z3: &'s JobSolver, given: &[&Pred]) -> RunQueries<'s> {
-        z3.start_job(crate::budget::budgets().job_solving);
+        Self::within(z3, given, crate::budget::budgets().job_solving)
+    }
+
+    /// [`RunQueries::new`] whose questions together take at most `budget` (past it, every
+    /// answer is `None`).
+    pub fn within(
+        z3: &'s JobSolver,
+        given: &[&Pred],
+        budget: std::time::Duration,
+    ) -> RunQueries<'s> {
+        z3.start_job(budget);
         let mut syms = Symbols::default();
         z3.z3().push();
         for p in given {

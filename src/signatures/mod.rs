@@ -27,6 +27,14 @@ use crate::units::{Unit, UnitKind};
 /// Requirements listed per variant, at most (the rest are counted).
 const MAX_REQUIRES: usize = 24;
 
+/// Obligations of a run read for its requirements, at most (a large model has thousands).
+const MAX_OBLIGATIONS_READ: usize = 256;
+
+/// Solving time one set of questions about a run may take (its static dims, its
+/// requirements, its branches): past it, what is not settled is listed as it stands (a
+/// requirement not known to be implied is kept, a dim not known to be static is not static).
+const QUERY_BUDGET: std::time::Duration = std::time::Duration::from_millis(1500);
+
 #[derive(Clone, Debug, Serialize)]
 pub struct Signature {
     /// The unit: a function, a module class (its `forward`), a method.
@@ -279,7 +287,7 @@ fn describe_admitted(trace: &Trace, z3: &JobSolver, v: &mut VariantSignature) {
     }
     let mut fixed: Vec<(std::sync::Arc<str>, i64)> = Vec::new();
     {
-        let mut q = RunQueries::new(z3, &all);
+        let mut q = RunQueries::within(z3, &all, QUERY_BUDGET);
         for s in &symbols {
             if let Some(value) = q.fixed_value(&DimExpr::sym(s)) {
                 fixed.push((s.clone(), value));
@@ -300,10 +308,10 @@ fn describe_admitted(trace: &Trace, z3: &JobSolver, v: &mut VariantSignature) {
         .map(|(s, v)| Pred::Eq(DimExpr::sym(s), DimExpr::from(*v)))
         .collect();
     let given: Vec<&Pred> = facts.iter().copied().chain(&fixed_preds).collect();
-    let mut q = RunQueries::new(z3, &given);
+    let mut q = RunQueries::within(z3, &given, QUERY_BUDGET);
     let mut seen = BTreeSet::new();
     let mut kept: Vec<(Pred, String)> = Vec::new();
-    for o in &trace.obligations {
+    for o in trace.obligations.iter().take(MAX_OBLIGATIONS_READ) {
         let p = simplify(&o.pred.substitute(&value_of), &positive);
         if p.decide() == Some(true) {
             continue;
@@ -348,7 +356,7 @@ fn describe_admitted(trace: &Trace, z3: &JobSolver, v: &mut VariantSignature) {
         .collect();
 
     // Branches: decided when every time it is met, under its path, one side is impossible.
-    let mut q = RunQueries::new(z3, &all);
+    let mut q = RunQueries::within(z3, &all, QUERY_BUDGET);
     let mut by_span: Vec<(crate::eval::trace::Span, String, Option<bool>)> = Vec::new();
     for b in &trace.branches {
         let negated = Pred::Not(Box::new(b.cond.clone()));
@@ -392,7 +400,7 @@ fn first_failing<'t>(
 ) -> Option<&'t crate::eval::trace::Obligation> {
     let facts: Vec<&Pred> = trace.facts.iter().map(|f| &f.pred).collect();
     let preds: Vec<&Pred> = trace.obligations.iter().map(|o| &o.pred).collect();
-    let mut q = RunQueries::new(z3, &facts);
+    let mut q = RunQueries::within(z3, &facts, QUERY_BUDGET);
     let (mut lo, mut hi) = (0, preds.len().checked_sub(1)?);
     if q.possible(&preds)? {
         return None;
