@@ -65,10 +65,25 @@ pub fn conditional_failure(unit: &Unit, solved: &[Solved], z3: &JobSolver) -> Op
     if candidates.is_empty() {
         return None;
     }
-    // What the facts already imply is no condition.
+    // What the facts already imply is no condition, nor what holds once every
+    // hyperparameter is at least 2 (`(c // 2) divides (c // 2)`: a degenerate size fails).
     let facts: Vec<&Pred> = first.trace.facts.iter().map(|f| &f.pred).collect();
     let mut q = RunQueries::new(z3, &facts);
-    candidates.retain(|(_, p)| q.implied(p) == Some(false));
+    let sizable: Vec<Pred> = hyper
+        .iter()
+        .map(|s| {
+            Pred::Le(
+                crate::shapes::DimExpr::from(2),
+                crate::shapes::DimExpr::sym(s),
+            )
+        })
+        .collect();
+    candidates.retain(|(_, p)| {
+        let negated = Pred::Not(Box::new(p.clone()));
+        let mut degenerate: Vec<&Pred> = sizable.iter().collect();
+        degenerate.push(&negated);
+        q.implied(p) == Some(false) && q.possible(&degenerate) == Some(true)
+    });
     drop(q);
     let (obligation, relation) = every_run_requires(unit, solved, candidates, z3)?;
     Some(Finding {
@@ -97,7 +112,7 @@ pub fn conditional_failure(unit: &Unit, solved: &[Solved], z3: &JobSolver) -> Op
 
 /// A bound from below (`0 < channels // 2`, `1 <= n - 1`): sizes must be large enough for
 /// any layer to work, which says nothing about this unit (it fails only for degenerate
-/// sizes).
+/// sizes). Read off the form, before any solving; the solver finds the others.
 fn lower_bound_only(p: &Pred) -> bool {
     match p {
         Pred::Le(lo, _) | Pred::Lt(lo, _) => lo.as_const().is_some(),
@@ -262,5 +277,25 @@ class Attn(nn.Module):
             "{}",
             found[0].message
         );
+    }
+
+    /// A condition every size of at least 2 meets is no contract (a depthwise conv over half
+    /// the channels fails only for fewer than 2).
+    #[test]
+    fn conditions_only_degenerate_sizes_break_are_left_out() {
+        let src = "
+import torch.nn as nn
+
+
+class Branch(nn.Module):
+    def __init__(self, channels):
+        super().__init__()
+        half = channels // 2
+        self.dw = nn.Conv2d(half, half, 3, padding=1, groups=half)
+
+    def forward(self, x):
+        return self.dw(x)
+";
+        assert!(findings(src).is_empty(), "{:?}", findings(src));
     }
 }
