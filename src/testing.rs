@@ -20,15 +20,21 @@ pub(crate) fn errors(src: &str) -> Vec<Finding> {
     found
 }
 
-/// The findings of a source text under the given assumptions (`units::assumptions`).
-pub(crate) fn findings_assuming(src: &str, assumed: &[&str]) -> Vec<Finding> {
+/// The units of a source text under the given assumptions (`units::assumptions`), as the
+/// command line would give them.
+pub(crate) fn units_assuming(src: &str, assumed: &[&str]) -> Vec<crate::units::Unit> {
     use crate::units::assumptions::{Assumption, Origin};
     let module = crate::frontend::parse_python(src).expect("parsable test source");
     let assumed: Vec<Assumption> = assumed
         .iter()
         .map(|a| Assumption::parse(a, Origin::CommandLine).expect("a valid assumption"))
         .collect();
-    let units = crate::units::run_units_assuming(&module, src, &assumed);
+    crate::units::run_units_assuming(&module, src, &assumed)
+}
+
+/// The findings of a source text under the given assumptions (`units::assumptions`).
+pub(crate) fn findings_assuming(src: &str, assumed: &[&str]) -> Vec<Finding> {
+    let units = units_assuming(src, assumed);
     let mut solver = JobSolver::new(DEFAULT_TIMEOUT);
     crate::findings::file_findings(units.iter().filter_map(|u| {
         let solved = crate::jobs::solve_unit(u, "test.py", &mut solver);

@@ -807,21 +807,7 @@ fn configuration_files_beside_a_script_declare_its_domain_and_invalidate_its_cac
         let json = format!("{{\"kernel_size\": {kernels}}}");
         std::fs::write(repo.join(folder).join("sweep.json"), json).unwrap();
     }
-    let a = repo.join("a/train.py").display().to_string();
-    let o = run(&["check", "--format", "json", "--exit-zero", &a]);
-    let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    let messages: Vec<&str> = json["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|f| f["message"].as_str())
-        .collect();
-    assert_eq!(messages.len(), 1, "{messages:?}");
-    assert!(
-        messages[0].ends_with("fails for k=9; passes for k=3"),
-        "{}",
-        messages[0]
-    );
+    assert_one_message_ending(&repo.join("a/train.py"), "fails for k=9; passes for k=3");
 
     let out = t.path().join("nightly");
     let failing = |report: &Path| -> Vec<String> {
@@ -920,7 +906,15 @@ def main():
         "sweep:\n  kernel_size: [3, 9, 5]\n",
     )
     .unwrap();
-    let path = t.path().join("train.py").display().to_string();
+    assert_one_message_ending(
+        &t.path().join("train.py"),
+        "fails for k=9; passes for k=3, k=5",
+    );
+}
+
+/// `check` of `path` reports one finding, whose message ends with `ending`.
+fn assert_one_message_ending(path: &Path, ending: &str) {
+    let path = path.display().to_string();
     let o = run(&["check", "--format", "json", "--exit-zero", &path]);
     let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     let messages: Vec<&str> = json["findings"]
@@ -930,9 +924,5 @@ def main():
         .filter_map(|f| f["message"].as_str())
         .collect();
     assert_eq!(messages.len(), 1, "{messages:?}");
-    assert!(
-        messages[0].ends_with("fails for k=9; passes for k=3, k=5"),
-        "{}",
-        messages[0]
-    );
+    assert!(messages[0].ends_with(ending), "{}", messages[0]);
 }

@@ -433,13 +433,7 @@ mod tests {
     use crate::jobs::DEFAULT_TIMEOUT;
 
     pub(crate) fn signatures_of(src: &str, assumed: &[&str]) -> Vec<Signature> {
-        use crate::units::assumptions::{Assumption, Origin};
-        let module = crate::frontend::parse_python(src).expect("parsable test source");
-        let assumed: Vec<Assumption> = assumed
-            .iter()
-            .map(|a| Assumption::parse(a, Origin::CommandLine).expect("a valid assumption"))
-            .collect();
-        let units = crate::units::run_units_assuming(&module, src, &assumed);
+        let units = crate::testing::units_assuming(src, assumed);
         file_signatures(&units, "test.py", &mut JobSolver::new(DEFAULT_TIMEOUT))
     }
 
