@@ -2,7 +2,7 @@
 """Measure `shapehound annotate` over a corpus: how many units get a signature, the time it
 takes, and the jaxtyping round trip on a sample of files.
 
-    python3 scripts/annotate_corpus.py corpus/real [--binary target/release/shapehound]
+    python3 scripts/annotate_corpus.py ROOT... [--binary target/release/shapehound]
         [--sample 40] [--seed 0]
 
 - Signatures: one `annotate --format json --no-follow-imports` over the corpus; a unit *gets
@@ -42,14 +42,14 @@ def verdicts(binary, path, cwd):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("corpus")
+    ap.add_argument("roots", nargs="+")
     ap.add_argument("--binary", default=str(ROOT / "target" / "release" / "shapehound"))
     ap.add_argument("--sample", type=int, default=40)
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args()
 
     started = time.monotonic()
-    out = run([args.binary, "annotate", "--format", "json", "--no-follow-imports", args.corpus])
+    out = run([args.binary, "annotate", "--format", "json", "--no-follow-imports", *args.roots])
     seconds = time.monotonic() - started
     if out.returncode not in (0, 1):
         sys.exit(f"annotate exited {out.returncode}: {out.stderr[-2000:]}")
