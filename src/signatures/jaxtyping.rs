@@ -147,7 +147,8 @@ fn dim_name(symbol: &str) -> String {
 }
 
 /// One returned tensor's dims, when one variant is admitted and each dim is a number or an
-/// expression over the inputs' dims.
+/// expression over the inputs' dims without parentheses (which annotations read as a
+/// product of dims: `((x2+1)//2)-1` would be read as other dims).
 fn returns_spec(admitted: &[&VariantSignature]) -> Option<String> {
     let [v] = admitted else { return None };
     let [shape] = v.returns.as_slice() else {
@@ -171,8 +172,9 @@ fn returns_spec(admitted: &[&VariantSignature]) -> Option<String> {
                 expr = expr.replace(sym.as_str(), &dim_name(sym));
             }
             let expr: String = expr.chars().filter(|c| !c.is_whitespace()).collect();
+            // No parentheses: `(h w)` is a product of dims in these annotations.
             expr.chars()
-                .all(|c| c.is_alphanumeric() || "_+-*/()".contains(c))
+                .all(|c| c.is_alphanumeric() || "_+-*/".contains(c))
                 .then(|| known_names_only(&expr, v).then_some(expr))
                 .flatten()
         })
@@ -347,6 +349,29 @@ class Net(nn.Module):
         for ((unit, before), (_, after)) in admitted(&sigs).into_iter().zip(admitted(&again)) {
             assert_eq!(before > 0, after > 0, "{unit}");
         }
+    }
+
+    /// A returned dim with parentheses (a conv's floor division) is not written: the
+    /// annotation would read as other dims, and checking it would fail.
+    #[test]
+    fn returns_with_parentheses_are_not_annotated() {
+        let src = "
+import torch
+import torch.nn as nn
+
+
+def down(x):
+    b, c, h, w = x.shape
+    return nn.MaxPool2d(3, stride=2, padding=1)(x)
+";
+        let module = crate::frontend::parse_python(src).expect("parses");
+        let sigs = super::super::tests::signatures_of(src, &[]);
+        let annotated = annotated(src, &module, &sigs).expect("the input is annotated");
+        assert!(
+            annotated.contains("def down(x: Shaped[torch.Tensor, \"x0 x1 x2 x3\"]):"),
+            "{annotated}"
+        );
+        assert_eq!(verdicts(&annotated), verdicts(src));
     }
 
     #[test]
