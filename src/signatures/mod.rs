@@ -104,6 +104,24 @@ pub struct DecidedBranch {
     pub taken: bool,
 }
 
+impl InputSignature {
+    /// `x: [x.shape[0], x.shape[1]]`; `hidden_dim`; `width = 16` (an int given a value).
+    pub fn text(&self) -> String {
+        match (&self.dims, &self.value) {
+            (Some(dims), _) => format!("{}: [{}]", self.name, dims.join(", ")),
+            (None, Some(value)) if *value != self.name => format!("{} = {value}", self.name),
+            _ => self.name.clone(),
+        }
+    }
+}
+
+impl Fixed {
+    /// `x.shape[1] = 4`.
+    pub fn text(&self) -> String {
+        format!("{} = {}", self.dim, self.value)
+    }
+}
+
 impl Signature {
     /// Whether some variant is admitted.
     pub fn admitted(&self) -> impl Iterator<Item = &VariantSignature> {
@@ -241,20 +259,8 @@ impl Signature {
                 }
                 .to_string(),
                 why: v.why.clone(),
-                inputs: v
-                    .inputs
-                    .iter()
-                    .map(|i| match (&i.dims, &i.value) {
-                        (Some(dims), _) => format!("{}: [{}]", i.name, dims.join(", ")),
-                        (None, Some(value)) if *value != i.name => format!("{} = {value}", i.name),
-                        _ => i.name.clone(),
-                    })
-                    .collect(),
-                fixed: v
-                    .fixed
-                    .iter()
-                    .map(|f| format!("{} = {}", f.dim, f.value))
-                    .collect(),
+                inputs: v.inputs.iter().map(InputSignature::text).collect(),
+                fixed: v.fixed.iter().map(Fixed::text).collect(),
                 requires: v.requires.clone(),
                 returns: v.returns.clone(),
                 branches: v

@@ -88,16 +88,7 @@ fn label(v: &VariantSignature) -> String {
 }
 
 fn variant(out: &mut String, v: &VariantSignature) {
-    let inputs: Vec<String> = v
-        .inputs
-        .iter()
-        .map(|i| match (&i.dims, &i.value) {
-            (Some(dims), _) => format!("{}: [{}]", i.name, dims.join(", ")),
-            (None, Some(value)) if value == &i.name => i.name.clone(),
-            (None, Some(value)) => format!("{} = {value}", i.name),
-            (None, None) => i.name.clone(),
-        })
-        .collect();
+    let inputs: Vec<String> = v.inputs.iter().map(super::InputSignature::text).collect();
     let _ = writeln!(out, "    {} {}", label(v), inputs.join(", "));
     if v.unknown_operations > 0 {
         let n = v.unknown_operations;
@@ -107,7 +98,7 @@ fn variant(out: &mut String, v: &VariantSignature) {
         );
     }
     for f in &v.fixed {
-        let _ = writeln!(out, "      static {} = {}", f.dim, f.value);
+        let _ = writeln!(out, "      static {}", f.text());
     }
     for r in &v.requires {
         let _ = writeln!(out, "      requires {r}");
