@@ -19,6 +19,8 @@ For every program this script
       argparse_choices   build_parser() choices of every parameter == manifest values;
       argparse_range     main([--flag, v]) reaches the entry with v for every v of the range, and is
                          rejected (SystemExit / AssertionError / ValueError) for the values just outside;
+                         a parameter without a manifest range must instead be declared by argparse
+                         choices equal to the manifest values (one option ranged, another a choice);
       literal_grid, itertools_product, for_loop, json_config
                          main() with the entry replaced by a recorder calls it with exactly the manifest
                          combinations (each once);
@@ -238,8 +240,17 @@ def verify_argparse_choices(module, prog):
 
 def verify_argparse_range(module, prog):
     parser = module.build_parser()
+    ranges = prog.get("range", {})
+    if not ranges or not set(ranges) <= set(prog["params"]):
+        raise SuiteError(f"manifest range {ranges} must name one or more of the params {prog['params']}")
     for p in prog["params"]:
-        lo, hi = prog["range"][p]
+        if p not in ranges:
+            declared = list(find_action(parser, p).choices or [])
+            if declared != prog["domain"]["values"][p]:
+                raise SuiteError(f"{p} has no manifest range, and its argparse choices {declared} differ from "
+                                 f"the manifest values {prog['domain']['values'][p]}")
+            continue
+        lo, hi = ranges[p]
         if prog["domain"]["values"][p] != list(range(lo, hi + 1)):
             raise SuiteError(f"manifest values of {p} are not range({lo}, {hi} + 1)")
         flag = find_action(parser, p).option_strings[-1]

@@ -7,7 +7,8 @@ rows of expected.tsv (scripts/gen_domain_suite.py). A program is
   found     when an error finding sits on a line where some defective combination fails;
   named     when, in addition, every defective combination is named among the values a
             finding says fail (after "fails for", before "; passes for": values separated by
-            ", ", a value of several names in parentheses) and no passing combination is. A
+            ", ", a value of several names in parentheses, `lo <= name <= hi` every int of
+            that range) and no passing combination is. A
             value names a combination when it gives the same values in the same order: the
             program may call the knob by its own name (`for k in [3, 5]: run(kernel_size=k)`
             says `k=5`);
@@ -19,6 +20,7 @@ Usage (from the repository root, after `cargo build --release`):
 import argparse
 import csv
 import json
+import re
 import subprocess
 import sys
 from collections import defaultdict
@@ -52,7 +54,8 @@ def failing_part(message):
     that phrase, the whole message (a finding that names no domain)."""
     if "fails for " not in message:
         return message
-    return message.split("fails for ", 1)[1].split("; passes for ", 1)[0]
+    part = message.split("fails for ", 1)[1]
+    return part.split("; passes for ", 1)[0].split("; not settled for ", 1)[0]
 
 
 def failing_values(part):
@@ -66,10 +69,24 @@ def failing_values(part):
         current += ch
         if depth == 0 and current.endswith(", "):
             item = current[:-2].strip().strip("()")
-            if "=" in item:
-                out.append(tuple(p.split("=", 1)[1].strip() for p in item.split(", ") if "=" in p))
+            matchers = tuple(m for m in map(matcher, item.split(", ")) if m is not None)
+            if matchers:
+                out.append(matchers)
             current = ""
     return out
+
+
+def matcher(part):
+    """What one part of a said value matches: `name=v` the value v; `lo <= name <= hi` (a
+    range of values the analysis decided as a whole) every int from lo to hi."""
+    bounded = re.fullmatch(r"(-?\d+) <= [\w.]+ <= (-?\d+)", part.strip())
+    if bounded:
+        lo, hi = int(bounded.group(1)), int(bounded.group(2))
+        return lambda v: v.lstrip("-").isdigit() and lo <= int(v) <= hi
+    if "=" in part:
+        said = part.split("=", 1)[1].strip()
+        return lambda v: v == said
+    return None
 
 
 def values(combination):
@@ -81,7 +98,7 @@ def names(said, combination):
     values appear in it in order (names may differ, `k` passed on as `kernel_size`, and a
     grid entry may carry fields the torch run did not vary, such as its `name`)."""
     rest = iter(said)
-    return all(v in rest for v in combination)
+    return all(any(m(v) for m in rest) for v in combination)
 
 
 def main():

@@ -6,7 +6,8 @@
 //! - `named`: a finding at a failing line, every failing combination among the values a
 //!   finding says fail (after "fails for", before "; passes for"; a value names a
 //!   combination when the combination's values appear in it in order: names may differ, and
-//!   a grid entry may carry fields the torch run did not vary) and no passing one;
+//!   a grid entry may carry fields the torch run did not vary; `lo <= name <= hi` is every
+//!   int of that range, a domain too large to run value by value) and no passing one;
 //! - `found`: a finding at a failing line, the values not all named;
 //! - `missed`: no finding at a failing line;
 //!
@@ -52,11 +53,12 @@ fn combinations() -> BTreeMap<String, Vec<Combination>> {
 }
 
 /// The values a finding says fail, each as its values in order.
-fn failing_values(message: &str) -> Vec<Vec<String>> {
+fn failing_values(message: &str) -> Vec<Vec<Said>> {
     let Some((_, rest)) = message.split_once("fails for ") else {
         return Vec::new();
     };
     let part = rest.split("; passes for ").next().unwrap_or("");
+    let part = part.split("; not settled for ").next().unwrap_or("");
     let mut out = Vec::new();
     let (mut depth, mut current) = (0i32, String::new());
     for ch in format!("{part}, ").chars() {
@@ -70,10 +72,7 @@ fn failing_values(message: &str) -> Vec<Vec<String>> {
             let item = current[..current.len() - 2]
                 .trim()
                 .trim_matches(|c| c == '(' || c == ')');
-            let values: Vec<String> = item
-                .split(", ")
-                .filter_map(|p| p.split_once('=').map(|(_, v)| v.trim().to_string()))
-                .collect();
+            let values: Vec<Said> = item.split(", ").filter_map(Said::parse).collect();
             if !values.is_empty() {
                 out.push(values);
             }
@@ -83,10 +82,35 @@ fn failing_values(message: &str) -> Vec<Vec<String>> {
     out
 }
 
+/// One part of a value a finding says fails: `name=v`, or `lo <= name <= hi` (every int of
+/// a range decided as a whole).
+enum Said {
+    Is(String),
+    Between(i64, i64),
+}
+
+impl Said {
+    fn parse(part: &str) -> Option<Said> {
+        let bounds: Vec<&str> = part.trim().split(" <= ").collect();
+        if let [lo, _, hi] = bounds[..] {
+            return Some(Said::Between(lo.parse().ok()?, hi.parse().ok()?));
+        }
+        part.split_once('=')
+            .map(|(_, v)| Said::Is(v.trim().to_string()))
+    }
+
+    fn matches(&self, value: &str) -> bool {
+        match self {
+            Said::Is(v) => v == value,
+            Said::Between(lo, hi) => value.parse::<i64>().is_ok_and(|v| (*lo..=*hi).contains(&v)),
+        }
+    }
+}
+
 /// Whether `values` appear in `said` in order.
-fn names(said: &[String], values: &[String]) -> bool {
+fn names(said: &[Said], values: &[String]) -> bool {
     let mut rest = said.iter();
-    values.iter().all(|v| rest.any(|s| s == v))
+    values.iter().all(|v| rest.any(|s| s.matches(v)))
 }
 
 #[test]
@@ -119,7 +143,7 @@ fn declared_values_that_fail_are_named_and_no_line_is_a_false_alarm() {
             .filter_map(|c| c.line)
             .collect();
         let lines: Vec<i64> = findings.iter().filter_map(|f| f["line"].as_i64()).collect();
-        let said: Vec<Vec<String>> = findings
+        let said: Vec<Vec<Said>> = findings
             .iter()
             .flat_map(|f| failing_values(f["message"].as_str().unwrap_or("")))
             .collect();

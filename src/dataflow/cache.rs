@@ -40,7 +40,7 @@ use crate::operators::CallSite;
 use crate::reports::tables::{JobRow, SignatureRow};
 
 /// Bumped when what a record holds changes shape.
-const FORMAT: u32 = 3;
+const FORMAT: u32 = 4;
 
 /// Segments past which a run compacts the cache.
 const COMPACT_AFTER: usize = 16;
@@ -191,7 +191,7 @@ pub struct CachedSolved {
     /// The [`generation`] of the analysis whose unit this is.
     pub generation: u64,
     pub rows: Vec<JobRow>,
-    pub finding: Option<Finding>,
+    pub findings: Vec<Finding>,
     /// Its `signatures` rows (with `--signatures`, part of the cache's digest).
     #[serde(default)]
     pub signatures: Vec<SignatureRow>,
@@ -532,7 +532,7 @@ mod tests {
             index,
             generation: 0,
             rows: Vec::new(),
-            finding: None,
+            findings: Vec::new(),
             signatures: Vec::new(),
         }
     }

@@ -11,7 +11,7 @@ use super::cache::CachedSolved;
 use crate::corpus::FileKind;
 use crate::findings::identity::{finding_ids, LineDigests};
 use crate::findings::suppress::{self, Suppression};
-use crate::findings::{file_findings, unit_finding_or_warning, Finding};
+use crate::findings::{file_findings, unit_findings, Finding};
 use crate::jobs::{self, JobSolver, Verdict};
 use crate::reports::tables::{FindingRow, JobRow, RelatedSpan, SignatureRow};
 use crate::resolve::layout::beside;
@@ -118,7 +118,7 @@ pub struct GroupPath {
 pub struct SolvedUnit {
     pub content: ContentKey,
     pub index: u32,
-    pub finding: Option<Finding>,
+    pub findings: Vec<Finding>,
 }
 
 /// A worker's Z3 solver (one per worker thread, reused for every job it solves).
@@ -177,7 +177,7 @@ impl WorkerSolver {
                 let result = SolvedUnit {
                     content: job.content,
                     index: job.index,
-                    finding: cached.finding,
+                    findings: cached.findings,
                 };
                 return (rows, signatures, result, None);
             }
@@ -208,7 +208,7 @@ impl WorkerSolver {
                 files: spanned_files(&job.path, run),
             })
             .collect();
-        let finding = unit_finding_or_warning(unit, &solved, &self.solver);
+        let findings = unit_findings(unit, &solved, &mut self.solver);
         let signatures: Vec<SignatureRow> = match self.signatures && unit.kind != UnitKind::Module {
             true => {
                 let every = jobs::solve_every_run(unit, &job.path, &mut self.solver);
@@ -228,7 +228,7 @@ impl WorkerSolver {
                     ..r.clone()
                 })
                 .collect(),
-            finding: finding.clone(),
+            findings: findings.clone(),
             signatures: signatures
                 .iter()
                 .map(|r| SignatureRow {
@@ -241,7 +241,7 @@ impl WorkerSolver {
         let result = SolvedUnit {
             content: job.content,
             index: job.index,
-            finding,
+            findings,
         };
         (rows, signatures, result, Some(cached))
     }
@@ -251,7 +251,7 @@ impl WorkerSolver {
 /// and path of the group, with its id (suppressions come later, per file: `settle_file`).
 pub fn finding_rows(group: &ContentJobs, mut solved: Vec<SolvedUnit>) -> Vec<FindingRow> {
     solved.sort_by_key(|s| s.index);
-    let findings = file_findings(solved.into_iter().filter_map(|s| s.finding));
+    let findings = file_findings(solved.into_iter().flat_map(|s| s.findings));
     let mut rows = Vec::with_capacity(findings.len() * group.paths.len());
     for p in &group.paths {
         // Ids are numbered per file of the failing operation: this file's, or another one
@@ -508,7 +508,7 @@ class Encoder(nn.Module):
             assert!(none.is_none());
             assert_eq!(rows_again, rows);
             assert_eq!(signatures_again, signatures);
-            assert_eq!(result_again.finding, result.finding);
+            assert_eq!(result_again.findings, result.findings);
             assert_eq!(rows.len(), runs);
             for row in &rows {
                 assert_eq!((row.worker, row.path.as_str()), (3, "a.py"));

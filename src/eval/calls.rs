@@ -50,6 +50,9 @@ pub const MODULE_SELF_METHODS: &[&str] = &[
 
 impl<'a> Interp<'a> {
     pub fn eval_call(&mut self, c: &'a ExprCall) -> V<'a> {
+        if let Some(rounded) = self.rounded_quotient(c) {
+            return rounded;
+        }
         // `xs.append(v)` on a name or attribute rebinds it (lists are values here).
         if let Expr::Attribute(a) = &*c.func {
             let method = a.attr.id.as_str();
@@ -299,6 +302,36 @@ impl<'a> Interp<'a> {
             kwargs.push(("**".to_string(), V::Unknown));
         }
         (args, kwargs)
+    }
+
+    /// `math.ceil(a / b)` and `math.floor(a / b)` of ints: exact (`-(-a // b)`, `a // b`),
+    /// where the quotient alone would be a float of no known value (a patch grid's side,
+    /// padding to a multiple).
+    fn rounded_quotient(&mut self, c: &'a ExprCall) -> Option<V<'a>> {
+        let ([Expr::BinOp(q)], []) = (&c.arguments.args[..], &c.arguments.keywords[..]) else {
+            return None;
+        };
+        if q.op != ruff_python_ast::Operator::Div {
+            return None;
+        }
+        let name = match self.eval(&c.func) {
+            V::Builtin(name @ ("math.ceil" | "math.floor")) => name,
+            _ => return None,
+        };
+        let (a, b) = (self.eval(&q.left), self.eval(&q.right));
+        if let (Some(x), Some(y)) = (super::expr::int_of(&a), super::expr::int_of(&b)) {
+            if y.as_const().is_none_or(|k| k != 0)
+                && (x.as_const().is_none() || y.as_const().is_none())
+            {
+                let rounded = match name {
+                    "math.floor" => x.floordiv(&y),
+                    _ => x.neg().floordiv(&y).neg(),
+                };
+                return Some(V::Data(crate::shapes::Value::Int(rounded)));
+            }
+        }
+        let quotient = self.binop(a, q.op, b, q.range, false);
+        Some(super::builtins::call_math(name, &[quotient]))
     }
 
     pub fn call(
@@ -772,7 +805,14 @@ impl<'a> Interp<'a> {
                     self.require(kind, r.pred, r.message, operator, span, related, &shapes);
                 }
                 for p in outcome.assumptions {
-                    self.assume(p, span);
+                    let answer = decided.iter().any(|(q, yes)| match yes {
+                        true => *q == p,
+                        false => matches!(&p, crate::shapes::Pred::Not(n) if **n == *q),
+                    });
+                    match answer {
+                        true => self.take_answer(p, span),
+                        false => self.assume(p, span),
+                    }
                 }
                 Some(self.bounded(outcome.value))
             }

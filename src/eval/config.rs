@@ -395,10 +395,35 @@ impl<'a> Interp<'a> {
                 Some((o.dest, values))
             })
             .collect();
-        let Some((labels, combos)) = super::domains::combinations(&declared) else {
+        let enumerated = super::domains::combinations(&declared);
+        let V::Object(obj) = &ns else { return ns };
+        // Int options the combinations leave out (too many values): their defaults here,
+        // and a run of the module's code with every declared int option a symbol.
+        let in_combos = |dest: &str| {
+            enumerated
+                .as_ref()
+                .and_then(|(_, combos)| combos.first())
+                .is_some_and(|c| c.iter().any(|(d, _)| d == dest))
+        };
+        let too_many = declared
+            .iter()
+            .any(|(dest, values)| !in_combos(dest) && all_ints(values).is_some());
+        if too_many && !self.plan.symbolic_domains {
+            self.plan.symbolic_wanted = true;
+        }
+        if too_many && self.plan.symbolic_domains {
+            for (dest, values) in &declared {
+                if let Some(symbol) = self.domain_symbol(dest, values) {
+                    obj.borrow_mut()
+                        .attrs_mut()
+                        .insert(dest.clone(), V::Data(Value::Int(symbol)));
+                }
+            }
+            return ns;
+        }
+        let Some((labels, combos)) = enumerated else {
             return ns;
         };
-        let V::Object(obj) = &ns else { return ns };
         if let Some(combo) = self
             .domain_index(span, || Some(labels))
             .and_then(|i| combos.get(i))
@@ -409,6 +434,41 @@ impl<'a> Interp<'a> {
             }
         }
         ns
+    }
+
+    /// A symbol for an option whose declared values are too many to run one by one, each an
+    /// int: a fact says it takes one of them, and the trace records it
+    /// (`Trace::domain_symbols`). `None` for other values, or a set too large to state.
+    fn domain_symbol(&mut self, dest: &str, values: &[V<'a>]) -> Option<crate::shapes::DimExpr> {
+        use crate::shapes::{DimExpr, Pred};
+        let ints = all_ints(values)?;
+        let (&lo, &hi) = (ints.first()?, ints.last()?);
+        let contiguous = i64::try_from(ints.len()).ok() == hi.checked_sub(lo).map(|w| w + 1);
+        if !contiguous && ints.len() > super::domains::MAX_STATED_VALUES {
+            return None;
+        }
+        let symbol = self.fresh_sym(dest);
+        let fact = match contiguous {
+            true => Pred::And(vec![
+                Pred::Le(DimExpr::constant(lo), symbol.clone()),
+                Pred::Le(symbol.clone(), DimExpr::constant(hi)),
+            ]),
+            false => Pred::Or(
+                ints.iter()
+                    .map(|&v| Pred::Eq(symbol.clone(), DimExpr::constant(v)))
+                    .collect(),
+            ),
+        };
+        self.run.trace.fact(fact, None);
+        self.run
+            .trace
+            .domain_symbols
+            .push(crate::eval::trace::DomainSymbol {
+                name: dest.to_string(),
+                symbol: symbol.clone(),
+                values: ints,
+            });
+        Some(symbol)
     }
 
     fn make_opaque(&mut self, parser: &Rc<RefCell<Object<'a>>>) {
@@ -577,6 +637,21 @@ impl<'a> Interp<'a> {
         }
         self.config_object(namespace_class(), values, span)
     }
+}
+
+/// Declared values that are all ints, ascending and each once; `None` otherwise or for fewer
+/// than two.
+fn all_ints(values: &[V<'_>]) -> Option<Vec<i64>> {
+    let mut ints: Vec<i64> = values
+        .iter()
+        .map(|v| match v {
+            V::Data(Value::Int(d)) => d.as_const(),
+            _ => None,
+        })
+        .collect::<Option<_>>()?;
+    ints.sort_unstable();
+    ints.dedup();
+    (ints.len() >= 2).then_some(ints)
 }
 
 #[cfg(test)]

@@ -23,6 +23,14 @@ use crate::shapes::Value;
 /// Values a loop may range over as a domain, at most.
 pub const MAX_DOMAIN: usize = 32;
 
+/// Values of a declared option bound to a symbol (`Trace::domain_symbols`) that are not one
+/// range, at most: past it, the fact naming each would cost more than the question is worth.
+pub const MAX_STATED_VALUES: usize = 256;
+
+/// Values of a range an option is checked against, at most (a seed's `0 <= seed < 2**32`
+/// declares no domain of shapes).
+pub const MAX_RANGE: i64 = 1 << 16;
+
 /// One value of a declared domain chosen for a run: the loop's target, the value's index
 /// and every value's label, in order.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -367,7 +375,7 @@ pub fn literal_choices<'a>(annotation: &Expr) -> Option<Vec<V<'a>>> {
 /// Int ranges a script checks an option against after parsing, by the option's name:
 /// `assert lo <= args.x <= hi`, `assert args.x >= lo and args.x <= hi`, and a check that
 /// stops the script outside the range (`if not lo <= args.x <= hi: parser.error(...)`,
-/// `if args.x < lo or args.x > hi: raise ...`). At most 16 values.
+/// `if args.x < lo or args.x > hi: raise ...`). At most [`MAX_RANGE`] values.
 pub fn stated_ranges(body: &[Stmt]) -> rustc_hash::FxHashMap<String, (i64, i64)> {
     struct Checks(rustc_hash::FxHashMap<String, (i64, i64)>);
     impl<'b> Visitor<'b> for Checks {
@@ -391,14 +399,22 @@ pub fn stated_ranges(body: &[Stmt]) -> rustc_hash::FxHashMap<String, (i64, i64)>
                 }
                 (t, _) => t,
             };
-            let mut lo: Option<(String, i64)> = None;
-            let mut hi: Option<(String, i64)> = None;
+            // Bounds per option: a test may state several (`not 1 <= k <= 16 or not
+            // 1 <= s <= 6`); each option's range counts when both ends are stated.
+            let mut bounds: Vec<(String, Option<i64>, Option<i64>)> = Vec::new();
             let mut note = |name: String, low: Option<i64>, high: Option<i64>| {
-                if let Some(l) = low {
-                    lo = Some((name.clone(), l));
+                let at = match bounds.iter().position(|(n, _, _)| *n == name) {
+                    Some(i) => i,
+                    None => {
+                        bounds.push((name, None, None));
+                        bounds.len() - 1
+                    }
+                };
+                if low.is_some() {
+                    bounds[at].1 = low;
                 }
-                if let Some(h) = high {
-                    hi = Some((name, h));
+                if high.is_some() {
+                    bounds[at].2 = high;
                 }
             };
             let parts: Vec<&Expr> = match test {
@@ -411,6 +427,13 @@ pub fn stated_ranges(body: &[Stmt]) -> rustc_hash::FxHashMap<String, (i64, i64)>
                 t => vec![t],
             };
             for part in parts {
+                // `not lo <= x <= hi` among the conditions that stop the script: inside.
+                let (part, inside) = match part {
+                    Expr::UnaryOp(u) if !inside && u.op == ruff_python_ast::UnaryOp::Not => {
+                        (&*u.operand, true)
+                    }
+                    p => (p, inside),
+                };
                 let Expr::Compare(c) = part else { return };
                 let mut operands = vec![&*c.left];
                 operands.extend(c.comparators.iter());
@@ -424,6 +447,7 @@ pub fn stated_ranges(body: &[Stmt]) -> rustc_hash::FxHashMap<String, (i64, i64)>
                         (LtE, false) => Gt,
                         (Gt, false) => LtE,
                         (GtE, false) => Lt,
+                        (NotIn, false) => In,
                         _ => return,
                     };
                     match (
@@ -446,13 +470,20 @@ pub fn stated_ranges(body: &[Stmt]) -> rustc_hash::FxHashMap<String, (i64, i64)>
                             GtE => note(n, None, Some(k)),
                             _ => return,
                         },
+                        // `x in range(lo, hi)` inside, `x not in range(lo, hi)` outside.
+                        (Some(n), None, _, _) if op == In => match range_literal(b) {
+                            Some((l, h)) => note(n, Some(l), Some(h)),
+                            None => return,
+                        },
                         _ => return,
                     }
                 }
             }
-            if let (Some((a, l)), Some((b, h))) = (lo, hi) {
-                if a == b && l <= h && h - l < 16 {
-                    self.0.insert(a, (l, h));
+            for (name, lo, hi) in bounds {
+                if let (Some(l), Some(h)) = (lo, hi) {
+                    if l <= h && h.saturating_sub(l) < MAX_RANGE {
+                        self.0.insert(name, (l, h));
+                    }
                 }
             }
         }
@@ -507,6 +538,21 @@ pub fn declares_values(iter: &Expr) -> bool {
 }
 
 /// An int written out (`3`, `-1`).
+/// `range(hi)`, `range(lo, hi)` with literal ints: the inclusive bounds of its values.
+fn range_literal(e: &Expr) -> Option<(i64, i64)> {
+    let Expr::Call(c) = e else { return None };
+    let is_range = matches!(&*c.func, Expr::Name(n) if n.id.as_str() == "range");
+    if !is_range || !c.arguments.keywords.is_empty() {
+        return None;
+    }
+    let bounds: Option<Vec<i64>> = c.arguments.args.iter().map(int_literal).collect();
+    match bounds?[..] {
+        [hi] => Some((0, hi - 1)),
+        [lo, hi] => Some((lo, hi - 1)),
+        _ => None,
+    }
+}
+
 fn int_literal(e: &Expr) -> Option<i64> {
     match e {
         Expr::NumberLiteral(n) => n.value.as_int().and_then(|i| i.as_i64()),
@@ -617,7 +663,10 @@ mod tests {
              assert args.k >= 1 and args.k <= 3\n    if not 2 <= args.patch <= 8:\n        \
              p.error('no')\n    if args.blocks < 1 or args.blocks > 4:\n        raise ValueError\n    \
              if 1 <= args.other <= 3:\n        print('in range, not a check')\n    \
-             assert 0 < args.wide < 100\n",
+             assert 0 < args.wide < 100\n    \
+             if not 1 <= args.a <= 16 or not 1 <= args.s <= 6:\n        p.error('both')\n    \
+             if args.w not in range(1, 49):\n        raise ValueError\n    \
+             assert 0 <= args.seed < 2 ** 32\n    assert 0 <= args.big <= 1000000\n",
         )
         .unwrap();
         let mut got: Vec<(String, (i64, i64))> = stated_ranges(&module.body).into_iter().collect();
@@ -625,10 +674,14 @@ mod tests {
         assert_eq!(
             got,
             vec![
+                ("a".to_string(), (1, 16)),
                 ("blocks".to_string(), (1, 4)),
                 ("depth".to_string(), (1, 6)),
                 ("k".to_string(), (1, 3)),
                 ("patch".to_string(), (2, 8)),
+                ("s".to_string(), (1, 6)),
+                ("w".to_string(), (1, 48)),
+                ("wide".to_string(), (1, 99)),
             ]
         );
     }

@@ -340,6 +340,10 @@ impl<'a> Interp<'a> {
                         Some(p) => V::Data(Value::int(p)),
                         None => V::Data(Value::IntUnknown),
                     },
+                    // A symbolic size squared or cubed (a patch grid's area): a product.
+                    (None, Some(y)) if (1..=3).contains(&y) => V::Data(Value::Int(
+                        DimExpr::product(std::iter::repeat_n(&a, y as usize)),
+                    )),
                     _ => V::Data(Value::IntUnknown),
                 },
                 Operator::Div => match (a.as_const(), b.as_const()) {
@@ -468,6 +472,12 @@ impl<'a> Interp<'a> {
         }
         if let Some(v) = drawn_compare(&l, op, &r) {
             return v;
+        }
+        if let Some(p) = symbolic_membership(&l, op, &r) {
+            return match p.decide() {
+                Some(t) => V::Data(Value::Bool(Some(t))),
+                None => V::Cond(p),
+            };
         }
         if let Some(holds) = float_compare(&l, op, &r) {
             return V::Data(Value::Bool(Some(holds)));
@@ -945,6 +955,41 @@ fn same_torch_object(a: &str, b: &str) -> Option<bool> {
             .is_some_and(|c| c.is_ascii_uppercase())
     };
     (class(ca) && class(cb)).then_some(false)
+}
+
+/// `k in range(1, 49)`, `k not in (3, 5, 7)` for a symbolic int among literal ints: a
+/// predicate (a range when the ints are consecutive).
+fn symbolic_membership(l: &V<'_>, op: CmpOp, r: &V<'_>) -> Option<Pred> {
+    if !matches!(op, CmpOp::In | CmpOp::NotIn) {
+        return None;
+    }
+    let x = int_of(l).filter(|x| x.as_const().is_none())?;
+    let (V::List(items) | V::Tuple(items) | V::Set(items)) = r else {
+        return None;
+    };
+    let mut ints: Vec<i64> = items
+        .iter()
+        .map(|v| int_of(v).and_then(|e| e.as_const()))
+        .collect::<Option<_>>()?;
+    ints.sort_unstable();
+    ints.dedup();
+    let (&lo, &hi) = (ints.first()?, ints.last()?);
+    let consecutive = hi - lo + 1 == ints.len() as i64;
+    let member = match consecutive {
+        true => Pred::And(vec![
+            Pred::Le(DimExpr::constant(lo), x.clone()),
+            Pred::Le(x, DimExpr::constant(hi)),
+        ]),
+        false => Pred::Or(
+            ints.iter()
+                .map(|&v| Pred::Eq(x.clone(), DimExpr::constant(v)))
+                .collect(),
+        ),
+    };
+    Some(match op {
+        CmpOp::In => member,
+        _ => Pred::Not(Box::new(member)),
+    })
 }
 
 #[cfg(test)]

@@ -136,6 +136,12 @@ pub struct Plan {
     pub domain_wanted: Option<(TextRange, Vec<String>)>,
     /// Int ranges the file checks its parsed options against (`domains::stated_ranges`).
     pub stated_ranges: rustc_hash::FxHashMap<String, (i64, i64)>,
+    /// Whether declared int options are symbols in this run (`domains.rs`: a domain too
+    /// large to run value by value).
+    pub symbolic_domains: bool,
+    /// Options declaring too many values to run one by one were met with defaults: the
+    /// module's code runs once more with them as symbols.
+    pub symbolic_wanted: bool,
 }
 
 /// What the file's classes hold besides their methods, by class statement.
@@ -412,8 +418,17 @@ impl<'a> Interp<'a> {
         });
     }
 
-    /// Records a fact that holds on the current path from here on.
+    /// Records an assumption that holds on the current path from here on (see
+    /// `Fact::assumed`).
     pub fn assume(&mut self, pred: Pred, span: TextRange) {
+        let at = self.position(span);
+        self.run
+            .trace
+            .assumption(guarded(&self.run.guards, pred), Some(at));
+    }
+
+    /// Records the answer the run takes to a question its unit's runs split on.
+    pub fn take_answer(&mut self, pred: Pred, span: TextRange) {
         let at = self.position(span);
         self.run
             .trace

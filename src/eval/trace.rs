@@ -81,6 +81,16 @@ pub struct Origin {
 pub struct Fact {
     pub pred: Pred,
     pub span: Option<Span>,
+    /// Obligations recorded before it: a value that breaks one of those fails whatever
+    /// the fact says.
+    #[serde(default)]
+    pub after: usize,
+    /// A rule's assumption (`chunk` of a dim taken to divide evenly, an `assert` taken to
+    /// hold): inputs outside it are ones the run says nothing about. Other facts hold for
+    /// every input, or answer a question the unit's runs split on, so some run covers each
+    /// side (`units::variants::with_splits`).
+    #[serde(default)]
+    pub assumed: bool,
 }
 
 /// Characters of a branch's condition kept.
@@ -146,10 +156,24 @@ pub struct Trace {
     /// the path conditions where they were met: a signature says which the shapes decide.
     #[serde(default)]
     pub branches: Vec<Branch>,
+    /// Options of a declared domain too large to run value by value, bound to symbols
+    /// (`eval::domains`): which of their values fail is asked after solving
+    /// (`findings::symbolic_domain`).
+    #[serde(default)]
+    pub domain_symbols: Vec<DomainSymbol>,
     /// Operations whose rule could not say anything (unknown values, unmodelled operators).
     pub unknown_ops: usize,
     /// Operations evaluated by a rule.
     pub ops: usize,
+}
+
+/// An option of a declared domain bound to a symbol: its name as the script spells it, the
+/// symbol, and the int values it may take (ascending).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct DomainSymbol {
+    pub name: String,
+    pub symbol: DimExpr,
+    pub values: Vec<i64>,
 }
 
 /// How a failed `b, c, h, w = x.shape` reads: the code declared another rank.
@@ -197,7 +221,21 @@ impl Trace {
     }
 
     pub fn fact(&mut self, pred: Pred, span: Option<Span>) {
-        self.facts.push(Fact { pred, span });
+        let after = self.obligations.len();
+        self.facts.push(Fact {
+            pred,
+            span,
+            after,
+            assumed: false,
+        });
+    }
+
+    /// Records a rule's assumption (see [`Fact::assumed`]).
+    pub fn assumption(&mut self, pred: Pred, span: Option<Span>) {
+        self.fact(pred, span);
+        if let Some(f) = self.facts.last_mut() {
+            f.assumed = true;
+        }
     }
 }
 

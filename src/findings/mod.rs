@@ -8,6 +8,7 @@ pub mod identity;
 pub mod render;
 pub mod sarif;
 pub mod suppress;
+pub mod symbolic_domain;
 
 pub use crate::eval::trace::Span;
 use crate::jobs::{Solved, Verdict};
@@ -83,6 +84,9 @@ impl Severity {
 pub struct DomainFailures {
     pub labels: Vec<String>,
     pub failing: Vec<u32>,
+    /// Values the analysis did not settle (a budget), said neither to fail nor to pass.
+    #[serde(default)]
+    pub undecided: Vec<u32>,
 }
 
 impl Finding {
@@ -159,27 +163,45 @@ fn name_domain_values(findings: &mut [Finding]) {
             shown.join(", ")
         };
         let fails = named(&mut d.failing.iter().map(|&i| i as usize));
-        let passes = named(&mut (0..d.labels.len()).filter(|i| !anywhere.contains(&(*i as u32))));
+        let passes =
+            named(&mut (0..d.labels.len()).filter(|i| {
+                !anywhere.contains(&(*i as u32)) && !d.undecided.contains(&(*i as u32))
+            }));
+        let undecided = named(&mut d.undecided.iter().map(|&i| i as usize));
         let mut text = format!("fails for {fails}");
         if !passes.is_empty() {
             text.push_str(&format!("; passes for {passes}"));
+        }
+        if !undecided.is_empty() {
+            text.push_str(&format!("; not settled for {undecided}"));
         }
         f.message = format!("{}: {text}", f.message);
     }
 }
 
+/// A unit's findings: [`unit_finding`]; else, over a declared domain too large to run value
+/// by value, the values that fail (`symbolic_domain.rs`); else the unit's conditional
+/// failure (`conditional.rs`), a warning.
+pub fn unit_findings(
+    unit: &Unit,
+    solved: &[Solved],
+    z3: &mut crate::jobs::JobSolver,
+) -> Vec<Finding> {
+    if let Some(f) = unit_finding(unit, solved) {
+        return vec![f];
+    }
+    let over_domain = symbolic_domain::domain_findings(unit, solved, z3);
+    if !over_domain.is_empty() {
+        return over_domain;
+    }
+    conditional::conditional_failure(unit, solved, z3)
+        .into_iter()
+        .collect()
+}
+
 /// A unit is a finding when every variant is UNSAT; the documented variant, else the one
 /// that got furthest (the most obligations met before failing), names the location.
 /// `solved[i]` is how `unit.runs[i]` was solved.
-/// [`unit_finding`], else the unit's conditional failure (`conditional.rs`), a warning.
-pub fn unit_finding_or_warning(
-    unit: &Unit,
-    solved: &[Solved],
-    z3: &crate::jobs::JobSolver,
-) -> Option<Finding> {
-    unit_finding(unit, solved).or_else(|| conditional::conditional_failure(unit, solved, z3))
-}
-
 pub fn unit_finding(unit: &Unit, solved: &[Solved]) -> Option<Finding> {
     if !crate::jobs::is_finding(solved) {
         return None;
@@ -315,6 +337,7 @@ pub fn unit_finding(unit: &Unit, solved: &[Solved]) -> Option<Finding> {
             .map(|d| DomainFailures {
                 labels: d.labels.clone(),
                 failing: vec![d.index],
+                undecided: Vec::new(),
             }),
         severity: Severity::Error,
     })
@@ -352,7 +375,8 @@ pub fn analyse_module(
         units
             .iter()
             .zip(&solved)
-            .filter_map(|(u, s)| unit_finding_or_warning(u, s, solver)),
+            .flat_map(|(u, s)| unit_findings(u, s, solver))
+            .collect::<Vec<_>>(),
     );
     let runs_over_budget = units
         .iter()

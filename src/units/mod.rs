@@ -196,9 +196,11 @@ fn run_units_in(
     let initial_globals = interp.globals.clone();
     interp.plan.stated_ranges = crate::eval::domains::stated_ranges(&module.body);
     interp.plan.domains = true;
+    interp.plan.symbolic_wanted = false;
     interp.exec_block(&module.body);
     interp.plan.domains = false;
     let domain = interp.plan.domain_wanted.take();
+    let symbolic_wanted = std::mem::take(&mut interp.plan.symbolic_wanted);
     interp.classes.settle();
     let mut units = vec![Unit {
         name: "<module>".to_string(),
@@ -272,6 +274,36 @@ fn run_units_in(
         let location = units[0].location;
         let by_value = units_by_domain("<module>", UnitKind::Module, location, runs);
         units.splice(0..1, by_value);
+    }
+    // Declared options with too many values to run one by one: the module's code once more,
+    // every declared int option a symbol (`eval::domains`); first, so that its finding,
+    // which names the failing values, is the one reported at an operation both reach.
+    // A question a rule cannot settle (`chunk` of a dim that may be odd) splits the run, so
+    // that each value is in some run whichever way it answers.
+    if symbolic_wanted && operations {
+        let runs = variants::with_splits(&mut interp, |interp| {
+            reset(interp, &initial_globals);
+            interp.plan.domains = true;
+            interp.plan.symbolic_domains = true;
+            interp.exec_block(&module.body);
+            interp.plan.domains = false;
+            interp.plan.symbolic_domains = false;
+            "[declared ranges]".to_string()
+        });
+        let runs: Vec<UnitRun> = runs
+            .into_iter()
+            .filter(|r| !r.trace.domain_symbols.is_empty())
+            .collect();
+        if !runs.is_empty() {
+            let location = units[0].location;
+            let by_value = units_by_domain(
+                "<module> [declared ranges]",
+                UnitKind::Module,
+                location,
+                runs,
+            );
+            units.splice(0..0, by_value);
+        }
     }
     let mut modules_looked_up = interp
         .project

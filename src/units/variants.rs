@@ -339,7 +339,7 @@ const MAX_SPLITS: usize = 2;
 /// per answer to each question a rule could not settle (`Interp::decisions`), up to
 /// [`MAX_SPLITS`] deep; a question past that leaves its value unknown. A unit is a finding
 /// only when every run fails, so a bug must show whichever way each question goes.
-fn with_splits<'a>(
+pub(super) fn with_splits<'a>(
     interp: &mut Interp<'a>,
     mut once: impl FnMut(&mut Interp<'a>) -> String,
 ) -> Vec<UnitRun> {
