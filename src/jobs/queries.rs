@@ -52,21 +52,122 @@ impl<'s> RunQueries<'s> {
         }
     }
 
+    /// Whether some input satisfies what is given and `extra`; when one does, which of
+    /// `probes` that input satisfies (one model answers many questions at once).
+    pub fn possible_showing(
+        &mut self,
+        extra: &[&Pred],
+        probes: &[&Pred],
+    ) -> Option<Option<Vec<bool>>> {
+        let lits: Vec<Bool> = extra
+            .iter()
+            .map(|p| terms::pred(p, &mut self.syms))
+            .collect();
+        match self.z3.check(&lits) {
+            SatResult::Unsat => return Some(None),
+            SatResult::Unknown => return None,
+            SatResult::Sat => {}
+        }
+        let model = self.z3.z3().get_model()?;
+        let shown = probes
+            .iter()
+            .map(|p| {
+                let term = terms::pred(p, &mut self.syms);
+                model
+                    .eval(&term, true)
+                    .and_then(|b| b.as_bool())
+                    .unwrap_or(false)
+            })
+            .collect();
+        Some(Some(shown))
+    }
+
+    /// Of `claims`, which some input that satisfies what is given breaks (`Some(false)`),
+    /// and which it implies (`Some(true)`); `None` where Z3 gave up. Each model found
+    /// settles every claim it breaks: a few questions for many claims.
+    pub fn implied_each(&mut self, claims: &[&Pred]) -> Vec<Option<bool>> {
+        let negated: Vec<Pred> = claims
+            .iter()
+            .map(|c| Pred::Not(Box::new((*c).clone())))
+            .collect();
+        let mut out: Vec<Option<bool>> = vec![None; claims.len()];
+        let mut open: Vec<usize> = (0..claims.len()).collect();
+        while !open.is_empty() {
+            let any = Pred::Or(open.iter().map(|&i| negated[i].clone()).collect());
+            let probes: Vec<&Pred> = open.iter().map(|&i| &negated[i]).collect();
+            match self.possible_showing(&[&any], &probes) {
+                // Too hard together (or the budget is spent): one by one.
+                None => {
+                    for &i in &open {
+                        out[i] = self.implied(claims[i]);
+                    }
+                    break;
+                }
+                Some(None) => {
+                    open.iter().for_each(|&i| out[i] = Some(true));
+                    break;
+                }
+                Some(Some(shown)) => {
+                    let before = open.len();
+                    let mut still = Vec::new();
+                    for (&i, broken) in open.iter().zip(shown) {
+                        match broken {
+                            true => out[i] = Some(false),
+                            false => still.push(i),
+                        }
+                    }
+                    open = still;
+                    // A model that breaks none of them (it should break one): ask one by one.
+                    if open.len() == before {
+                        for &i in &open {
+                            out[i] = self.implied(claims[i]);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        out
+    }
+
     /// Whether what is given implies `claim`.
     pub fn implied(&mut self, claim: &Pred) -> Option<bool> {
         let negated = Pred::Not(Box::new(claim.clone()));
         self.possible(&[&negated]).map(|p| !p)
     }
 
-    /// The one value `e` takes in every input that satisfies what is given, if it has one.
-    pub fn fixed_value(&mut self, e: &DimExpr) -> Option<i64> {
-        if self.z3.check(&[]) != SatResult::Sat {
-            return None;
+    /// For each of `exprs`, the one value it takes in every input that satisfies what is
+    /// given, if it has one: one model's values, then [`RunQueries::implied_each`] of each
+    /// keeping its value.
+    pub fn fixed_values(&mut self, exprs: &[DimExpr]) -> Vec<Option<i64>> {
+        if exprs.is_empty() || self.z3.check(&[]) != SatResult::Sat {
+            return vec![None; exprs.len()];
         }
-        let term: Int = terms::dim(e, &mut self.syms);
-        let value = self.z3.z3().get_model()?.eval(&term, true)?.as_i64()?;
-        let other = Pred::Ne(e.clone(), DimExpr::from(value));
-        (self.possible(&[&other]) == Some(false)).then_some(value)
+        let Some(model) = self.z3.z3().get_model() else {
+            return vec![None; exprs.len()];
+        };
+        let values: Vec<Option<i64>> = exprs
+            .iter()
+            .map(|e| {
+                let term: Int = terms::dim(e, &mut self.syms);
+                model.eval(&term, true).and_then(|v| v.as_i64())
+            })
+            .collect();
+        drop(model);
+        let same: Vec<(usize, Pred)> = values
+            .iter()
+            .enumerate()
+            .filter_map(|(i, v)| v.map(|v| (i, Pred::Eq(exprs[i].clone(), DimExpr::from(v)))))
+            .collect();
+        let claims: Vec<&Pred> = same.iter().map(|(_, p)| p).collect();
+        let kept = self.implied_each(&claims);
+        let mut out = vec![None; exprs.len()];
+        for ((i, _), held) in same.iter().zip(kept) {
+            if held == Some(true) {
+                out[*i] = values[*i];
+            }
+        }
+        out
     }
 }
 
@@ -92,8 +193,6 @@ mod tests {
         let hw = Pred::Eq(sym("h").mul(&sym("w")), DimExpr::from(49));
         let h_pos = Pred::Le(DimExpr::from(1), sym("h"));
         let mut q = RunQueries::new(&z3, &[&c_is_3, &hw, &h_pos]);
-        assert_eq!(q.fixed_value(&sym("c")), Some(3));
-        assert_eq!(q.fixed_value(&sym("h")), None, "1x49, 7x7, 49x1");
         assert_eq!(
             q.implied(&Pred::Le(sym("w"), DimExpr::from(49))),
             Some(true)
@@ -104,6 +203,17 @@ mod tests {
         );
         let w_is_2 = Pred::Eq(sym("w"), DimExpr::from(2));
         assert_eq!(q.possible(&[&w_is_2]), Some(false));
+        assert_eq!(
+            q.fixed_values(&[sym("c"), sym("h"), sym("w")]),
+            vec![Some(3), None, None],
+            "h and w: 1x49, 7x7, 49x1"
+        );
+        let w_le_49 = Pred::Le(sym("w"), DimExpr::from(49));
+        let w_is_7 = Pred::Eq(sym("w"), DimExpr::from(7));
+        assert_eq!(
+            q.implied_each(&[&w_le_49, &w_is_7, &c_is_3]),
+            vec![Some(true), Some(false), Some(true)]
+        );
         drop(q);
         // The scope is gone: nothing of the run stays asserted.
         let mut q = RunQueries::new(&z3, &[]);

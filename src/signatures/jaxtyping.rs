@@ -22,6 +22,11 @@ pub fn annotated(text: &str, module: &ModModule, signatures: &[Signature]) -> Op
         let Some(def) = def_of(module, s) else {
             continue;
         };
+        // A base class's `forward` is every subclass's that does not write its own, each
+        // admitting its own inputs: the base's signature would speak for them too.
+        if s.kind == "class" && inherited_forward(module, &s.unit) {
+            continue;
+        }
         let admitted: Vec<&VariantSignature> = s.admitted().collect();
         if admitted.is_empty() {
             continue;
@@ -63,6 +68,25 @@ pub fn annotated(text: &str, module: &ModModule, signatures: &[Signature]) -> Op
         );
     }
     Some(out)
+}
+
+/// Whether a class of the module derives from `class` and uses its `forward`.
+fn inherited_forward(module: &ModModule, class: &str) -> bool {
+    module.body.iter().any(|stmt| match stmt {
+        Stmt::ClassDef(c) => {
+            let derives = c.bases().iter().any(|b| match b {
+                ruff_python_ast::Expr::Name(n) => n.id.as_str() == class,
+                ruff_python_ast::Expr::Attribute(a) => a.attr.as_str() == class,
+                _ => false,
+            });
+            let own_forward = c
+                .body
+                .iter()
+                .any(|s| matches!(s, Stmt::FunctionDef(f) if f.name.as_str() == "forward"));
+            derives && !own_forward
+        }
+        _ => false,
+    })
 }
 
 /// The `def` a signature describes: a function, a module class's `forward`, a method
@@ -349,6 +373,44 @@ class Net(nn.Module):
         for ((unit, before), (_, after)) in admitted(&sigs).into_iter().zip(admitted(&again)) {
             assert_eq!(before > 0, after > 0, "{unit}");
         }
+    }
+
+    /// A base class whose `forward` its subclasses use is left alone: a subclass builds
+    /// other layers and admits other inputs (polynet's `MultiWay`: the base admits vectors,
+    /// its subclasses images), so the base's annotation would fail them.
+    #[test]
+    fn a_forward_subclasses_inherit_is_not_annotated() {
+        let src = "
+import torch
+import torch.nn as nn
+
+
+class MultiWay(nn.Module):
+    def __init__(self, block):
+        super().__init__()
+        self.block = block
+
+    def forward(self, x):
+        return self.block(x) + x
+
+
+class ImageWay(MultiWay):
+    def __init__(self):
+        super().__init__(nn.Conv2d(8, 8, 3, padding=1))
+
+
+class Own(MultiWay):
+    def forward(self, x):
+        return x
+";
+        let module = crate::frontend::parse_python(src).expect("parses");
+        let sigs = super::super::tests::signatures_of(src, &[]);
+        let annotated = annotated(src, &module, &sigs).unwrap_or_else(|| src.to_string());
+        assert!(
+            annotated.contains("class MultiWay(nn.Module):\n    def __init__(self, block):\n        super().__init__()\n        self.block = block\n\n    def forward(self, x):"),
+            "{annotated}"
+        );
+        assert_eq!(verdicts(&annotated), verdicts(src));
     }
 
     /// A returned dim with parentheses (a conv's floor division) is not written: the

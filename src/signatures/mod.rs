@@ -294,8 +294,9 @@ fn describe_admitted(trace: &Trace, z3: &JobSolver, v: &mut VariantSignature) {
     let mut fixed: Vec<(std::sync::Arc<str>, i64)> = Vec::new();
     {
         let mut q = RunQueries::within(z3, &all, QUERY_BUDGET);
-        for s in &symbols {
-            if let Some(value) = q.fixed_value(&DimExpr::sym(s)) {
+        let exprs: Vec<DimExpr> = symbols.iter().map(|s| DimExpr::sym(s)).collect();
+        for (s, value) in symbols.iter().zip(q.fixed_values(&exprs)) {
+            if let Some(value) = value {
                 fixed.push((s.clone(), value));
             }
         }
@@ -316,18 +317,25 @@ fn describe_admitted(trace: &Trace, z3: &JobSolver, v: &mut VariantSignature) {
     let given: Vec<&Pred> = facts.iter().copied().chain(&fixed_preds).collect();
     let mut q = RunQueries::within(z3, &given, QUERY_BUDGET);
     let mut seen = BTreeSet::new();
-    let mut kept: Vec<(Pred, String)> = Vec::new();
+    let mut candidates: Vec<(Pred, String)> = Vec::new();
     for o in trace.obligations.iter().take(MAX_OBLIGATIONS_READ) {
         let p = simplify(&o.pred.substitute(&value_of), &positive);
         if p.decide() == Some(true) {
             continue;
         }
         let text = render_pred(&p);
-        if !seen.insert(text.clone()) || q.implied(&p) == Some(true) {
-            continue;
+        if seen.insert(text.clone()) {
+            candidates.push((p, text));
         }
-        kept.push((p, text));
     }
+    let claims: Vec<&Pred> = candidates.iter().map(|(p, _)| p).collect();
+    let implied = q.implied_each(&claims);
+    let mut kept: Vec<(Pred, String)> = candidates
+        .into_iter()
+        .zip(implied)
+        .filter(|(_, implied)| *implied != Some(true))
+        .map(|(c, _)| c)
+        .collect();
     // A requirement the others imply says nothing more (`3 <= h` next to `0 < h - 2`): the
     // later of two goes first.
     let mut i = kept.len();
@@ -364,14 +372,26 @@ fn describe_admitted(trace: &Trace, z3: &JobSolver, v: &mut VariantSignature) {
     // Branches: decided when every time it is met, under its path, one side is impossible.
     let mut q = RunQueries::within(z3, &all, QUERY_BUDGET);
     let mut by_span: Vec<(crate::eval::trace::Span, String, Option<bool>)> = Vec::new();
-    for b in &trace.branches {
-        let negated = Pred::Not(Box::new(b.cond.clone()));
-        let mut taken_path: Vec<&Pred> = b.path.iter().collect();
-        let mut skipped_path = taken_path.clone();
-        taken_path.push(&b.cond);
-        skipped_path.push(&negated);
-        let taken = q.possible(&taken_path);
-        let skipped = q.possible(&skipped_path);
+    // Each side of each branch, as a claim that it cannot happen: one model answers many.
+    let never: Vec<Pred> = trace
+        .branches
+        .iter()
+        .flat_map(|b| {
+            let side = |cond: Pred| {
+                let mut path = b.path.clone();
+                path.push(cond);
+                Pred::Not(Box::new(Pred::And(path)))
+            };
+            [
+                side(b.cond.clone()),
+                side(Pred::Not(Box::new(b.cond.clone()))),
+            ]
+        })
+        .collect();
+    let claims: Vec<&Pred> = never.iter().collect();
+    let sides = q.implied_each(&claims);
+    for (k, b) in trace.branches.iter().enumerate() {
+        let (taken, skipped) = (sides[2 * k].map(|n| !n), sides[2 * k + 1].map(|n| !n));
         let decided = match (taken, skipped) {
             (Some(true), Some(false)) => Some(true),
             (Some(false), Some(true)) => Some(false),
