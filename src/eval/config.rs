@@ -440,25 +440,13 @@ impl<'a> Interp<'a> {
     /// int: a fact says it takes one of them, and the trace records it
     /// (`Trace::domain_symbols`). `None` for other values, or a set too large to state.
     fn domain_symbol(&mut self, dest: &str, values: &[V<'a>]) -> Option<crate::shapes::DimExpr> {
-        use crate::shapes::{DimExpr, Pred};
+        use crate::shapes::Pred;
         let ints = all_ints(values)?;
-        let (&lo, &hi) = (ints.first()?, ints.last()?);
-        let contiguous = i64::try_from(ints.len()).ok() == hi.checked_sub(lo).map(|w| w + 1);
-        if !contiguous && ints.len() > super::domains::MAX_STATED_VALUES {
+        let symbol = self.fresh_sym(dest);
+        let fact = Pred::member_of(&symbol, &ints);
+        if matches!(&fact, Pred::Or(each) if each.len() > super::domains::MAX_STATED_VALUES) {
             return None;
         }
-        let symbol = self.fresh_sym(dest);
-        let fact = match contiguous {
-            true => Pred::And(vec![
-                Pred::Le(DimExpr::constant(lo), symbol.clone()),
-                Pred::Le(symbol.clone(), DimExpr::constant(hi)),
-            ]),
-            false => Pred::Or(
-                ints.iter()
-                    .map(|&v| Pred::Eq(symbol.clone(), DimExpr::constant(v)))
-                    .collect(),
-            ),
-        };
         self.run.trace.fact(fact, None);
         self.run
             .trace

@@ -973,19 +973,7 @@ fn symbolic_membership(l: &V<'_>, op: CmpOp, r: &V<'_>) -> Option<Pred> {
         .collect::<Option<_>>()?;
     ints.sort_unstable();
     ints.dedup();
-    let (&lo, &hi) = (ints.first()?, ints.last()?);
-    let consecutive = hi - lo + 1 == ints.len() as i64;
-    let member = match consecutive {
-        true => Pred::And(vec![
-            Pred::Le(DimExpr::constant(lo), x.clone()),
-            Pred::Le(x, DimExpr::constant(hi)),
-        ]),
-        false => Pred::Or(
-            ints.iter()
-                .map(|&v| Pred::Eq(x.clone(), DimExpr::constant(v)))
-                .collect(),
-        ),
-    };
+    let member = Pred::member_of(&x, &ints);
     Some(match op {
         CmpOp::In => member,
         _ => Pred::Not(Box::new(member)),

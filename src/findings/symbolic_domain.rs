@@ -335,14 +335,7 @@ fn refs(preds: &[Pred]) -> Vec<&Pred> {
 /// That each option takes one of its values.
 fn membership(axes: &[DomainSymbol]) -> Vec<Pred> {
     axes.iter()
-        .map(|a| {
-            Pred::Or(
-                a.values
-                    .iter()
-                    .map(|&v| Pred::Eq(a.symbol.clone(), DimExpr::constant(v)))
-                    .collect(),
-            )
-        })
+        .map(|a| Pred::member_of(&a.symbol, &a.values))
         .collect()
 }
 

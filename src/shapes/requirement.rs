@@ -27,6 +27,27 @@ impl Pred {
         Pred::Le(DimExpr::zero(), DimExpr::zero())
     }
 
+    /// `x` is one of `values` (ascending, each once): `lo <= x <= hi` when they are
+    /// consecutive, else one equality per value.
+    pub fn member_of(x: &DimExpr, values: &[i64]) -> Pred {
+        let consecutive = match (values.first(), values.last()) {
+            (Some(&lo), Some(&hi)) => hi.checked_sub(lo) == Some(values.len() as i64 - 1),
+            _ => false,
+        };
+        match (consecutive, values.first(), values.last()) {
+            (true, Some(&lo), Some(&hi)) => Pred::And(vec![
+                Pred::Le(DimExpr::constant(lo), x.clone()),
+                Pred::Le(x.clone(), DimExpr::constant(hi)),
+            ]),
+            _ => Pred::Or(
+                values
+                    .iter()
+                    .map(|&v| Pred::Eq(x.clone(), DimExpr::constant(v)))
+                    .collect(),
+            ),
+        }
+    }
+
     /// Decides the predicate from the normal forms alone, when that is possible.
     pub fn decide(&self) -> Option<bool> {
         match self {
