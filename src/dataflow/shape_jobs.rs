@@ -211,7 +211,7 @@ impl WorkerSolver {
         let findings = unit_findings(unit, &solved, &mut self.solver);
         let signatures: Vec<SignatureRow> = match self.signatures && unit.kind != UnitKind::Module {
             true => {
-                let every = jobs::solve_every_run(unit, &job.path, &mut self.solver);
+                let every = jobs::solve_every_run(unit, &job.path, &mut self.solver, &solved);
                 crate::signatures::signature(unit, &every, &self.solver).rows(&job.repo, &job.path)
             }
             false => Vec::new(),

@@ -212,7 +212,7 @@ fn pred_size(p: &Pred) -> usize {
 /// replaces the solver, whose state is then unknown; `path` names the unit's file for fault
 /// injection.
 pub fn solve_unit(unit: &Unit, path: &str, z3: &mut JobSolver) -> Vec<Solved> {
-    let mut out = decide_runs(unit, path, z3, true);
+    let mut out = decide_runs(unit, path, z3, true, &[]);
     // The unit is a finding: each contradictory run's failing obligation, core and
     // witness, which the finding chooses from and shows. In a fresh Z3 context: the model
     // (the witness) of a reused solver, or of a new solver in the thread's context, depends
@@ -256,15 +256,34 @@ enum Detail {
 /// Each run's verdict, in order, until one is not contradictory.
 /// Each run's verdict (no core, no witness), every run of the unit: which rank variants some
 /// input gets through, for its signature (`crate::signatures`).
-pub fn solve_every_run(unit: &Unit, path: &str, z3: &mut JobSolver) -> Vec<Solved> {
-    decide_runs(unit, path, z3, false)
+/// Runs `known` already decided (solved for the unit's finding; every run but those left
+/// [`SkipReason::UnitSettled`]) keep their verdict.
+pub fn solve_every_run(
+    unit: &Unit,
+    path: &str,
+    z3: &mut JobSolver,
+    known: &[Solved],
+) -> Vec<Solved> {
+    decide_runs(unit, path, z3, false, known)
 }
 
 /// Each run's verdict in order; with `settle`, the runs after one that is not
 /// contradictory are left (the unit is no finding whatever they give).
-fn decide_runs(unit: &Unit, path: &str, z3: &mut JobSolver, settle: bool) -> Vec<Solved> {
+fn decide_runs(
+    unit: &Unit,
+    path: &str,
+    z3: &mut JobSolver,
+    settle: bool,
+    known: &[Solved],
+) -> Vec<Solved> {
     let mut out: Vec<Solved> = Vec::with_capacity(unit.runs.len());
-    for run in &unit.runs {
+    for (i, run) in unit.runs.iter().enumerate() {
+        if let Some(s) = known.get(i) {
+            if !matches!(s.verdict, Verdict::Skipped(SkipReason::UnitSettled)) {
+                out.push(s.clone());
+                continue;
+            }
+        }
         let settled = settle
             && out
                 .iter()

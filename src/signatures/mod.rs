@@ -138,7 +138,7 @@ pub fn file_signatures(units: &[Unit], path: &str, z3: &mut JobSolver) -> Vec<Si
         .iter()
         .filter(|u| u.kind != UnitKind::Module)
         .map(|u| {
-            let solved = crate::jobs::solve_every_run(u, path, z3);
+            let solved = crate::jobs::solve_every_run(u, path, z3, &[]);
             signature(u, &solved, z3)
         })
         .collect()
