@@ -119,6 +119,9 @@ pub struct RunState<'a> {
     pub call_limit: Option<usize>,
 }
 
+/// Combinations of declared options' values a condition over them is decided over, at most.
+const MAX_OPTION_COMBINATIONS: usize = 4096;
+
 /// Planned answers to the questions rules cannot settle from the dims (`squeeze` of a dim
 /// that may be 1), in the order they come up; `used` counts the ones taken. A question past
 /// the plan sets `split_wanted`: the unit runs again once per answer.
@@ -894,6 +897,97 @@ impl<'a> Interp<'a> {
         self.exec_clauses(&clauses)
     }
 
+    /// A condition over declared options bound to symbols alone (`if depth > 1:`, see
+    /// `domains.rs`): decided when every value the options and the answers so far leave
+    /// agrees; otherwise the run's next planned answer (recorded as a fact), or the run asks
+    /// to be split (`units::variants::with_splits`), so that each side builds what it builds
+    /// instead of a join of both.
+    fn option_condition(&mut self, p: &Pred, span: TextRange) -> Option<bool> {
+        if !self.plan.symbolic_domains {
+            return None;
+        }
+        let symbols = p.symbols();
+        let options: Vec<&super::trace::DomainSymbol> = self
+            .run
+            .trace
+            .domain_symbols
+            .iter()
+            .filter(|d| d.symbol.symbols().iter().any(|s| symbols.contains(s)))
+            .collect();
+        let named: std::collections::BTreeSet<std::sync::Arc<str>> =
+            options.iter().flat_map(|d| d.symbol.symbols()).collect();
+        if symbols.is_empty() || symbols != named {
+            return None;
+        }
+        // Every combination of the options' values, less those the facts over them rule out.
+        let mut combos: Vec<Vec<(std::sync::Arc<str>, i64)>> = vec![Vec::new()];
+        for d in &options {
+            let name = d.symbol.symbols().into_iter().next()?;
+            if combos.len() * d.values.len() > MAX_OPTION_COMBINATIONS {
+                return None;
+            }
+            combos = combos
+                .into_iter()
+                .flat_map(|c| {
+                    let name = name.clone();
+                    d.values.iter().map(move |&v| {
+                        let mut c = c.clone();
+                        c.push((name.clone(), v));
+                        c
+                    })
+                })
+                .collect();
+        }
+        let facts: Vec<&Pred> = self
+            .run
+            .trace
+            .facts
+            .iter()
+            .map(|f| &f.pred)
+            .filter(|f| {
+                let s = f.symbols();
+                !s.is_empty() && s.is_subset(&named)
+            })
+            .collect();
+        let mut truths = std::collections::BTreeSet::new();
+        for combo in &combos {
+            let at = |name: &str| {
+                combo
+                    .iter()
+                    .find(|(n, _)| n.as_ref() == name)
+                    .map(|(_, v)| DimExpr::constant(*v))
+            };
+            if facts
+                .iter()
+                .any(|f| f.substitute(&at).decide() == Some(false))
+            {
+                continue;
+            }
+            truths.insert(p.substitute(&at).decide()?);
+        }
+        match (truths.contains(&true), truths.contains(&false)) {
+            (true, false) => return Some(true),
+            (false, true) => return Some(false),
+            (false, false) => return None,
+            (true, true) => {}
+        }
+        match self.plan.decisions.get(self.plan.used).copied() {
+            Some(answer) => {
+                self.plan.used += 1;
+                let taken = match answer {
+                    true => p.clone(),
+                    false => Pred::Not(Box::new(p.clone())),
+                };
+                self.take_answer(taken, span);
+                Some(answer)
+            }
+            None => {
+                self.plan.split_wanted = true;
+                None
+            }
+        }
+    }
+
     /// Records a condition of the analysed file's code about dims: a predicate, or a truth
     /// its shapes settled (`x.dim() == 4` on a rank-4 input).
     fn note_branch(&mut self, test: &'a Expr, cond: &V<'a>) {
@@ -933,7 +1027,11 @@ impl<'a> Interp<'a> {
         };
         let cond = self.eval(test);
         self.note_branch(test, &cond);
-        if let Some(known) = cond.truth() {
+        let known = match &cond {
+            V::Cond(p) => self.option_condition(p, test.range()),
+            _ => cond.truth(),
+        };
+        if let Some(known) = known.or_else(|| cond.truth()) {
             return if known {
                 self.exec_block(body)
             } else {

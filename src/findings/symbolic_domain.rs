@@ -22,9 +22,10 @@ use crate::shapes::{DimExpr, Pred};
 use crate::units::{Unit, UnitRun};
 
 /// Questions asked per unit, at most.
-const MAX_QUESTIONS: usize = 512;
-/// Time the questions of one unit take, at most.
-const BUDGET: Duration = Duration::from_secs(4);
+const MAX_QUESTIONS: usize = 2048;
+/// Time the questions of one unit take, at most: a safety net (the count above is what
+/// bounds them, the same on every machine).
+const BUDGET: Duration = Duration::from_secs(20);
 /// Failing boxes (groups of boxes breaking at one obligation) solved for where they break,
 /// at most; the others are left undecided.
 const MAX_FAILING_BOXES: usize = 32;
@@ -67,7 +68,21 @@ pub fn domain_findings(unit: &Unit, solved: &[Solved], z3: &mut JobSolver) -> Ve
             Some(ground) => partition_ground(&ground, axes, &mut questions),
             None => partition(&views, axes, &mut questions),
         },
-        _ => partition(&views, axes, &mut questions),
+        _ => {
+            // Runs split on the options' conditions share the values out: each value is in
+            // the run whose answers it meets.
+            let grounded: Option<Vec<RunView>> = views
+                .iter()
+                .map(|v| {
+                    v.grounded(axes, &mut questions)
+                        .filter(|g| g.assumptions.is_empty())
+                })
+                .collect();
+            match grounded {
+                Some(runs) => partition_ground_runs(&runs, axes, &mut questions),
+                None => partition(&views, axes, &mut questions),
+            }
+        }
     };
     if !regions.iter().any(|(_, o)| matches!(o, Outcome::Fails(_))) {
         return Vec::new();
@@ -136,7 +151,9 @@ fn shared_axes<'u>(unit: &'u Unit, solved: &[Solved]) -> Option<&'u [DomainSymbo
         let t = &run.trace;
         let decided = matches!(
             s.verdict,
-            Verdict::Sat | Verdict::Unsat { .. } | Verdict::Skipped(SkipReason::UnitSettled)
+            Verdict::Sat
+                | Verdict::Unsat { .. }
+                | Verdict::Skipped(SkipReason::UnitSettled | SkipReason::NoObligations)
         ) || s.verdict.is_excluded();
         if !decided
             || t.domain_symbols != *axes
@@ -399,6 +416,47 @@ fn partition_ground(
     })
 }
 
+/// Boxes for ground runs that split the values between them (none assuming anything of
+/// an option): a box some value of which fails in its run and none passes fails (where, its
+/// first value says); one none fails passes.
+fn partition_ground_runs(
+    runs: &[RunView],
+    axes: &[DomainSymbol],
+    q: &mut Questions<'_>,
+) -> Vec<(Region, Outcome)> {
+    // Some run, within its answers, breaks (or meets) its obligations: one question each
+    // for all runs.
+    let in_some_run = |broken: bool| {
+        Pred::Or(
+            runs.iter()
+                .map(|run| {
+                    let all = Pred::And(run.obligations.clone());
+                    let outcome = match broken {
+                        true => Pred::Not(Box::new(all)),
+                        false => all,
+                    };
+                    Pred::And(run.facts.iter().cloned().chain([outcome]).collect())
+                })
+                .collect(),
+        )
+    };
+    let (breaks, meets) = (in_some_run(true), in_some_run(false));
+    cut(axes, q, |q, _, within| {
+        let ask = |q: &mut Questions<'_>, p: &Pred| {
+            let mut extra = within.to_vec();
+            extra.push(p.clone());
+            q.possible(&[], &refs(&extra))
+        };
+        let fails = ask(q, &breaks)?;
+        let passes = ask(q, &meets)?;
+        Some(match (fails, passes) {
+            (false, _) => Decision::All(Outcome::Passes),
+            (true, false) => Decision::All(Outcome::Fails(None)),
+            (true, true) => Decision::Halve,
+        })
+    })
+}
+
 /// Boxes for runs with inputs besides the options: a box no input of any run gets
 /// through fails (where, its first value says) when every value of it is one the runs
 /// speak for (their assumptions hold, or it breaks before them); one some input gets
@@ -524,8 +582,23 @@ fn where_it_breaks(
     region: &Region,
     z3: &mut JobSolver,
 ) -> Option<Finding> {
+    let value = |name: &str| {
+        axes.iter()
+            .zip(region)
+            .find(|(a, _)| a.symbol.symbols().iter().any(|s| s.as_ref() == name))
+            .map(|(a, &(lo, _))| DimExpr::constant(a.values[lo]))
+    };
     let fixed = |before_assumptions: bool| {
         let mut fixed = unit.clone();
+        // Runs whose answers the value does not meet (the other side of `if depth > 1`)
+        // are not its runs.
+        fixed.runs.retain(|run| {
+            !run.trace.facts.iter().any(|f| {
+                !f.assumed
+                    && only_options(&f.pred, axes)
+                    && f.pred.substitute(&value).decide() == Some(false)
+            })
+        });
         for run in &mut fixed.runs {
             if before_assumptions {
                 let view = RunView::new(run, axes);
@@ -807,6 +880,37 @@ x.flatten(2).transpose(1, 2) + torch.zeros(1, n, 8)
             )),
             "{}",
             found[1].1
+        );
+    }
+
+    /// A condition on an option alone splits the run, each side building what it builds: a
+    /// window clipped to the 16x16 map for 16 and up, and the values below that do not
+    /// divide 16 failing the view.
+    #[test]
+    fn a_condition_on_an_option_splits_the_run() {
+        let src = r#"
+import argparse
+import torch
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--window", type=int, default=7)
+args = parser.parse_args()
+assert 1 <= args.window <= 48
+ws = args.window
+if 16 <= ws:
+    ws = 16
+torch.randn(2, 16, 16, 8).view(2, 16 // ws, ws, 16 // ws, ws, 8)
+"#;
+        let found = said(src);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].0, 12);
+        assert!(
+            found[0].1.ends_with(
+                "fails for window=3, 5 <= window <= 7, 9 <= window <= 15; passes for \
+                 1 <= window <= 2, window=4, window=8, 16 <= window <= 48"
+            ),
+            "{}",
+            found[0].1
         );
     }
 

@@ -161,16 +161,9 @@ fn atom_expr(a: &Atom) -> DimExpr {
     }
 }
 
-/// The symbols a predicate mentions.
+/// The symbols a predicate mentions (`Pred::symbols`), added to `out`.
 pub fn pred_symbols(p: &Pred, out: &mut std::collections::BTreeSet<Arc<str>>) {
-    match p {
-        Pred::Eq(a, b) | Pred::Ne(a, b) | Pred::Le(a, b) | Pred::Lt(a, b) | Pred::Divides(a, b) => {
-            out.extend(a.symbols());
-            out.extend(b.symbols());
-        }
-        Pred::And(ps) | Pred::Or(ps) => ps.iter().for_each(|q| pred_symbols(q, out)),
-        Pred::Not(q) => pred_symbols(q, out),
-    }
+    out.extend(p.symbols());
 }
 
 /// Looks for a satisfying assignment by trying a few points (all ones, small constants,

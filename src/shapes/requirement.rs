@@ -27,6 +27,28 @@ impl Pred {
         Pred::Le(DimExpr::zero(), DimExpr::zero())
     }
 
+    /// The symbols the predicate mentions.
+    pub fn symbols(&self) -> std::collections::BTreeSet<std::sync::Arc<str>> {
+        let mut out = std::collections::BTreeSet::new();
+        self.collect_symbols(&mut out);
+        out
+    }
+
+    fn collect_symbols(&self, out: &mut std::collections::BTreeSet<std::sync::Arc<str>>) {
+        match self {
+            Pred::Eq(a, b)
+            | Pred::Ne(a, b)
+            | Pred::Le(a, b)
+            | Pred::Lt(a, b)
+            | Pred::Divides(a, b) => {
+                out.extend(a.symbols());
+                out.extend(b.symbols());
+            }
+            Pred::And(ps) | Pred::Or(ps) => ps.iter().for_each(|q| q.collect_symbols(out)),
+            Pred::Not(q) => q.collect_symbols(out),
+        }
+    }
+
     /// `x` is one of `values` (ascending, each once): `lo <= x <= hi` when they are
     /// consecutive, else one equality per value.
     pub fn member_of(x: &DimExpr, values: &[i64]) -> Pred {

@@ -281,15 +281,15 @@ fn run_units_in(
     // A question a rule cannot settle (`chunk` of a dim that may be odd) splits the run, so
     // that each value is in some run whichever way it answers.
     if symbolic_wanted && operations {
+        interp.plan.symbolic_domains = true;
         let runs = variants::with_splits(&mut interp, |interp| {
             reset(interp, &initial_globals);
             interp.plan.domains = true;
-            interp.plan.symbolic_domains = true;
             interp.exec_block(&module.body);
             interp.plan.domains = false;
-            interp.plan.symbolic_domains = false;
             "[declared ranges]".to_string()
         });
+        interp.plan.symbolic_domains = false;
         let runs: Vec<UnitRun> = runs
             .into_iter()
             .filter(|r| !r.trace.domain_symbols.is_empty())

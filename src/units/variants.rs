@@ -335,6 +335,10 @@ pub(super) fn run_all_variants<'a>(
 /// How many questions one run may split on (each doubles its runs).
 const MAX_SPLITS: usize = 2;
 
+/// How many questions a run over declared options bound to symbols may split on: a
+/// condition on an option (`if depth > 1:`) is one per level it builds.
+const MAX_OPTION_SPLITS: usize = 5;
+
 /// Runs `once` (which starts the run afresh and gives its variant's name), then again once
 /// per answer to each question a rule could not settle (`Interp::decisions`), up to
 /// [`MAX_SPLITS`] deep; a question past that leaves its value unknown. A unit is a finding
@@ -345,6 +349,10 @@ pub(super) fn with_splits<'a>(
 ) -> Vec<UnitRun> {
     let mut runs = Vec::new();
     let mut plans = vec![(Vec::new(), None)];
+    let max_splits = match interp.plan.symbolic_domains {
+        true => MAX_OPTION_SPLITS,
+        false => MAX_SPLITS,
+    };
     while let Some((plan, domain)) = plans.pop() {
         interp.plan.decisions = plan;
         interp.plan.used = 0;
@@ -367,7 +375,7 @@ pub(super) fn with_splits<'a>(
             }
             continue;
         }
-        if interp.plan.split_wanted && plan.len() < MAX_SPLITS {
+        if interp.plan.split_wanted && plan.len() < max_splits {
             for answer in [false, true] {
                 let mut next = plan.clone();
                 next.push(answer);
