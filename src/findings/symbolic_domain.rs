@@ -33,11 +33,14 @@ const MAX_FAILING_BOXES: usize = 32;
 /// For each option, the range of its values (indices into `DomainSymbol::values`).
 type Region = Vec<(usize, usize)>;
 
+/// Where values break: a run (by index) and its obligation.
+type Breaks = (usize, usize);
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Outcome {
-    /// No input gets through for any value of the box: where, when known, the obligation
-    /// each of them breaks at first.
-    Fails(Option<usize>),
+    /// No input gets through for any value of the box: where, when known, the run and the
+    /// obligation each of them breaks at first.
+    Fails(Option<Breaks>),
     Passes,
     Undecided,
 }
@@ -90,7 +93,7 @@ pub fn domain_findings(unit: &Unit, solved: &[Solved], z3: &mut JobSolver) -> Ve
     let labels: Vec<String> = regions.iter().map(|(r, _)| label(axes, r)).collect();
     let mut undecided: Vec<u32> = Vec::new();
     // Failing boxes by where they break: one operation's (ground runs), else each its own.
-    let mut groups: Vec<(Option<usize>, Vec<u32>)> = Vec::new();
+    let mut groups: Vec<(Option<Breaks>, Vec<u32>)> = Vec::new();
     for (i, (_, outcome)) in regions.iter().enumerate() {
         match outcome {
             Outcome::Undecided => undecided.push(i as u32),
@@ -241,8 +244,14 @@ impl RunView {
             .chain(member)
             .collect();
         let mut obligations = self.obligations.clone();
-        for ob in &mut obligations {
+        // Obligations over other symbols alone, set apart (indices).
+        let mut apart: Vec<usize> = Vec::new();
+        for (i, ob) in obligations.iter_mut().enumerate() {
             if only_options(ob, axes) || ob.decide().is_some() {
+                continue;
+            }
+            if !reads(ob, axes) {
+                apart.push(i);
                 continue;
             }
             let negated = Pred::Not(Box::new(ob.clone()));
@@ -251,16 +260,34 @@ impl RunView {
             }
             *ob = Pred::always();
         }
-        // Facts over other symbols only that nothing else reads say nothing of a value.
+        // What reads an option must read nothing else; what does not, shares no symbol with
+        // it, and some input meets (`0 < dim` of a size only the data decides), says
+        // nothing of a value.
         let mut read = std::collections::BTreeSet::new();
-        for p in obligations
+        let reading = obligations
             .iter()
-            .chain(self.facts.iter().filter(|p| reads(p, axes)))
-        {
+            .enumerate()
+            .filter(|(i, _)| !apart.contains(i))
+            .map(|(_, p)| p)
+            .chain(self.facts.iter().filter(|p| reads(p, axes)));
+        for p in reading {
             pred_symbols(p, &mut read);
         }
         if !read.iter().all(|s| is_option(s, axes)) {
             return None;
+        }
+        if !apart.is_empty() {
+            let others: Vec<&Pred> = apart
+                .iter()
+                .map(|&i| &obligations[i])
+                .chain(self.facts.iter().filter(|p| !reads(p, axes)))
+                .collect();
+            if !q.possible(&others, &[])? {
+                return None;
+            }
+            for i in apart {
+                obligations[i] = Pred::always();
+            }
         }
         Some(RunView {
             obligations,
@@ -392,7 +419,7 @@ fn partition_ground(
                 }
             }
             Some(match ask(q, upto(lo))? {
-                false => Decision::All(Outcome::Fails(Some(lo - 1))),
+                false => Decision::All(Outcome::Fails(Some((0, lo - 1)))),
                 true => Decision::Halve,
             })
         };
@@ -417,8 +444,9 @@ fn partition_ground(
 }
 
 /// Boxes for ground runs that split the values between them (none assuming anything of
-/// an option): a box some value of which fails in its run and none passes fails (where, its
-/// first value says); one none fails passes.
+/// an option): a box none of whose values fails passes; one whose every value fails, within
+/// one run's answers, fails at that run's first obligation any of them breaks, when every
+/// value breaks by then; anything else is halved.
 fn partition_ground_runs(
     runs: &[RunView],
     axes: &[DomainSymbol],
@@ -441,7 +469,7 @@ fn partition_ground_runs(
         )
     };
     let (breaks, meets) = (in_some_run(true), in_some_run(false));
-    cut(axes, q, |q, _, within| {
+    cut(axes, q, |q, region, within| {
         let ask = |q: &mut Questions<'_>, p: &Pred| {
             let mut extra = within.to_vec();
             extra.push(p.clone());
@@ -449,10 +477,44 @@ fn partition_ground_runs(
         };
         let fails = ask(q, &breaks)?;
         let passes = ask(q, &meets)?;
-        Some(match (fails, passes) {
-            (false, _) => Decision::All(Outcome::Passes),
-            (true, false) => Decision::All(Outcome::Fails(None)),
-            (true, true) => Decision::Halve,
+        match (fails, passes) {
+            (false, _) => return Some(Decision::All(Outcome::Passes)),
+            (true, true) => return Some(Decision::Halve),
+            (true, false) => {}
+        }
+        // Every value fails: where, when the box lies in one run's answers (else halve it
+        // until it does).
+        let mut inside: Vec<usize> = Vec::new();
+        for (r, run) in runs.iter().enumerate() {
+            if ask(q, &Pred::And(run.facts.clone()))? {
+                inside.push(r);
+            }
+        }
+        let [r] = inside[..] else {
+            return Some(match halves(region) {
+                Some(_) => Decision::Halve,
+                None => Decision::All(Outcome::Fails(None)),
+            });
+        };
+        let run = &runs[r];
+        if run.obligations.is_empty() {
+            return None;
+        }
+        let facts = Pred::And(run.facts.clone());
+        let upto = |n: usize| Pred::And(run.obligations[..n].to_vec());
+        let (mut lo, mut hi) = (1, run.obligations.len());
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            let broken = Pred::And(vec![facts.clone(), Pred::Not(Box::new(upto(mid)))]);
+            match ask(q, &broken)? {
+                true => hi = mid,
+                false => lo = mid + 1,
+            }
+        }
+        let further = Pred::And(vec![facts, upto(lo)]);
+        Some(match ask(q, &further)? {
+            false => Decision::All(Outcome::Fails(Some((r, lo - 1)))),
+            true => Decision::Halve,
         })
     })
 }
@@ -651,15 +713,15 @@ mod tests {
     fn boxes_of_one_outcome_that_touch_are_merged() {
         let boxes = vec![
             (vec![(0, 1)], Outcome::Passes),
-            (vec![(4, 9)], Outcome::Fails(Some(2))),
-            (vec![(2, 3)], Outcome::Fails(Some(2))),
+            (vec![(4, 9)], Outcome::Fails(Some((0, 2)))),
+            (vec![(2, 3)], Outcome::Fails(Some((0, 2)))),
             (vec![(10, 10)], Outcome::Passes),
         ];
         assert_eq!(
             merge(boxes),
             vec![
                 (vec![(0, 1)], Outcome::Passes),
-                (vec![(2, 9)], Outcome::Fails(Some(2))),
+                (vec![(2, 9)], Outcome::Fails(Some((0, 2)))),
                 (vec![(10, 10)], Outcome::Passes),
             ]
         );
@@ -911,6 +973,45 @@ torch.randn(2, 16, 16, 8).view(2, 16 // ws, ws, 16 // ws, ws, 8)
             ),
             "{}",
             found[0].1
+        );
+    }
+
+    /// What only a size of the data reads (a `view` of a `nonzero` count's rows) shares
+    /// nothing with the options: the run is still ground, and each range is placed at the
+    /// operation its values break, as without it.
+    #[test]
+    fn sizes_only_the_data_decides_leave_the_run_ground() {
+        let src = r#"
+import argparse
+import torch
+import torch.nn as nn
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--patch", type=int, default=4)
+parser.add_argument("--image", type=int, default=32, choices=[24, 28, 32, 36])
+args = parser.parse_args()
+assert 1 <= args.patch <= 32
+DATA
+n = (args.image // args.patch) ** 2
+x = nn.Conv2d(3, 8, args.patch, args.patch)(torch.randn(1, 3, args.image, args.image))
+x.flatten(2).transpose(1, 2) + torch.zeros(1, n + 1, 8)
+"#;
+        let plain = said(&src.replace("DATA", ""));
+        let with_data = said(&src.replace(
+            "DATA",
+            "kept = torch.nonzero(torch.randn(8) > 0).shape[0]\ntorch.zeros(kept, 4).view(3, -1)",
+        ));
+        assert_eq!(plain.len(), 2, "{plain:?}");
+        assert!(
+            plain[0].1.contains(
+                "fails for (25 <= patch <= 28, image=24), (29 <= patch <= 32, 24 <= image <= 28);"
+            ),
+            "{}",
+            plain[0].1
+        );
+        assert_eq!(
+            with_data.iter().map(|f| &f.1).collect::<Vec<_>>(),
+            plain.iter().map(|f| &f.1).collect::<Vec<_>>()
         );
     }
 
