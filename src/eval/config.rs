@@ -442,12 +442,11 @@ impl<'a> Interp<'a> {
     fn domain_symbol(&mut self, dest: &str, values: &[V<'a>]) -> Option<crate::shapes::DimExpr> {
         use crate::shapes::Pred;
         let ints = all_ints(values)?;
-        let symbol = self.fresh_sym(dest);
-        let fact = Pred::member_of(&symbol, &ints);
-        if matches!(&fact, Pred::Or(each) if each.len() > super::domains::MAX_STATED_VALUES) {
+        if !Pred::consecutive(&ints) && ints.len() > super::domains::MAX_STATED_VALUES {
             return None;
         }
-        self.run.trace.fact(fact, None);
+        let symbol = self.fresh_sym(dest);
+        self.run.trace.fact(Pred::member_of(&symbol, &ints), None);
         self.run
             .trace
             .domain_symbols

@@ -16,7 +16,6 @@ use std::time::{Duration, Instant};
 use super::{unit_finding, DomainFailures, Finding, Severity};
 use crate::eval::trace::{DomainSymbol, Fact};
 use crate::jobs::queries::RunQueries;
-use crate::jobs::simplify::pred_symbols;
 use crate::jobs::{JobSolver, SkipReason, Solved, Verdict};
 use crate::shapes::{DimExpr, Pred};
 use crate::units::{Unit, UnitRun};
@@ -206,19 +205,14 @@ struct RunView {
 impl RunView {
     fn new(run: &UnitRun, axes: &[DomainSymbol]) -> RunView {
         let t = &run.trace;
-        let reads_option = |p: &Pred| {
-            let mut symbols = std::collections::BTreeSet::new();
-            pred_symbols(p, &mut symbols);
-            symbols.iter().any(|s| is_option(s, axes))
-        };
         let first = t
             .facts
             .iter()
-            .position(|f| f.assumed && reads_option(&f.pred));
+            .position(|f| f.assumed && reads(&f.pred, axes));
         let assumptions: Vec<Pred> = t
             .facts
             .iter()
-            .filter(|f| f.assumed && reads_option(&f.pred))
+            .filter(|f| f.assumed && reads(&f.pred, axes))
             .map(|f| f.pred.clone())
             .collect();
         RunView {
@@ -271,7 +265,7 @@ impl RunView {
             .map(|(_, p)| p)
             .chain(self.facts.iter().filter(|p| reads(p, axes)));
         for p in reading {
-            pred_symbols(p, &mut read);
+            read.extend(p.symbols());
         }
         if !read.iter().all(|s| is_option(s, axes)) {
             return None;
@@ -325,16 +319,35 @@ fn is_option(symbol: &str, axes: &[DomainSymbol]) -> bool {
 
 /// Whether a predicate reads some option.
 fn reads(p: &Pred, axes: &[DomainSymbol]) -> bool {
-    let mut symbols = std::collections::BTreeSet::new();
-    pred_symbols(p, &mut symbols);
-    symbols.iter().any(|s| is_option(s, axes))
+    p.symbols().iter().any(|s| is_option(s, axes))
 }
 
 /// Whether a predicate reads the options and nothing else.
 fn only_options(p: &Pred, axes: &[DomainSymbol]) -> bool {
-    let mut symbols = std::collections::BTreeSet::new();
-    pred_symbols(p, &mut symbols);
+    let symbols = p.symbols();
     !symbols.is_empty() && symbols.iter().all(|s| is_option(s, axes))
+}
+
+/// Where every value of a box breaks, when that is one obligation: the smallest `n` for
+/// which some value breaks one of the first `n` obligations (a search over prefixes), if
+/// every value breaks by then. `Some(None)`: the values break at different ones; `None`:
+/// Z3 could not tell. `breaks(n)` asks whether some value of the box breaks one of the
+/// first `n`, `meets(n)` whether some meets them all.
+fn first_break(
+    q: &mut Questions<'_>,
+    n: usize,
+    breaks: impl Fn(&mut Questions<'_>, usize) -> Option<bool>,
+    meets: impl Fn(&mut Questions<'_>, usize) -> Option<bool>,
+) -> Option<Option<usize>> {
+    let (mut lo, mut hi) = (1, n);
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        match breaks(q, mid)? {
+            true => hi = mid,
+            false => lo = mid + 1,
+        }
+    }
+    Some((!meets(q, lo)?).then_some(lo - 1))
 }
 
 /// How a box of values was decided: an outcome for all of it, or halve it.
@@ -410,17 +423,10 @@ fn partition_ground(
             if ask(q, upto(n))? {
                 return Some(Decision::Halve);
             }
-            let (mut lo, mut hi) = (1, n);
-            while lo < hi {
-                let mid = lo + (hi - lo) / 2;
-                match ask(q, not(upto(mid)))? {
-                    true => hi = mid,
-                    false => lo = mid + 1,
-                }
-            }
-            Some(match ask(q, upto(lo))? {
-                false => Decision::All(Outcome::Fails(Some((0, lo - 1)))),
-                true => Decision::Halve,
+            let found = first_break(q, n, |q, m| ask(q, not(upto(m))), |q, m| ask(q, upto(m)))?;
+            Some(match found {
+                Some(f) => Decision::All(Outcome::Fails(Some((0, f)))),
+                None => Decision::Halve,
             })
         };
         let before = stage(q, &run.facts[..run.prefix_facts], run.prefix_obligations)?;
@@ -502,19 +508,20 @@ fn partition_ground_runs(
         }
         let facts = Pred::And(run.facts.clone());
         let upto = |n: usize| Pred::And(run.obligations[..n].to_vec());
-        let (mut lo, mut hi) = (1, run.obligations.len());
-        while lo < hi {
-            let mid = lo + (hi - lo) / 2;
-            let broken = Pred::And(vec![facts.clone(), Pred::Not(Box::new(upto(mid)))]);
-            match ask(q, &broken)? {
-                true => hi = mid,
-                false => lo = mid + 1,
-            }
-        }
-        let further = Pred::And(vec![facts, upto(lo)]);
-        Some(match ask(q, &further)? {
-            false => Decision::All(Outcome::Fails(Some((r, lo - 1)))),
-            true => Decision::Halve,
+        let found = first_break(
+            q,
+            run.obligations.len(),
+            |q, m| {
+                ask(
+                    q,
+                    &Pred::And(vec![facts.clone(), Pred::Not(Box::new(upto(m)))]),
+                )
+            },
+            |q, m| ask(q, &Pred::And(vec![facts.clone(), upto(m)])),
+        )?;
+        Some(match found {
+            Some(f) => Decision::All(Outcome::Fails(Some((r, f)))),
+            None => Decision::Halve,
         })
     })
 }

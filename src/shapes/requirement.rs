@@ -49,14 +49,18 @@ impl Pred {
         }
     }
 
+    /// Whether `values` (ascending, each once) are consecutive ints: a range.
+    pub fn consecutive(values: &[i64]) -> bool {
+        match (values.first(), values.last()) {
+            (Some(&lo), Some(&hi)) => hi.checked_sub(lo) == Some(values.len() as i64 - 1),
+            _ => false,
+        }
+    }
+
     /// `x` is one of `values` (ascending, each once): `lo <= x <= hi` when they are
     /// consecutive, else one equality per value.
     pub fn member_of(x: &DimExpr, values: &[i64]) -> Pred {
-        let consecutive = match (values.first(), values.last()) {
-            (Some(&lo), Some(&hi)) => hi.checked_sub(lo) == Some(values.len() as i64 - 1),
-            _ => false,
-        };
-        match (consecutive, values.first(), values.last()) {
+        match (Pred::consecutive(values), values.first(), values.last()) {
             (true, Some(&lo), Some(&hi)) => Pred::And(vec![
                 Pred::Le(DimExpr::constant(lo), x.clone()),
                 Pred::Le(x.clone(), DimExpr::constant(hi)),
