@@ -10,6 +10,9 @@ use crate::shapes::requirement::Pred;
 use crate::shapes::shape::{Dim, Shape};
 use crate::shapes::value::{DType, Value};
 
+/// Too few dims for the sizes an expansion keeps: the input's rank is wrong.
+const RANK: Declared = Declared::Specific(FindingKind::RankMismatch);
+
 /// What this family's failures are, unless a rule or a check declares otherwise.
 pub const KIND: FindingKind = FindingKind::ShapeMismatch;
 
@@ -429,7 +432,7 @@ fn movedim(ctx: &mut Ctx) -> RuleResult {
 /// `-1` keeps a dim, a dim of 1 stretches, any other size must be equal.
 fn expand_to(ctx: &mut Ctx, dims: &[Dim], target: &[Dim]) -> Result<Vec<Dim>, RuleError> {
     if target.len() < dims.len() {
-        return invalid(format!(
+        return invalid_as(RANK, format!(
             "{}: the number of sizes provided ({}) must be greater or equal to the number of dimensions in the tensor ({})",
             ctx.op,
             target.len(),
@@ -441,7 +444,7 @@ fn expand_to(ctx: &mut Ctx, dims: &[Dim], target: &[Dim]) -> Result<Vec<Dim>, Ru
     for (i, t) in target.iter().enumerate() {
         if i < lead {
             if t.as_const().is_some_and(|c| c < 0) {
-                return invalid(format!("{}: The expanded size of the tensor ({t}) isn't allowed in a leading, non-existing dimension {i}", ctx.op));
+                return invalid_as(RANK, format!("{}: The expanded size of the tensor ({t}) isn't allowed in a leading, non-existing dimension {i}", ctx.op));
             }
             out.push(t.clone());
             continue;

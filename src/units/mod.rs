@@ -51,7 +51,7 @@ use ruff_text_size::TextRange;
 use self::assumptions::{apply_all, declare, Applied, Assumption};
 use self::class_methods::{state_stored_outside_init, tensor_methods, MAX_METHODS};
 use self::docstring::{body_docstring, described_shape, docstring};
-use self::params::{classify, classify_with, Default, Kinds, ParamKind};
+use self::params::{classify, classify_with, docstring_declared, Default, Kinds, ParamKind};
 use self::variants::{
     bind_inputs, check_declared_return, documented_variant, run_all_variants, Choice,
 };
@@ -551,7 +551,8 @@ fn run_variants<'a>(
     };
     let docs: Vec<&str> = class_doc.into_iter().chain(docstring(forward)).collect();
     let documented = described_shape(&docs).and_then(|dims| documented_variant(kinds, dims));
-    run_all_variants(interp, kinds, documented, |interp, choices| {
+    let declared = docstring_declared(forward, kinds);
+    run_all_variants(interp, kinds, documented, &declared, |interp, choices| {
         interp.rewind(&built);
         let mut named = ctor_dims.clone();
         let (args, variant) = bind_inputs(interp, choices, &mut named);
@@ -599,7 +600,8 @@ fn run_function<'a>(
         .and_then(|dims| documented_variant(&kinds, dims));
     // A script's driver (`main()`) declares domains by looping over literal values.
     interp.plan.domains = bare;
-    let runs = run_all_variants(interp, &kinds, documented, |interp, choices| {
+    let declared = docstring_declared(def, &kinds);
+    let runs = run_all_variants(interp, &kinds, documented, &declared, |interp, choices| {
         reset(interp, globals);
         let mut named = HashMap::default();
         let (args, variant) = bind_inputs(interp, choices, &mut named);

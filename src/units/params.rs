@@ -48,6 +48,43 @@ pub enum ParamKind {
 /// Each parameter's name, kind and default, in order.
 pub type Kinds = Vec<(String, ParamKind, Default)>;
 
+/// The parameters of `def` whose shape in `kinds` is the one its docstring declares (not
+/// an annotation's): what [`undeclared`] may take back.
+pub fn docstring_declared(def: &StmtFunctionDef, kinds: &Kinds) -> Vec<String> {
+    let Some(doc) = super::docstring::docstring(def) else {
+        return Vec::new();
+    };
+    let names: Vec<String> = kinds.iter().map(|(n, _, _)| n.clone()).collect();
+    let declared = super::docstring::declared_shapes(doc, &names);
+    let annotated = |name: &str| {
+        def.parameters
+            .iter_non_variadic_params()
+            .find(|p| p.parameter.name.id.as_str() == name)
+            .and_then(|p| p.parameter.annotation.as_deref())
+            .and_then(annotation_kind)
+            .is_some_and(|k| k != ParamKind::Tensor)
+    };
+    kinds
+        .iter()
+        .filter(|(name, kind, _)| {
+            matches!(kind, ParamKind::Shaped(dims) if declared.get(name) == Some(dims))
+                && !annotated(name)
+        })
+        .map(|(name, _, _)| name.clone())
+        .collect()
+}
+
+/// `kinds` with the docstring declarations of `names` taken back: tensors of any rank.
+pub fn undeclared(kinds: &Kinds, names: &[String]) -> Kinds {
+    kinds
+        .iter()
+        .map(|(name, kind, default)| match names.contains(name) {
+            true => (name.clone(), ParamKind::Tensor, *default),
+            false => (name.clone(), kind.clone(), *default),
+        })
+        .collect()
+}
+
 impl ParamKind {
     pub fn is_tensor(&self) -> bool {
         matches!(

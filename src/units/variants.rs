@@ -281,7 +281,43 @@ pub(super) fn run_all_variants<'a>(
     interp: &mut Interp<'a>,
     kinds: &Kinds,
     documented: Option<Variant>,
+    declared: &[String],
     mut start: impl FnMut(&mut Interp<'a>, &[(String, Choice)]) -> String,
+) -> Vec<UnitRun> {
+    let runs = run_kinds(interp, kinds, documented.clone(), &mut start);
+    // A docstring's declared shape gives way to the code: when every run fails for certain
+    // on a rank check, the declaration is stale (a documented 3-D mask the code expands to
+    // 4 dims), and the unit runs again with those inputs at every rank.
+    if declared.is_empty() || runs.is_empty() || !runs.iter().all(fails_on_rank) {
+        return runs;
+    }
+    run_kinds(
+        interp,
+        &super::params::undeclared(kinds, declared),
+        documented,
+        &mut start,
+    )
+}
+
+/// The run fails for certain, and its first certain failure is on a rank: the input has
+/// another number of dims than the operation takes, or than the code unpacks.
+fn fails_on_rank(run: &UnitRun) -> bool {
+    let trace = &run.trace;
+    trace.fails_for_certain()
+        && trace
+            .obligations
+            .iter()
+            .find(|o| o.pred.decide() == Some(false))
+            .is_some_and(|o| {
+                o.is_rank_declaration() || o.kind == crate::shapes::FindingKind::RankMismatch
+            })
+}
+
+fn run_kinds<'a>(
+    interp: &mut Interp<'a>,
+    kinds: &Kinds,
+    documented: Option<Variant>,
+    start: &mut impl FnMut(&mut Interp<'a>, &[(String, Choice)]) -> String,
 ) -> Vec<UnitRun> {
     let mut runs = Vec::new();
     if let Some(choices) = documented {
@@ -468,6 +504,37 @@ class Stem(nn.Module):
         return F.max_pool2d(x, POOL)
 "#;
         assert_twins(src, "POOL", "2", "(2, 1)", 14);
+    }
+
+    /// A docstring declares a 3-D mask; the code expands it over the heads as a 4-D one, so
+    /// the documented mask fails on its rank for certain. The declaration is stale, not the
+    /// code: the mask runs again at every rank, and a 4-D one gets through. A size that
+    /// fails whatever the mask's rank is still found at the declared shape.
+    #[test]
+    fn a_declared_rank_gives_way_to_the_code() {
+        let src = r#"
+import torch.nn as nn
+
+class Layer(nn.Module):
+    def __init__(self, heads=4, dim=16):
+        super().__init__()
+        self.heads = heads
+        self.proj = nn.Linear(dim, dim)
+
+    def forward(self, x, mask):
+        """
+        Args:
+            x (FloatTensor): ``(batch_size, src_len, model_dim)``
+            mask (LongTensor): ``(batch_size, 1, src_len)``
+        """
+        scores = (x @ x.transpose(1, 2)).unsqueeze(1).expand(-1, self.heads, -1, -1)
+        mask = mask.expand(-1, self.heads, -1, -1)
+        return self.proj(scores.masked_fill(mask, 0.0).sum(1) @ FEATS)
+"#;
+        assert!(findings(&src.replace("FEATS", "x")).is_empty());
+        let found = findings(&src.replace("FEATS", "x[:, :, :8]"));
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].span.line, 18);
     }
 
     /// An input defaulting to `None` runs as omitted: the state built when it is, one
