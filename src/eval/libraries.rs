@@ -38,10 +38,15 @@ const TIMM_BUILD_PARAMS: [&str; 14] = [
 /// Size arguments timm fills from the variant's pretrained config when the caller did not
 /// pass them (`_update_default_model_kwargs`): their values come from a registry outside the
 /// file, so they are size symbols (any positive value) rather than the class defaults.
-/// `global_pool` and `img_size` (set from the config for fixed-size models only) keep the
-/// class defaults: a string or a tuple has no symbolic form, and the model is valid at its
-/// defaults.
+/// `global_pool` keeps the class default.
 const TIMM_CFG_SIZES: [&str; 2] = ["num_classes", "in_chans"];
+
+/// The image size timm fills from the variant's pretrained config (`input_size`) for models
+/// of a fixed input size: when the caller did not pass it, the size the model is built for
+/// is not known. The class default is not it: `crossvit_tiny_240` is built for 240 with
+/// patches of 12 and a scale of 224/240, and its class default of 224 makes a model whose
+/// position embedding no input fits.
+const TIMM_CFG_IMAGE: &str = "img_size";
 
 /// torchvision's `WeightsEnum` (`torchvision/models/_api.py`), the base of every
 /// `*_Weights` enum. Its class method `verify(obj)` returns `None` for `None` (and a weights
@@ -336,15 +341,20 @@ impl<'a> Interp<'a> {
         }
         if let V::Class(class) = &model_cls {
             if let Some(V::Func(init)) = self.class_member(class, "__init__") {
-                for name in TIMM_CFG_SIZES {
-                    let accepted = init
-                        .parameters
-                        .iter_non_variadic_params()
-                        .any(|p| p.parameter.name.id.as_str() == name);
-                    if accepted && kwarg(name).is_none() {
-                        let size = self.fresh_size_input(name);
-                        model_kwargs.push((name.to_string(), size));
-                    }
+                // What the config may fill: taken by the class, not passed by the caller.
+                let filled = |name: &str| {
+                    kwarg(name).is_none()
+                        && init
+                            .parameters
+                            .iter_non_variadic_params()
+                            .any(|p| p.parameter.name.id.as_str() == name)
+                };
+                for name in TIMM_CFG_SIZES.into_iter().filter(|n| filled(n)) {
+                    let size = self.fresh_size_input(name);
+                    model_kwargs.push((name.to_string(), size));
+                }
+                if filled(TIMM_CFG_IMAGE) {
+                    model_kwargs.push((TIMM_CFG_IMAGE.to_string(), V::Unknown));
                 }
             }
         }
@@ -414,6 +424,38 @@ def tiny_wide(pretrained=False, **kwargs):
         assert!(witness.contains("num_classes = "), "{witness}");
         // The class alone still warns: it fails unless `width == 48`.
         assert!(errors(&TIMM.replace("HEAD", "48")).is_empty());
+    }
+
+    /// A fixed-size model gets its image size from the variant's config: a builder that
+    /// does not pass it builds a model for a size not known, not for the class default (at
+    /// which patches of 12 make a position table no input fits). A builder that passes
+    /// the size is still checked at it.
+    #[test]
+    fn a_timm_builders_image_size_comes_from_the_config() {
+        let src = r#"
+import torch
+import torch.nn as nn
+from ._builder import build_model_with_cfg
+
+class Patches(nn.Module):
+    def __init__(self, img_size=224, patch_size=16, dim=32):
+        super().__init__()
+        self.size = (img_size, img_size)
+        self.proj = nn.Conv2d(3, dim, patch_size, patch_size)
+        self.pos = nn.Parameter(torch.zeros(1, img_size // patch_size * img_size // patch_size, dim))
+
+    def forward(self, x):
+        x = nn.functional.interpolate(x, size=self.size)
+        return self.proj(x).flatten(2).transpose(1, 2) + self.pos
+
+def patches_240(pretrained=False, **kwargs):
+    model_args = dict(patch_size=12SIZE)
+    return build_model_with_cfg(Patches, 'patches_240', pretrained, **dict(model_args, **kwargs))
+"#;
+        assert!(errors(&src.replace("SIZE", "")).is_empty());
+        let found = errors(&src.replace("SIZE", ", img_size=224"));
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].unit, "patches_240");
     }
 
     #[test]
