@@ -265,7 +265,9 @@ pub fn require_values_within(
 /// negative bound counts from the end, then the position clamps into `[0, n]`. A symbolic
 /// bound that is minus a non-negative expression (`-m`, as in `x[:, :-m]`) is negative
 /// unless `m` is 0, which Python reads as position 0: `min(m, 1) * max(0, n - m)` covers
-/// both. Any other symbolic bound is taken as non-negative.
+/// both. A bound below 0 whatever its symbols, by the ranges of its terms
+/// ([`DimExpr::interval`]), counts from the end. Any other symbolic bound is taken as
+/// non-negative.
 pub fn clamp_slice_bound(i: &DimExpr, n: &DimExpr) -> DimExpr {
     match i.as_const() {
         Some(c) if c < 0 => i.add(n).maximum(&DimExpr::zero()),
@@ -273,7 +275,11 @@ pub fn clamp_slice_bound(i: &DimExpr, n: &DimExpr) -> DimExpr {
         None => {
             let m = i.neg();
             let non_negative = m.constant_part() >= 0 && m.terms().all(|(_, k)| k > 0);
-            if non_negative {
+            // Negative whatever the symbols (`:-gap` for a padding `gap = k - (p + n % k) % k`):
+            // counted from the end.
+            if i.interval().1.is_some_and(|hi| hi < 0) {
+                i.add(n).maximum(&DimExpr::zero())
+            } else if non_negative {
                 m.minimum(&DimExpr::one())
                     .mul(&n.sub(&m).maximum(&DimExpr::zero()))
             } else {

@@ -889,3 +889,33 @@ fn narrow(ctx: &mut Ctx) -> RuleResult {
     dims[d] = Dim::Known(length);
     Ok(tensor_out(dims, dtype))
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::testing::assert_twins;
+
+    /// `[:, :, :-gap]` after padding by `gap = k - (k // 2 + n % k) % k`: the bound is below
+    /// 0 for every length, so it counts from the end and takes the padding off again.
+    /// Taken as a non-negative stop, it left nothing, and the convolution failed for
+    /// every input.
+    #[test]
+    fn a_stop_negative_for_every_size_counts_from_the_end() {
+        let src = r#"
+import torch
+import torch.nn as nn
+
+class Chunks(nn.Module):
+    def __init__(self, k=250):
+        super().__init__()
+        self.k = k
+        self.conv = nn.Conv1d(4, 4, 1)
+
+    def forward(self, x):
+        gap = self.k - (self.k // 2 + x.shape[2] % self.k) % self.k
+        pad = torch.zeros(x.shape[0], 4, gap)
+        y = torch.cat([x, pad], dim=2)[:, :, :-gap]
+        return self.conv(y[:, CH])
+"#;
+        assert_twins(src, "CH", ":3", ":4", 15);
+    }
+}

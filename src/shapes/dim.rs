@@ -629,6 +629,30 @@ impl DimExpr {
         None
     }
 
+    /// Bounds on the value for any non-negative symbols (`None`: unbounded that way), from
+    /// the ranges of its atoms: a remainder by a positive constant lies in `[0, c)` whatever
+    /// it divides, so `(n % 250) - 250` is negative for every `n`.
+    pub fn interval(&self) -> (Option<i64>, Option<i64>) {
+        let mut lo = Some(self.c);
+        let mut hi = Some(self.c);
+        for (m, c) in self.poly.iter() {
+            let (m_lo, m_hi) = monomial_interval(m);
+            let (t_lo, t_hi) = match *c > 0 {
+                true => (
+                    m_lo.map(|l| l.checked_mul(*c)),
+                    m_hi.map(|h| h.checked_mul(*c)),
+                ),
+                false => (
+                    m_hi.map(|h| h.checked_mul(*c)),
+                    m_lo.map(|l| l.checked_mul(*c)),
+                ),
+            };
+            lo = lo.zip(t_lo.flatten()).and_then(|(a, b)| a.checked_add(b));
+            hi = hi.zip(t_hi.flatten()).and_then(|(a, b)| a.checked_add(b));
+        }
+        (lo, hi)
+    }
+
     /// Evaluates with concrete symbol values. `None` when a symbol is unbound, on a division
     /// by zero, or on overflow.
     pub fn eval(&self, env: &dyn Fn(&str) -> Option<i64>) -> Option<i64> {
@@ -739,6 +763,54 @@ fn atom_nonneg(atom: &Atom) -> bool {
         Atom::Sym(_) => true,
         Atom::FloorDiv(a, b) | Atom::Mod(a, b) => nonneg(a) && b.as_const().is_some_and(|c| c > 0),
         Atom::Min(a, b) | Atom::Max(a, b) => nonneg(a) && nonneg(b),
+    }
+}
+
+/// Bounds of a product of atoms (see [`DimExpr::interval`]); unbounded unless every atom
+/// is non-negative.
+fn monomial_interval(m: &Monomial) -> (Option<i64>, Option<i64>) {
+    let mut lo = Some(1i64);
+    let mut hi = Some(1i64);
+    for (atom, e) in m {
+        let (a_lo, a_hi) = atom_interval(atom);
+        let Some(a_lo) = a_lo.filter(|l| *l >= 0) else {
+            return (None, None);
+        };
+        for _ in 0..*e {
+            lo = lo.and_then(|l| l.checked_mul(a_lo));
+            hi = hi.zip(a_hi).and_then(|(h, a)| h.checked_mul(a));
+        }
+    }
+    (lo, hi)
+}
+
+fn atom_interval(atom: &Atom) -> (Option<i64>, Option<i64>) {
+    match atom {
+        Atom::Sym(_) => (Some(0), None),
+        Atom::Mod(_, b) => match b.as_const() {
+            Some(c) if c > 0 => (Some(0), Some(c - 1)),
+            _ => (None, None),
+        },
+        Atom::FloorDiv(a, b) => match (a.interval(), b.as_const()) {
+            ((Some(lo), hi), Some(c)) if lo >= 0 && c > 0 => (Some(lo / c), hi.map(|h| h / c)),
+            _ => (None, None),
+        },
+        Atom::Min(a, b) => {
+            let ((a_lo, a_hi), (b_lo, b_hi)) = (a.interval(), b.interval());
+            let hi = match (a_hi, b_hi) {
+                (Some(x), Some(y)) => Some(x.min(y)),
+                (x, y) => x.or(y),
+            };
+            (a_lo.zip(b_lo).map(|(x, y)| x.min(y)), hi)
+        }
+        Atom::Max(a, b) => {
+            let ((a_lo, a_hi), (b_lo, b_hi)) = (a.interval(), b.interval());
+            let lo = match (a_lo, b_lo) {
+                (Some(x), Some(y)) => Some(x.max(y)),
+                (x, y) => x.or(y),
+            };
+            (lo, a_hi.zip(b_hi).map(|(x, y)| x.max(y)))
+        }
     }
 }
 

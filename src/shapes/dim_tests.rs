@@ -198,3 +198,37 @@ fn eval_direct(rng: &mut Lcg, depth: u32, a: i64, b: i64, cc: i64) -> Option<i64
         _ => Some(x.max(y)),
     }
 }
+
+/// An expression's interval holds its value at every point of non-negative symbols; a
+/// remainder by a constant bounds what it is added to.
+#[test]
+fn intervals_hold_the_value_at_random_points() {
+    let mut rng = Lcg(11);
+    let mut bounded = 0;
+    for _ in 0..3000 {
+        let e = random_expr(&mut Lcg(rng.next()), 4);
+        let (lo, hi) = e.interval();
+        bounded += usize::from(hi.is_some());
+        for _ in 0..5 {
+            let (va, vb, vc) = (
+                rng.below(40) as i64,
+                rng.below(40) as i64,
+                rng.below(40) as i64,
+            );
+            let env = |n: &str| match n {
+                "a" => Some(va),
+                "b" => Some(vb),
+                "c" => Some(vc),
+                _ => None,
+            };
+            if let Some(v) = e.eval(&env) {
+                assert!(lo.is_none_or(|l| l <= v), "{e} = {v} below {lo:?}");
+                assert!(hi.is_none_or(|h| v <= h), "{e} = {v} above {hi:?}");
+            }
+        }
+    }
+    assert!(bounded > 300, "{bounded}");
+    let gap = c(250).sub(&c(125).add(&s("n").modulo(&c(250))).modulo(&c(250)));
+    assert_eq!(gap.neg().interval(), (Some(-250), Some(-1)));
+    assert_eq!(s("n").add_const(-1).interval(), (Some(-1), None));
+}
