@@ -138,6 +138,16 @@ fn random_expr(rng: &mut Lcg, depth: u32) -> DimExpr {
     }
 }
 
+/// The values of `random_expr`'s symbols at one point.
+fn point(va: i64, vb: i64, vc: i64) -> impl Fn(&str) -> Option<i64> {
+    move |n: &str| match n {
+        "a" => Some(va),
+        "b" => Some(vb),
+        "c" => Some(vc),
+        _ => None,
+    }
+}
+
 /// Reference evaluation of the same construction, directly on integers.
 #[test]
 fn normal_form_agrees_with_evaluation_on_random_points() {
@@ -152,12 +162,7 @@ fn normal_form_agrees_with_evaluation_on_random_points() {
                 rng.below(9) as i64,
                 rng.below(9) as i64,
             );
-            let env = |n: &str| match n {
-                "a" => Some(va),
-                "b" => Some(vb),
-                "c" => Some(vc),
-                _ => None,
-            };
+            let env = point(va, vb, vc);
             let direct = eval_direct(&mut Lcg(seed), 4, va, vb, vc);
             let normal = e.eval(&env);
             // Both must fail (division by zero) or agree.
@@ -210,17 +215,11 @@ fn intervals_hold_the_value_at_random_points() {
         let (lo, hi) = e.interval();
         bounded += usize::from(hi.is_some());
         for _ in 0..5 {
-            let (va, vb, vc) = (
+            let env = point(
                 rng.below(40) as i64,
                 rng.below(40) as i64,
                 rng.below(40) as i64,
             );
-            let env = |n: &str| match n {
-                "a" => Some(va),
-                "b" => Some(vb),
-                "c" => Some(vc),
-                _ => None,
-            };
             if let Some(v) = e.eval(&env) {
                 assert!(lo.is_none_or(|l| l <= v), "{e} = {v} below {lo:?}");
                 assert!(hi.is_none_or(|h| v <= h), "{e} = {v} above {hi:?}");
