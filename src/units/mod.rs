@@ -26,7 +26,9 @@
 //! describes one input shape — `docstring::described_shape`, a bracketed group with a batch dim,
 //! the only one — a documented variant runs first, `documented_variant`: a hint, never a fact,
 //! that names a finding's location when every variant fails, unless the documented rank fails on a
-//! rank check while another rank fails on sizes, `findings::unit_finding`), a module class's
+//! rank check while another rank fails on sizes, `findings::unit_finding`; a shape an `Args:`
+//! docstring declares binds its input unless every run then fails for certain on a rank, when
+//! the input runs at every rank instead, `run_all_variants`), a module class's
 //! public tensor-taking methods besides `forward` (`class_methods.rs`: at most 4, on the model
 //! `__init__` built, with the attributes other methods assign unknown), and builders (functions
 //! callable without arguments that return a model of a module class of the file, e.g.

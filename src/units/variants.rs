@@ -276,7 +276,8 @@ const MAX_DEFERRED_RUNS: usize = 48;
 /// for certain whatever it is — those are run again once per rank of it (then of the next
 /// deferred input), within [`MAX_DEFERRED_RUNS`] and unless those runs take remainders of
 /// symbolic terms. A bug that needs a third input's rank then shows, while the variants the
-/// first inputs already doom cost nothing more.
+/// first inputs already doom cost nothing more. `declared`: the inputs whose shape a
+/// docstring declares, run at every rank when their declared ranks fail for certain.
 pub(super) fn run_all_variants<'a>(
     interp: &mut Interp<'a>,
     kinds: &Kinds,
@@ -313,6 +314,7 @@ fn fails_on_rank(run: &UnitRun) -> bool {
             })
 }
 
+/// What [`run_all_variants`] runs for one classification of the inputs.
 fn run_kinds<'a>(
     interp: &mut Interp<'a>,
     kinds: &Kinds,
