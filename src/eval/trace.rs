@@ -184,6 +184,12 @@ impl Obligation {
     pub fn is_rank_declaration(&self) -> bool {
         self.operator == "unpack" && self.message.starts_with(SIZE_UNPACK)
     }
+
+    /// Whether this is a requirement on the input's rank: an operation given another
+    /// number of dims, or an unpacking of another rank.
+    pub fn is_on_rank(&self) -> bool {
+        self.is_rank_declaration() || self.kind == crate::shapes::FindingKind::RankMismatch
+    }
 }
 
 impl Trace {

@@ -250,10 +250,7 @@ pub fn unit_finding(unit: &Unit, solved: &[Solved]) -> Option<Finding> {
     // Prose may describe a tensor inside `forward` rather than its input: when the
     // documented input fails on its rank while another rank gets past every rank
     // requirement (failing on sizes), the code declares the rank and outweighs the prose.
-    let on_rank = |k: usize| {
-        let ob = &runs[k].trace.obligations[failing_at[k]];
-        ob.is_rank_declaration() || ob.kind == FindingKind::RankMismatch
-    };
+    let on_rank = |k: usize| runs[k].trace.obligations[failing_at[k]].is_on_rank();
     let prose_outweighed = (0..runs.len()).any(|k| runs[k].documented && on_rank(k))
         && (0..runs.len()).any(|k| !runs[k].documented && !on_rank(k));
     let mut best: Option<(usize, usize)> = None;

@@ -309,9 +309,7 @@ fn fails_on_rank(run: &UnitRun) -> bool {
             .obligations
             .iter()
             .find(|o| o.pred.decide() == Some(false))
-            .is_some_and(|o| {
-                o.is_rank_declaration() || o.kind == crate::shapes::FindingKind::RankMismatch
-            })
+            .is_some_and(|o| o.is_on_rank())
 }
 
 /// What [`run_all_variants`] runs for one classification of the inputs.
