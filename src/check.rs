@@ -335,7 +335,7 @@ pub fn check(paths: &[PathBuf], options: &CheckOptions) -> std::io::Result<Check
 
 /// The findings regrouped by the file of their failing operation: a finding in another file
 /// of the project (reached from an analysed file) is that file's, once however many files
-/// reach it; related spans name their file when it is not the finding's.
+/// reach it (an error before a warning, as in the scan's `settle_file`); related spans name their file when it is not the finding's.
 fn by_failing_file(analysed: Vec<Analysed>) -> Vec<Analysed> {
     let mut files: BTreeMap<String, Analysed> = BTreeMap::new();
     let mut moved: Vec<(String, Finding)> = Vec::new();
@@ -361,12 +361,15 @@ fn by_failing_file(analysed: Vec<Analysed>) -> Vec<Analysed> {
             path,
             findings: Vec::new(),
         });
+        // One finding per operation; an error is not hidden behind another unit's warning.
         let seen = file
             .findings
-            .iter()
-            .any(|g| g.span == f.span && g.operator == f.operator && g.kind == f.kind);
-        if !seen {
-            file.findings.push(f);
+            .iter_mut()
+            .find(|g| g.span == f.span && g.operator == f.operator && g.kind == f.kind);
+        match seen {
+            None => file.findings.push(f),
+            Some(g) if g.severity == Severity::Warning && f.severity == Severity::Error => *g = f,
+            Some(_) => {}
         }
     }
     let mut out: Vec<Analysed> = files.into_values().collect();

@@ -402,3 +402,72 @@ y = Net()(torch.randn(2, 8))
         assert_eq!(at, [("b".to_string(), "12".to_string())], "{findings:?}");
     }
 }
+
+/// An operation in a shared file reached from two units, one failing for every input and
+/// one only unless `width == 48`: the file's one finding there is the error, in the scan's
+/// table and in `check`'s output alike (the warning, though its row is the least, does not
+/// hide it).
+#[test]
+fn an_operation_reached_by_two_units_reports_the_error_over_the_warning() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("corpus");
+    write(
+        &root,
+        "p/layers.py",
+        "import torch\n\n\nclass Proj(torch.nn.Module):\n    def __init__(self, n):\n        super().__init__()\n        self.fc = torch.nn.Linear(n, 4)\n\n    def forward(self, x):\n        return self.fc(x)\n",
+    );
+    let user = |class: &str, init: &str, width: &str| {
+        format!("import torch\nfrom layers import Proj\n\n\nclass {class}(torch.nn.Module):\n    def __init__(self{init}):\n        super().__init__()\n        self.p = Proj({width})\n\n    def forward(self, x):\n        return self.p(torch.zeros(2, 48))\n")
+    };
+    write(
+        &root,
+        "p/a_warns.py",
+        &user("AWarns", ", width: int", "width"),
+    );
+    write(&root, "p/b_fails.py", &user("BFails", "", "8"));
+    let out = dir.path().join("out");
+    scan(&[&root], &out, &["--follow-imports", "--no-site-packages"]);
+    let findings = read_table(&out, "findings");
+    let at: Vec<(&str, &str, &str, &str)> = findings
+        .iter()
+        .map(|f| {
+            (
+                f["path"].as_str(),
+                f["line"].as_str(),
+                f["unit"].as_str(),
+                f["severity"].as_str(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        at,
+        [("p/layers.py", "10", "BFails", "error")],
+        "{findings:?}"
+    );
+    let out = run(&[
+        "check",
+        root.join("p").to_str().unwrap(),
+        "--no-site-packages",
+        "--format",
+        "json",
+    ]);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let found: Vec<(&str, u64, &str, &str)> = json["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["path"].as_str().unwrap_or(""),
+                f["line"].as_u64().unwrap_or(0),
+                f["unit"].as_str().unwrap_or(""),
+                f["severity"].as_str().unwrap_or(""),
+            )
+        })
+        .collect();
+    assert_eq!(found.len(), 1, "{json}");
+    assert_eq!(
+        (found[0].1, found[0].2, found[0].3),
+        (10, "BFails", "error")
+    );
+}

@@ -280,19 +280,24 @@ pub fn finding_rows(group: &ContentJobs, mut solved: Vec<SolvedUnit>) -> Vec<Fin
 }
 
 /// One file's findings rows (from every content group that reached it) with its
-/// suppression comments: one row per failing operation (the least, so that the choice is
-/// the same for any -w/-n), each flagged if a comment suppresses it, and a `warning` row
-/// for each `shapehound` suppression that suppresses nothing.
+/// suppression comments: one row per failing operation (an error before a warning, so that
+/// a unit failing for every input is not hidden behind another's condition; then the least,
+/// so that the choice is the same for any -w/-n), each flagged if a comment suppresses it,
+/// and a `warning` row for each `shapehound` suppression that suppresses nothing.
 pub fn settle_file(
     repo: &str,
     path: &str,
     mut rows: Vec<FindingRow>,
     sups: &[Suppression],
 ) -> Vec<FindingRow> {
-    rows.sort();
-    rows.dedup_by(|b, a| {
-        (a.line, a.column, &a.operator, &a.kind) == (b.line, b.column, &b.operator, &b.kind)
+    let operation = |r: &FindingRow| (r.line, r.column, r.operator.clone(), r.kind.clone());
+    rows.sort_by(|a, b| {
+        (operation(a), a.severity != "error")
+            .cmp(&(operation(b), b.severity != "error"))
+            .then_with(|| a.cmp(b))
     });
+    rows.dedup_by(|b, a| operation(a) == operation(b));
+    rows.sort();
     let spans: Vec<(&str, u32, u32)> = rows
         .iter()
         .map(|r| (r.kind.as_str(), r.line, r.end_line))
@@ -564,10 +569,14 @@ class Encoder(nn.Module):
             suppressed: false,
             baseline: None,
         };
-        // The same operation reached from two units (its file's and an importer's).
+        // The same operation reached from two units (its file's and an importer's); the
+        // error outweighs the least row, a warning.
+        let mut warning = row(7, 9, "feature-mismatch", "A");
+        warning.severity = "warning".into();
         let rows = vec![
+            row(7, 9, "feature-mismatch", "C"),
             row(7, 9, "feature-mismatch", "B"),
-            row(7, 9, "feature-mismatch", "A"),
+            warning,
             row(3, 1, "reshape-numel", "A"),
         ];
         let text = "\n\nx  # shapehound: ignore[reshape-numel]\n\n\n\nz\ny  # shapehound: ignore\n";
@@ -580,10 +589,11 @@ class Encoder(nn.Module):
             seen,
             [
                 (3, "A", "reshape-numel", true),
-                (7, "A", "feature-mismatch", false),
+                (7, "B", "feature-mismatch", false),
                 (8, "", suppress::UNUSED_KIND, false),
             ]
         );
+        assert_eq!(settled[1].severity, "error");
         assert_eq!(settled[2].severity, "warning");
     }
 

@@ -553,7 +553,7 @@ fn range_literal(e: &Expr) -> Option<(i64, i64)> {
     }
 }
 
-fn int_literal(e: &Expr) -> Option<i64> {
+pub(super) fn int_literal(e: &Expr) -> Option<i64> {
     match e {
         Expr::NumberLiteral(n) => n.value.as_int().and_then(|i| i.as_i64()),
         Expr::UnaryOp(u) if u.op == ruff_python_ast::UnaryOp::USub => {

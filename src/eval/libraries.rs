@@ -16,6 +16,10 @@ use crate::shapes::Value;
 /// removing its own parameters, then loads weights when `pretrained`. With
 /// `features_only=True` it wraps the model in a feature extractor (unknown here).
 const TIMM_BUILD: &str = "timm.build_model_with_cfg";
+/// timm's `generate_default_cfgs({'arch.tag': cfg, ...})` (`_registry.py`), which a model
+/// file's `default_cfgs` global holds: modelled as its argument, so that a builder can read
+/// its variant's pretrained config.
+const TIMM_DEFAULT_CFGS: &str = "timm.generate_default_cfgs";
 
 /// `build_model_with_cfg`'s own parameters (and the ones it pops), never passed to the model.
 const TIMM_BUILD_PARAMS: [&str; 14] = [
@@ -43,10 +47,47 @@ const TIMM_CFG_SIZES: [&str; 2] = ["num_classes", "in_chans"];
 
 /// The image size timm fills from the variant's pretrained config (`input_size`) for models
 /// of a fixed input size: when the caller did not pass it, the size the model is built for
-/// is not known. The class default is not it: `crossvit_tiny_240` is built for 240 with
+/// is a size symbol (any square size) when the class takes an int, and unknown otherwise. The class default is not it: `crossvit_tiny_240` is built for 240 with
 /// patches of 12 and a scale of 224/240, and its class default of 224 makes a model whose
 /// position embedding no input fits.
 const TIMM_CFG_IMAGE: &str = "img_size";
+
+/// The module global timm's model files keep their variants' pretrained configs in.
+const TIMM_CFGS_GLOBAL: &str = "default_cfgs";
+
+/// The image size timm builds `variant` for, from its pretrained configs (`default_cfgs`,
+/// keyed `arch` or `arch.tag`): `Some(Some(size))` when the configs make it a fixed-size
+/// model (`fixed_input_size`), the last two of `input_size`; `Some(None)` when they do not
+/// (the class default stands, as with timm's default config for a variant it has none of);
+/// `None` when not known: the configs are not a dict of dicts, or the variant's tags
+/// disagree (which tag is the default depends on which have weights).
+fn timm_image_size<'a>(cfgs: &V<'a>, variant: &str) -> Option<Option<V<'a>>> {
+    let V::Dict(cfgs) = cfgs else { return None };
+    let mut sizes = cfgs
+        .iter()
+        .filter(|(key, _)| key.split_once('.').map_or(key.as_str(), |(arch, _)| arch) == variant)
+        .map(|(_, cfg)| {
+            let V::Dict(cfg) = cfg else { return None };
+            let get = |name: &str| cfg.iter().find(|(k, _)| k == name).map(|(_, v)| v);
+            match get("fixed_input_size").map(V::truth) {
+                None | Some(Some(false)) => Some(None),
+                Some(Some(true)) => match get("input_size").and_then(V::elements) {
+                    Some(chw) if chw.len() == 3 => Some(Some(V::Tuple(chw[1..].to_vec()))),
+                    _ => None,
+                },
+                Some(None) => None,
+            }
+        });
+    let first = sizes.next().unwrap_or(Some(None))?;
+    let same = |a: &Option<V<'a>>, b: &Option<V<'a>>| match (a, b) {
+        (None, None) => true,
+        (Some(a), Some(b)) => a.same(b),
+        _ => false,
+    };
+    sizes
+        .all(|s| s.is_some_and(|s| same(&s, &first)))
+        .then_some(first)
+}
 
 /// torchvision's `WeightsEnum` (`torchvision/models/_api.py`), the base of every
 /// `*_Weights` enum. Its class method `verify(obj)` returns `None` for `None` (and a weights
@@ -88,6 +129,11 @@ pub fn library_import<'a>(module: &str, level: u32, name: &str) -> Option<V<'a>>
                 || relative(&["_builder", "helpers", "models._builder", ""]) =>
         {
             Some(V::Builtin(TIMM_BUILD))
+        }
+        "generate_default_cfgs"
+            if module.starts_with("timm") || relative(&["_registry", "models._registry"]) =>
+        {
+            Some(V::Builtin(TIMM_DEFAULT_CFGS))
         }
         "WeightsEnum"
             if module.starts_with("torchvision") || relative(&["_api", "models._api"]) =>
@@ -278,6 +324,10 @@ impl<'a> Interp<'a> {
         }
         match name {
             TIMM_BUILD => Some(self.timm_build(args, kwargs, span)),
+            TIMM_DEFAULT_CFGS => Some(match args.first() {
+                Some(cfgs @ V::Dict(_)) => cfgs.clone(),
+                _ => V::Unknown,
+            }),
             SKLEARN_SPLIT => Some(train_test_split(args, kwargs).unwrap_or(V::Unknown)),
             TORCHSUMMARY | TORCHINFO => {
                 let model = args.first().cloned().unwrap_or(V::Unknown);
@@ -353,8 +403,37 @@ impl<'a> Interp<'a> {
                     let size = self.fresh_size_input(name);
                     model_kwargs.push((name.to_string(), size));
                 }
-                if filled(TIMM_CFG_IMAGE) {
-                    model_kwargs.push((TIMM_CFG_IMAGE.to_string(), V::Unknown));
+                let variant = super::calls::argument(args, kwargs, 1, "variant");
+                let cfg_given = kwarg("pretrained_cfg").is_some_and(|v| v.truth() != Some(false))
+                    || kwarg("pretrained_cfg_overlay").is_some_and(|v| v.truth() != Some(false));
+                let image = match variant {
+                    Some(V::Data(Value::Str(Some(variant)))) if !cfg_given => self
+                        .globals
+                        .get(TIMM_CFGS_GLOBAL)
+                        .and_then(|cfgs| timm_image_size(cfgs, variant)),
+                    _ => None,
+                };
+                match image {
+                    _ if !filled(TIMM_CFG_IMAGE) => {}
+                    Some(Some(size)) => model_kwargs.push((TIMM_CFG_IMAGE.to_string(), size)),
+                    // Not a fixed-size model: the class default.
+                    Some(None) => {}
+                    None => {
+                        // A square size (an int default) is any size; a tuple's sides are not
+                        // known to be related, and stay unknown.
+                        let square = init
+                            .parameters
+                            .iter_non_variadic_params()
+                            .find(|p| p.parameter.name.id.as_str() == TIMM_CFG_IMAGE)
+                            .and_then(|p| p.default.as_deref())
+                            .is_some_and(|d| super::domains::int_literal(d).is_some());
+                        let size = if square {
+                            self.fresh_size_input(TIMM_CFG_IMAGE)
+                        } else {
+                            V::Unknown
+                        };
+                        model_kwargs.push((TIMM_CFG_IMAGE.to_string(), size));
+                    }
                 }
             }
         }
@@ -426,34 +505,61 @@ def tiny_wide(pretrained=False, **kwargs):
         assert!(errors(&TIMM.replace("HEAD", "48")).is_empty());
     }
 
-    /// A fixed-size model gets its image size from the variant's config: a builder that
-    /// does not pass it builds a model for a size not known, not for the class default (at
-    /// which patches of 12 make a position table no input fits). A builder that passes
-    /// the size is still checked at it.
+    /// A fixed-size model gets its image size from the variant's pretrained config
+    /// (`fixed_input_size`, `input_size`) in the file's `default_cfgs`; without one it is
+    /// any size, not the class default (at which patches of 12 make a position table no
+    /// input fits). A model not of a fixed size keeps the class default, and a builder that
+    /// passes the size is checked at it.
     #[test]
     fn a_timm_builders_image_size_comes_from_the_config() {
         let src = r#"
 import torch
 import torch.nn as nn
 from ._builder import build_model_with_cfg
+from ._registry import generate_default_cfgs
 
 class Patches(nn.Module):
     def __init__(self, img_size=224, patch_size=16, dim=32):
         super().__init__()
-        self.size = (img_size, img_size)
+        self.size = img_size if isinstance(img_size, tuple) else (img_size, img_size)
         self.proj = nn.Conv2d(3, dim, patch_size, patch_size)
-        self.pos = nn.Parameter(torch.zeros(1, img_size // patch_size * img_size // patch_size, dim))
+        self.pos = nn.Parameter(torch.zeros(1, self.size[0] // patch_size * self.size[1] // patch_size, dim))
 
     def forward(self, x):
         x = nn.functional.interpolate(x, size=self.size)
         return self.proj(x).flatten(2).transpose(1, 2) + self.pos
 
+def _cfg(url='', **kwargs):
+    return {'url': url, 'num_classes': 1000, 'input_size': (3, 224, 224), **kwargs}
+
+CFGS
+
 def patches_240(pretrained=False, **kwargs):
     model_args = dict(patch_size=12SIZE)
     return build_model_with_cfg(Patches, 'patches_240', pretrained, **dict(model_args, **kwargs))
 "#;
-        assert!(errors(&src.replace("SIZE", "")).is_empty());
-        let found = errors(&src.replace("SIZE", ", img_size=224"));
+        let fixed = |size: u32| {
+            format!(
+                "default_cfgs = generate_default_cfgs({{\n    'patches_240.a': _cfg(input_size=(3, {size}, {size}), fixed_input_size=True),\n    'patches_240.b': _cfg(input_size=(3, {size}, {size}), fixed_input_size=True),\n}})"
+            )
+        };
+        let case =
+            |cfgs: &str, size: &str| errors(&src.replace("CFGS", cfgs).replace("SIZE", size));
+        // No config: any size.
+        assert!(case("", "").is_empty());
+        // The config's fixed size, 240, fits; 224 does not, nor does the class default.
+        assert!(case(&fixed(240), "").is_empty());
+        assert_eq!(case(&fixed(224), "").len(), 1);
+        let free = "default_cfgs = generate_default_cfgs({'patches_240': _cfg()})";
+        assert_eq!(case(free, "").len(), 1);
+        // Tags that disagree: not known which is the default.
+        let mixed = fixed(240).replace(
+            ".a': _cfg(input_size=(3, 240, 240)",
+            ".a': _cfg(input_size=(3, 224, 224)",
+        );
+        assert!(case(&mixed, "").is_empty());
+        // Passed by the builder: checked at it, whatever the config.
+        let found = case(&fixed(240), ", img_size=224");
         assert_eq!(found.len(), 1, "{found:?}");
         assert_eq!(found[0].unit, "patches_240");
     }
