@@ -94,9 +94,9 @@ impl<'a> Interp<'a> {
                         self.assign(&s.value, updated.map_or(V::Unknown, V::List));
                     }
                     (V::Dict(items), V::Data(Value::Str(Some(k)))) => {
-                        let mut items = items.clone();
+                        let mut items = items.to_vec();
                         set_key(&mut items, k.clone(), v);
-                        self.assign(&s.value, V::Dict(items));
+                        self.assign(&s.value, V::dict(items));
                     }
                     // `seq[0] = nn.Conv2d(6, 64, 7)`: containers are values too; the child
                     // is replaced (a key or index not known makes the container unknown).

@@ -360,7 +360,7 @@ impl<'a> Interp<'a> {
     /// `None` when `obj` is not a dataclass instance.
     pub(super) fn dataclass_asdict(&self, obj: &V<'a>) -> Option<V<'a>> {
         let (_, values) = self.dataclass_values(obj)?;
-        Some(V::Dict(
+        Some(V::dict(
             values
                 .into_iter()
                 .map(|(name, v)| {

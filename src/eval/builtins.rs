@@ -535,7 +535,7 @@ impl<'a> Interp<'a> {
             "dict" | "collections.OrderedDict" => {
                 let mut items = match args.as_slice() {
                     [] => Vec::new(),
-                    [V::Dict(items)] => items.clone(),
+                    [V::Dict(items)] => items.to_vec(),
                     [pairs] => match dict_items(pairs) {
                         Some(items) => items,
                         None => return V::Unknown,
@@ -545,7 +545,7 @@ impl<'a> Interp<'a> {
                 for (k, v) in kwargs {
                     set_key(&mut items, k, v);
                 }
-                V::Dict(items)
+                V::dict(items)
             }
             "zip" => {
                 let seqs: Option<Vec<Vec<V<'a>>>> = args.iter().map(iterate).collect();

@@ -66,7 +66,7 @@ impl<'a> Interp<'a> {
                     let owner = self.eval(owner);
                     let (args, kwargs) = self.eval_args(c);
                     let known = match (method, args.as_slice()) {
-                        ("update", [V::Dict(items)]) => Some(items.clone()),
+                        ("update", [V::Dict(items)]) => Some(items.to_vec()),
                         ("update", []) => Some(Vec::new()),
                         _ => None,
                     };
@@ -290,7 +290,7 @@ impl<'a> Interp<'a> {
                 Some(name) => kwargs.push((name.id.to_string(), v)),
                 None => {
                     if let V::Dict(items) = v {
-                        kwargs.extend(items);
+                        kwargs.extend(items.iter().cloned());
                     } else {
                         kwargs.push(("**".to_string(), V::Unknown));
                     }
@@ -560,7 +560,7 @@ impl<'a> Interp<'a> {
                 let items = match args.as_slice() {
                     [V::Container(ContainerKind::ModuleDict, items, _)] => (**items).clone(),
                     // `nn.Sequential(OrderedDict([("conv", ...), ...]))`: named children.
-                    [V::Dict(items)] => items.clone(),
+                    [V::Dict(items)] => items.to_vec(),
                     _ => args
                         .into_iter()
                         .enumerate()
@@ -586,7 +586,7 @@ impl<'a> Interp<'a> {
             }
             "torch.nn.ModuleDict" => {
                 let items = match args.first() {
-                    Some(V::Dict(items)) => items.clone(),
+                    Some(V::Dict(items)) => items.to_vec(),
                     None => Vec::new(),
                     _ => return V::Unknown,
                 };

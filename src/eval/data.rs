@@ -277,7 +277,7 @@ fn collate<'a>(sample: &V<'a>, size: &DimExpr) -> Option<V<'a>> {
                 .iter()
                 .map(|(k, x)| collate(x, size).map(|c| (k.clone(), c)))
                 .collect::<Option<Vec<_>>>()
-                .map(V::Dict)
+                .map(V::dict)
         }
         _ => return None,
     }))

@@ -321,7 +321,7 @@ pub fn yaml_value<'a>(text: &str) -> V<'a> {
                         _ => None,
                     })
                     .collect();
-                entries.map_or(V::Unknown, V::Dict)
+                entries.map_or(V::Unknown, V::dict)
             }
             _ => V::Unknown,
         }
@@ -352,7 +352,7 @@ impl Json {
             Json::Float(f) => V::Data(Value::Float(Some(f))),
             Json::Str(s) => text_value(s),
             Json::List(items) => V::List(items.into_iter().map(Json::into_value).collect()),
-            Json::Object(entries) => V::Dict(
+            Json::Object(entries) => V::dict(
                 entries
                     .into_iter()
                     .map(|(k, v)| (k, v.into_value()))

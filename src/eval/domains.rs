@@ -703,7 +703,7 @@ mod tests {
             label(targets[0], &V::Tuple(vec![int(3), s("max")])),
             Some("a=3, b=max".to_string())
         );
-        let cfg = V::Dict(vec![
+        let cfg = V::dict(vec![
             ("image_size".into(), int(28)),
             ("pool".into(), s("avg")),
         ]);

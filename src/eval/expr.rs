@@ -76,7 +76,7 @@ impl<'a> Interp<'a> {
                     match (item.key.as_ref().map(|k| self.eval(k)), v) {
                         (Some(V::Data(Value::Str(Some(k)))), v) => set_key(&mut items, k, v),
                         (None, V::Dict(entries)) => {
-                            for (k, v) in entries {
+                            for (k, v) in entries.iter().cloned() {
                                 set_key(&mut items, k, v);
                             }
                         }
@@ -84,7 +84,7 @@ impl<'a> Interp<'a> {
                     }
                 }
                 if known {
-                    V::Dict(items)
+                    V::dict(items)
                 } else {
                     V::Unknown
                 }
@@ -248,7 +248,7 @@ impl<'a> Interp<'a> {
                 _ => return V::Unknown,
             }
         }
-        V::Dict(items)
+        V::dict(items)
     }
 
     fn comprehend(
@@ -644,7 +644,7 @@ impl<'a> Interp<'a> {
             V::Partial(p) => match attr {
                 "func" => p.func.clone(),
                 "args" => V::Tuple(p.args.clone()),
-                "keywords" => V::Dict(p.kwargs.clone()),
+                "keywords" => V::dict(p.kwargs.clone()),
                 _ => V::Unknown,
             },
             V::Class(c) if attr == "__name__" => V::Data(Value::Str(Some(c.name.to_string()))),

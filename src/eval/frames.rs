@@ -57,7 +57,7 @@ impl<'a> Interp<'a> {
             let known = !unknown_kwargs;
             frame.insert(
                 kw.name.id.to_string(),
-                if known { V::Dict(kwargs) } else { V::Unknown },
+                if known { V::dict(kwargs) } else { V::Unknown },
             );
         }
         frame

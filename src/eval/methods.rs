@@ -208,7 +208,7 @@ pub fn dict_mutation<'a>(
     let mut args = args.into_iter();
     if method == "update" {
         let mut add = match args.next() {
-            Some(V::Dict(other)) => other,
+            Some(V::Dict(other)) => other.to_vec(),
             None => Vec::new(),
             Some(_) => return unknown,
         };
@@ -219,7 +219,7 @@ pub fn dict_mutation<'a>(
         for (k, v) in add {
             set_key(&mut items, k, v);
         }
-        return (V::none(), V::Dict(items));
+        return (V::none(), V::dict(items));
     }
     let Some(V::Data(Value::Str(Some(key)))) = args.next() else {
         return unknown;
@@ -229,15 +229,15 @@ pub fn dict_mutation<'a>(
     match (method, found) {
         ("pop", Some(i)) => {
             let (_, v) = items.remove(i);
-            (v, V::Dict(items))
+            (v, V::dict(items))
         }
         // A KeyError without a default: nothing after it is known.
-        ("pop", None) => (default.unwrap_or(V::Unknown), V::Dict(items)),
-        ("setdefault", Some(i)) => (items[i].1.clone(), V::Dict(items)),
+        ("pop", None) => (default.unwrap_or(V::Unknown), V::dict(items)),
+        ("setdefault", Some(i)) => (items[i].1.clone(), V::dict(items)),
         ("setdefault", None) => {
             let v = default.unwrap_or_else(V::none);
             items.push((key, v.clone()));
-            (v, V::Dict(items))
+            (v, V::dict(items))
         }
         _ => unknown,
     }

@@ -62,7 +62,7 @@ pub enum V<'a> {
     /// known, its iteration order is not (iterating it is unknown; `sorted` is not).
     Set(Vec<V<'a>>),
     /// A dict with string keys (other dicts are `Unknown`).
-    Dict(Vec<(String, V<'a>)>),
+    Dict(Rc<Vec<(String, V<'a>)>>),
     /// A torch namespace or API object by path (`torch.nn`, `torch.nn.functional.relu`).
     Torch(Rc<str>),
     /// A Python builtin (`len`, `range`, `isinstance`, ...).
@@ -172,6 +172,11 @@ pub struct Either<'a> {
 }
 
 impl<'a> V<'a> {
+    /// A dict of these items (shared: a dict is a value, changed by rebinding a new one).
+    pub fn dict(items: Vec<(String, V<'a>)>) -> V<'a> {
+        V::Dict(Rc::new(items))
+    }
+
     /// A layer (something called on tensors): a torch module, an object of the file's
     /// classes, a module container, or a choice between layers.
     pub fn is_layer(&self) -> bool {
@@ -219,7 +224,7 @@ impl<'a> V<'a> {
             _ if depth == 1 => self.clone(),
             V::List(xs) => V::List(xs.iter().map(inner).collect()),
             V::Tuple(xs) => V::Tuple(xs.iter().map(inner).collect()),
-            V::Dict(xs) => V::Dict(items(xs)),
+            V::Dict(xs) => V::dict(items(xs)),
             V::Container(kind, xs, span) => V::Container(*kind, Rc::new(items(xs)), *span),
             other => other.clone(),
         }
