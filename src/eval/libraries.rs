@@ -46,10 +46,11 @@ const TIMM_BUILD_PARAMS: [&str; 14] = [
 const TIMM_CFG_SIZES: [&str; 2] = ["num_classes", "in_chans"];
 
 /// The image size timm fills from the variant's pretrained config (`input_size`) for models
-/// of a fixed input size: when the caller did not pass it, the size the model is built for
-/// is a size symbol (any square size) when the class takes an int, and unknown otherwise. The class default is not it: `crossvit_tiny_240` is built for 240 with
-/// patches of 12 and a scale of 224/240, and its class default of 224 makes a model whose
-/// position embedding no input fits.
+/// of a fixed input size (`fixed_input_size`), when the caller did not pass it. It is read
+/// from the file's configs ([`timm_image_size`]); when they cannot be read it is a size
+/// symbol for a class taking an int, unknown otherwise. The class default is not it:
+/// `crossvit_tiny_240` is built for 240 with patches of 12 and a scale of 224/240, and its
+/// class default of 224 makes a model whose position embedding no input fits.
 const TIMM_CFG_IMAGE: &str = "img_size";
 
 /// The module global timm's model files keep their variants' pretrained configs in.
