@@ -290,7 +290,9 @@ pub fn settle_file(
     mut rows: Vec<FindingRow>,
     sups: &[Suppression],
 ) -> Vec<FindingRow> {
-    let operation = |r: &FindingRow| (r.line, r.column, r.operator.clone(), r.kind.clone());
+    fn operation(r: &FindingRow) -> (u32, u32, &str, &str) {
+        (r.line, r.column, &r.operator, &r.kind)
+    }
     rows.sort_by(|a, b| {
         (operation(a), a.severity != "error")
             .cmp(&(operation(b), b.severity != "error"))
