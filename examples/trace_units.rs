@@ -1,12 +1,16 @@
 //! Prints the unit runs of one file: each run's obligations and how its job was solved.
-//! A debugging aid: `cargo run --example trace_units -- FILE.py`.
+//! A debugging aid: `cargo run --example trace_units -- FILE.py [--facts]` (`--facts`: each
+//! run's facts too).
 
 use shapehound::findings::analyse_module;
 use shapehound::frontend::parse_python;
 use shapehound::jobs::{JobSolver, DEFAULT_TIMEOUT};
 
 fn main() {
-    let path = std::env::args().nth(1).expect("usage: trace_units FILE.py");
+    let path = std::env::args()
+        .nth(1)
+        .expect("usage: trace_units FILE.py [--facts]");
+    let facts = std::env::args().any(|a| a == "--facts");
     let text = std::fs::read_to_string(&path).expect("readable UTF-8 file");
     let module = parse_python(&text).expect("parsable Python");
     let mut solver = JobSolver::new(DEFAULT_TIMEOUT);
@@ -48,6 +52,11 @@ fn main() {
             solved.verdict,
             solved.micros
         );
+        if facts {
+            for f in &run.trace.facts {
+                println!("   fact {}", f.pred);
+            }
+        }
         for (i, o) in run.trace.obligations.iter().enumerate() {
             println!(
                 "   #{i} {} {:?}: {} | {}",

@@ -288,9 +288,12 @@ fn repair(
                 continue;
             }
             for (a, b) in eqs {
-                if let Some((i, v)) = solve_for_one(a, b, syms, values, &fixed) {
-                    values[i] = v;
-                    fixed[i] = true;
+                let solved = Equation { a, b, syms }.solve(values, &fixed);
+                if !solved.is_empty() {
+                    for (i, v) in solved {
+                        values[i] = v;
+                        fixed[i] = true;
+                    }
                     changed = true;
                     break;
                 }
@@ -304,32 +307,72 @@ fn repair(
     any
 }
 
-/// A symbol of `a == b` not yet fixed, and the positive value that makes the equality
-/// hold, when the difference is linear in it (checked at three points) and divisible.
-fn solve_for_one(
-    a: &DimExpr,
-    b: &DimExpr,
-    syms: &[Arc<str>],
-    values: &[i64],
-    fixed: &[bool],
-) -> Option<(usize, i64)> {
-    let mut names = a.symbols();
-    names.extend(b.symbols());
-    // Sizes the analysis made up (`dim~2`, `int`) before the inputs' own dims.
-    names.sort_by_key(|n| (n.contains(".shape["), n.clone()));
-    names.dedup();
-    names.into_iter().find_map(|name| {
-        let i = syms.binary_search(&name).ok()?;
-        if fixed[i] {
-            return None;
+/// An equality `a == b` to satisfy by choosing values of symbols not yet fixed.
+struct Equation<'e> {
+    a: &'e DimExpr,
+    b: &'e DimExpr,
+    syms: &'e [Arc<str>],
+}
+
+/// Above this, a size is not searched for (far past any real tensor's).
+const LARGEST_SIZE: i64 = 1 << 24;
+
+impl Equation<'_> {
+    /// Values for symbols not yet `fixed` (positive, other than their current ones) that
+    /// make the equality hold, or none. Sizes the analysis made up (`dim~2`, `int`) are
+    /// chosen before the inputs' own dims. In order:
+    /// - one symbol the difference is linear in (checked at three points), when divisible:
+    ///   `c == 3` pins `c`; `n*k == h*w*c` gives the `-1` of a `view` its size;
+    /// - one symbol the difference is monotone in, by bisection: a floor division
+    ///   (`(4704*n) // (49*k) == 96`) is a step function of `n`;
+    /// - two symbols whose product a size fixes (`37632*a*b == 768*h*w`, the window counts
+    ///   of a grid), split as evenly as the product's divisors allow.
+    fn solve(&self, values: &[i64], fixed: &[bool]) -> Vec<(usize, i64)> {
+        let mut names = self.a.symbols();
+        names.extend(self.b.symbols());
+        names.sort_by_key(|n| (n.contains(".shape["), n.clone()));
+        names.dedup();
+        let open: Vec<usize> = names
+            .iter()
+            .filter_map(|n| self.syms.binary_search(n).ok())
+            .filter(|&i| !fixed[i])
+            .collect();
+        let fresh = |i: usize, v: i64| (v >= 1 && v != values[i]).then_some((i, v));
+        if let Some(one) = open
+            .iter()
+            .find_map(|&i| fresh(i, self.linear_root(values, i)?))
+        {
+            return vec![one];
         }
-        let at = |x: i64| {
-            let env = |n: &str| match n == &*name {
-                true => Some(x),
-                false => value_of(syms, values, n),
-            };
-            a.eval(&env)?.checked_sub(b.eval(&env)?)
+        if let Some(one) = open
+            .iter()
+            .find_map(|&i| fresh(i, self.monotone_root(values, i)?))
+        {
+            return vec![one];
+        }
+        for &i in &open {
+            for &j in open.iter().filter(|&&j| j != i) {
+                if let Some(pair) = self.product_roots(values, i, j) {
+                    return pair.to_vec();
+                }
+            }
+        }
+        Vec::new()
+    }
+
+    /// `a - b` with symbol `i` at `x` and the others at `values`.
+    fn difference(&self, values: &[i64], i: usize, x: i64) -> Option<i64> {
+        let name = &*self.syms[i];
+        let env = |n: &str| match n == name {
+            true => Some(x),
+            false => value_of(self.syms, values, n),
         };
+        self.a.eval(&env)?.checked_sub(self.b.eval(&env)?)
+    }
+
+    /// The root in symbol `i` when the difference is linear in it and the root an integer.
+    fn linear_root(&self, values: &[i64], i: usize) -> Option<i64> {
+        let at = |x| self.difference(values, i, x);
         let (f1, f2, f3) = (at(1)?, at(2)?, at(3)?);
         let slope = f2.checked_sub(f1)?;
         if slope == 0 || f3.checked_sub(f2)? != slope {
@@ -337,10 +380,50 @@ fn solve_for_one(
         }
         let offset = f1.checked_sub(slope)?;
         let v = offset.checked_neg()?.checked_div(slope)?;
-        // Zero sizes satisfy products trivially and break everything else.
-        (v >= 1 && offset.checked_add(slope.checked_mul(v)?)? == 0 && v != values[i])
-            .then_some((i, v))
-    })
+        (offset.checked_add(slope.checked_mul(v)?)? == 0).then_some(v)
+    }
+
+    /// A root in symbol `i` between 1 and [`LARGEST_SIZE`] by bisection, when the
+    /// difference changes sign there (checked at the root: a function that is not
+    /// monotone finds none, or a true one).
+    fn monotone_root(&self, values: &[i64], i: usize) -> Option<i64> {
+        let at = |x| self.difference(values, i, x);
+        let (mut lo, mut hi) = (1, LARGEST_SIZE);
+        let (f_lo, f_hi) = (at(lo)?, at(hi)?);
+        if f_lo == 0 {
+            return Some(lo);
+        }
+        if f_lo.signum() == f_hi.signum() {
+            return None;
+        }
+        // Invariant: `at(lo)` has `f_lo`'s sign, `at(hi)` does not.
+        while hi - lo > 1 {
+            let mid = lo + (hi - lo) / 2;
+            if at(mid)?.signum() == f_lo.signum() {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        (at(hi)? == 0).then_some(hi)
+    }
+
+    /// Values of symbols `i` and `j` that make the equality hold when their product is
+    /// what it must be: with `j` at 1, `i` takes the whole product `p`; then `j` takes
+    /// the largest divisor of `p` up to its square root, and `i` the rest.
+    fn product_roots(&self, values: &[i64], i: usize, j: usize) -> Option<[(usize, i64); 2]> {
+        let mut at_one = values.to_vec();
+        at_one[j] = 1;
+        let whole = self
+            .linear_root(&at_one, i)
+            .filter(|&v| (1..=LARGEST_SIZE).contains(&v))?;
+        let split = (1..=whole.isqrt()).rev().find(|d| whole % d == 0)?;
+        let mut at_split = values.to_vec();
+        at_split[j] = split;
+        let rest = self.linear_root(&at_split, i).filter(|&v| v >= 1)?;
+        let pair = [(i, rest), (j, split)];
+        (pair != [(i, values[i]), (j, values[j])]).then_some(pair)
+    }
 }
 
 /// Whether every predicate holds with `syms` (sorted) at `values`.
@@ -445,6 +528,57 @@ mod tests {
         ];
         let refs: Vec<&Pred> = contradiction.iter().collect();
         assert!(!sample_model(&refs));
+    }
+
+    #[test]
+    fn sampling_repairs_floor_divisions_and_window_grids() {
+        let (h, w, tokens, a, b) = (
+            DimExpr::sym("x.shape[2]"),
+            DimExpr::sym("x.shape[3]"),
+            DimExpr::sym("dim~1"),
+            DimExpr::sym("int~1"),
+            DimExpr::sym("int~2"),
+        );
+        let seven = DimExpr::constant(7);
+        // A `Linear(96)` after a `reshape(windows, -1)` whose element count the analysis made
+        // up: the count enters a floor division, not linearly.
+        let windows = h.floordiv(&seven).mul(&w.floordiv(&seven)).mul_const(49);
+        let features = tokens.mul_const(4704).floordiv(&windows);
+        // A `view(-1, a, b, 7, 7, C)` of a padded map: the window counts' product is fixed,
+        // neither count alone is, and sizes equal to the map's are too large.
+        let grid = a.mul(&b).mul_const(49);
+        let preds = [
+            Pred::Eq(h.modulo(&seven), DimExpr::zero()),
+            Pred::Eq(w.modulo(&seven), DimExpr::zero()),
+            Pred::Eq(features, DimExpr::constant(96)),
+            Pred::Eq(grid, h.mul(&w)),
+        ];
+        let refs: Vec<&Pred> = preds.iter().collect();
+        assert!(sample_model(&refs));
+        // Each equation alone: neither the linear repair nor equal sizes satisfy it.
+        let values = [224, 224, 224, 224, 224];
+        let syms: Vec<Arc<str>> = ["dim~1", "int~1", "int~2", "x.shape[2]", "x.shape[3]"]
+            .map(Arc::from)
+            .to_vec();
+        let fixed = [false, false, false, true, true];
+        let (Pred::Eq(fa, fb), Pred::Eq(ga, gb)) = (&preds[2], &preds[3]) else {
+            unreachable!()
+        };
+        let floor = Equation {
+            a: fa,
+            b: fb,
+            syms: &syms,
+        };
+        assert_eq!(floor.linear_root(&values, 0), None);
+        // 4704 * n // (49 * 32 * 32) == 96: n from 1024 on.
+        assert_eq!(floor.solve(&values, &fixed), vec![(0, 1024)]);
+        let windows = Equation {
+            a: ga,
+            b: gb,
+            syms: &syms,
+        };
+        // 49 * a * b == 224 * 224: a * b == 1024, split 32 by 32.
+        assert_eq!(windows.solve(&values, &fixed), vec![(1, 32), (2, 32)]);
     }
 
     #[test]
