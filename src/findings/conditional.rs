@@ -11,6 +11,7 @@
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use super::{Finding, Severity};
 use crate::eval::trace::{Input, Obligation, Trace};
@@ -22,6 +23,11 @@ use crate::units::{Unit, UnitKind, UnitRun};
 
 /// Requirements over hyperparameters tried per unit, at most.
 const MAX_CANDIDATES: usize = 8;
+
+/// Solving time all of a unit's questions share (a check's default timeout): past it, no
+/// warning. A unit whose runs Z3 finds hard would otherwise pay the timeout once per run
+/// and candidate, for a warning that an unknown answer rules out anyway.
+const BUDGET: Duration = Duration::from_secs(2);
 
 /// The unit's conditional failure, when it has one (see the module's documentation).
 pub fn conditional_failure(unit: &Unit, solved: &[Solved], z3: &JobSolver) -> Option<Finding> {
@@ -67,8 +73,9 @@ pub fn conditional_failure(unit: &Unit, solved: &[Solved], z3: &JobSolver) -> Op
     }
     // What the facts already imply is no condition, nor what holds once every
     // hyperparameter is at least 2 (`(c // 2) divides (c // 2)`: a degenerate size fails).
+    let started = Instant::now();
     let facts: Vec<&Pred> = first.trace.facts.iter().map(|f| &f.pred).collect();
-    let mut q = RunQueries::new(z3, &facts);
+    let mut q = RunQueries::within(z3, &facts, BUDGET);
     let sizable: Vec<Pred> = hyper
         .iter()
         .map(|s| {
@@ -85,7 +92,8 @@ pub fn conditional_failure(unit: &Unit, solved: &[Solved], z3: &JobSolver) -> Op
         q.implied(p) == Some(false) && q.possible(&degenerate) == Some(true)
     });
     drop(q);
-    let (obligation, relation) = every_run_requires(unit, solved, candidates, z3)?;
+    let left = BUDGET.checked_sub(started.elapsed())?;
+    let (obligation, relation) = every_run_requires(unit, solved, candidates, z3, left)?;
     Some(Finding {
         path: obligation.origin.as_ref().map(|o| o.path.clone()),
         kind: obligation.kind,
@@ -134,13 +142,16 @@ fn hyperparameters(trace: &Trace) -> BTreeSet<Arc<str>> {
 /// The first of `candidates` every run of the unit that some input gets through implies:
 /// each run either contradictory, outside the user's assumptions, or one whose constraints
 /// with the relation negated are contradictory. A run that proves nothing rules every
-/// candidate out. Each run's constraints are asserted once for all candidates left.
+/// candidate out. Each run's constraints are asserted once for all candidates left; the
+/// questions together take at most `budget`.
 fn every_run_requires<'c>(
     unit: &Unit,
     solved: &[Solved],
     mut candidates: Vec<(&'c Obligation, Pred)>,
     z3: &JobSolver,
+    budget: Duration,
 ) -> Option<(&'c Obligation, Pred)> {
+    let started = Instant::now();
     // Admitted runs first: the first one rules most candidates out.
     let mut runs: Vec<(&UnitRun, &Solved)> = unit.runs.iter().zip(solved).collect();
     runs.sort_by_key(|(_, s)| !matches!(s.verdict, Verdict::Sat));
@@ -164,7 +175,8 @@ fn every_run_requires<'c>(
                     .map(|f| &f.pred)
                     .chain(t.obligations.iter().map(|o| &o.pred))
                     .collect();
-                let mut q = RunQueries::new(z3, &given);
+                let left = budget.checked_sub(started.elapsed())?;
+                let mut q = RunQueries::within(z3, &given, left);
                 candidates.retain(|(_, r)| {
                     let negated = Pred::Not(Box::new(r.clone()));
                     q.possible(&[&negated]) == Some(false)
