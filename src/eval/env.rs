@@ -124,7 +124,8 @@ impl<'a> Interp<'a> {
             }
         }
         if let (Some(ga), Some(gb)) = (a.globals, b.globals) {
-            self.globals = self.join_maps(ga, gb, guard);
+            let joined = self.join_maps(Rc::unwrap_or_clone(ga), Rc::unwrap_or_clone(gb), guard);
+            self.globals = Rc::new(joined);
         }
         let ends_of_a: HashMap<*const _, &Rc<_>> = a
             .objects
@@ -388,7 +389,7 @@ pub struct Checkpoint<'a> {
 #[derive(Clone)]
 pub struct Snapshot<'a> {
     locals: Option<HashMap<String, V<'a>>>,
-    globals: Option<HashMap<String, V<'a>>>,
+    globals: Option<Rc<HashMap<String, V<'a>>>>,
     objects: Vec<super::value::ObjectState<'a>>,
 }
 

@@ -7,6 +7,7 @@
 //! loop-carried values widened. `try` bodies run guarded (a caught error is no bug).
 
 use rustc_hash::FxHashMap as HashMap;
+use std::rc::Rc;
 
 use ruff_python_ast::{ExceptHandler, Expr, Stmt, StmtClassDef};
 use ruff_text_size::{Ranged, TextRange};
@@ -40,7 +41,9 @@ pub const MAX_UNROLL: usize = 64;
 pub struct Interp<'a> {
     pub text: &'a str,
     lines: crate::frontend::LineIndex,
-    pub globals: HashMap<String, V<'a>>,
+    /// The running module's globals, shared until written (a module's globals are those
+    /// of every call into it; an imported module's are shared with its summary).
+    pub globals: Rc<HashMap<String, V<'a>>>,
     /// The code running now (a unit, or a function it calls).
     pub run: RunState<'a>,
     /// Dim hints by name, for the symbols the run makes.
@@ -184,7 +187,7 @@ impl<'a> Interp<'a> {
         Interp {
             text,
             lines: crate::frontend::LineIndex::new(text),
-            globals: HashMap::default(),
+            globals: Rc::default(),
             run: RunState::default(),
             hints: HashMap::default(),
             file_steps: 0,
@@ -220,12 +223,12 @@ impl<'a> Interp<'a> {
         if self.is_declared_global(name) {
             let old = self.globals.get(name).cloned().unwrap_or(V::Unknown);
             let v = self.written_outside(old, v);
-            self.globals.insert(name.to_string(), v);
+            Rc::make_mut(&mut self.globals).insert(name.to_string(), v);
             return;
         }
         match self.run.locals.last_mut() {
             Some(frame) => frame.insert(name.to_string(), v),
-            None => self.globals.insert(name.to_string(), v),
+            None => Rc::make_mut(&mut self.globals).insert(name.to_string(), v),
         };
     }
 
@@ -274,7 +277,7 @@ impl<'a> Interp<'a> {
             if let V::Lazy(target) = v {
                 let target = target.clone();
                 let resolved = self.resolve_import(&target.0, &target.1, 0);
-                self.globals.insert(name.to_string(), resolved.clone());
+                Rc::make_mut(&mut self.globals).insert(name.to_string(), resolved.clone());
                 return resolved;
             }
             return v.clone();

@@ -36,7 +36,7 @@ pub type ModuleArena = typed_arena::Arena<Rc<SourceModule>>;
 struct Loaded<'a> {
     source: &'a SourceModule,
     rc: Rc<SourceModule>,
-    globals: HashMap<String, V<'a>>,
+    globals: Rc<HashMap<String, V<'a>>>,
     lines: Rc<crate::frontend::LineIndex>,
 }
 
@@ -53,7 +53,7 @@ pub struct Project<'a> {
     /// The module whose code runs now (`None`: the analysed file).
     current: Option<usize>,
     /// The analysed file's globals while another module runs.
-    home_globals: HashMap<String, V<'a>>,
+    home_globals: Rc<HashMap<String, V<'a>>>,
     /// The modules whose summaries are being built, outermost first (see `summaries.rs`).
     building: Vec<PathBuf>,
     /// Every module lookup made, and the import cycles cut, loading modules so far.
@@ -82,7 +82,7 @@ impl<'a> Project<'a> {
             by_path: HashMap::default(),
             owner: HashMap::default(),
             current: None,
-            home_globals: HashMap::default(),
+            home_globals: Rc::default(),
             building: Vec::new(),
             lookups: Vec::new(),
             cuts: Vec::new(),
@@ -248,7 +248,7 @@ impl<'a> Interp<'a> {
                 let v = self.resolve_import(&target.0, &target.1, hops + 1);
                 if let Some(p) = self.project.as_mut() {
                     if p.current != Some(id) {
-                        p.loaded[id].globals.insert(name.to_string(), v.clone());
+                        Rc::make_mut(&mut p.loaded[id].globals).insert(name.to_string(), v.clone());
                     }
                 }
                 Some(v)
@@ -363,6 +363,7 @@ impl<'a> Interp<'a> {
             .into_iter()
             .map(|m| summaries::SummaryModule {
                 source: m.rc,
+                forked: summaries::needs_fork(&m.globals),
                 globals: summaries::to_static(m.globals),
                 lines: m.lines,
             })
@@ -389,7 +390,7 @@ impl<'a> Interp<'a> {
         let source: &'a SourceModule = project.arena.alloc(source);
         let id = project.loaded.len();
         project.by_path.insert(source.path.clone(), id);
-        let mut globals = HashMap::default();
+        let mut globals: HashMap<String, V<'a>> = HashMap::default();
         globals.insert(
             "__name__".to_string(),
             V::Data(Value::Str(Some(
@@ -399,7 +400,7 @@ impl<'a> Interp<'a> {
         project.loaded.push(Loaded {
             source,
             rc,
-            globals,
+            globals: Rc::new(globals),
             lines: Rc::new(crate::frontend::LineIndex::new(&source.text)),
         });
         project.ids.insert(module.to_string(), Some(id));
@@ -411,7 +412,7 @@ impl<'a> Interp<'a> {
         // runs: unknown. A global with a value at load time is a default setting and keeps it.
         for name in rebound_globals(&source.ast.body) {
             if matches!(self.globals.get(name), Some(V::Data(Value::None))) {
-                self.globals.insert(name.to_string(), V::Unknown);
+                Rc::make_mut(&mut self.globals).insert(name.to_string(), V::Unknown);
             }
         }
         self.leave_module(switch);
@@ -429,11 +430,18 @@ impl<'a> Interp<'a> {
             let id = match project.by_path.get(&m.source.path) {
                 Some(&id) => id,
                 None => {
-                    let globals = m
-                        .globals
-                        .iter()
-                        .map(|(k, v)| (k.clone(), summaries::copied(v, &mut copies)))
-                        .collect();
+                    // Globals holding no instance are shared (copied on write); the
+                    // others copied, so no file changes another's instances.
+                    let globals = if m.forked {
+                        Rc::new(
+                            m.globals
+                                .iter()
+                                .map(|(k, v)| (k.clone(), summaries::copied(v, &mut copies)))
+                                .collect(),
+                        )
+                    } else {
+                        m.globals.clone()
+                    };
                     let id = project.loaded.len();
                     project.by_path.insert(m.source.path.clone(), id);
                     project.loaded.push(Loaded {
@@ -856,6 +864,36 @@ def block():
         assert_eq!(
             findings_in_turn(&files, &["b.py", "a.py", "b.py"]),
             vec![alone_b[0].clone(), alone_a[0].clone(), alone_b[0].clone()]
+        );
+    }
+
+    /// A module's globals without instances are shared between importing files until one
+    /// writes them: a global a file's call rebinds is rebound for that file only.
+    #[test]
+    fn shared_globals_are_copied_on_write() {
+        let files = [
+            (
+                "sizes.py",
+                "WIDTH = 16\n\ndef narrow():\n    global WIDTH\n    WIDTH = 8\n",
+            ),
+            (
+                "c.py",
+                "import torch\nimport torch.nn as nn\nimport sizes\nsizes.narrow()\n\
+                 y = nn.Linear(sizes.WIDTH, 2)(torch.randn(3, 16))\n",
+            ),
+            (
+                "d.py",
+                "import torch\nimport torch.nn as nn\nimport sizes\n\
+                 y = nn.Linear(sizes.WIDTH, 2)(torch.randn(3, 8))\n",
+            ),
+        ];
+        let alone_c = findings_in_turn(&files, &["c.py"]);
+        let alone_d = findings_in_turn(&files, &["d.py"]);
+        assert_eq!(alone_c, vec![vec![5]]);
+        assert_eq!(alone_d, vec![vec![4]]);
+        assert_eq!(
+            findings_in_turn(&files, &["c.py", "d.py", "c.py", "d.py"]),
+            vec![vec![5], vec![4], vec![5], vec![4]]
         );
     }
 

@@ -52,7 +52,10 @@ pub struct Summary {
 
 pub struct SummaryModule {
     pub source: Rc<SourceModule>,
-    pub globals: HashMap<String, V<'static>>,
+    pub globals: Rc<HashMap<String, V<'static>>>,
+    /// Whether the globals hold an instance (or a value holding one), which each importing
+    /// file gets a copy of; other globals are shared.
+    pub forked: bool,
     pub lines: Rc<crate::frontend::LineIndex>,
 }
 
@@ -139,8 +142,16 @@ pub fn locate(search: &ImportSearch, name: &str) -> Option<(PathBuf, PathBuf)> {
 /// only the trees of `Summary::modules` and `Summary::also`, held by `Rc`s the summary owns.
 /// They are handed out again only after those `Rc`s were put in the importing file's arena,
 /// which lives for that file's `'a`. The types differ in the lifetime alone.
-pub fn to_static<'a>(globals: HashMap<String, V<'a>>) -> HashMap<String, V<'static>> {
-    unsafe { std::mem::transmute::<HashMap<String, V<'a>>, HashMap<String, V<'static>>>(globals) }
+type Globals<'a> = Rc<HashMap<String, V<'a>>>;
+
+pub fn to_static<'a>(globals: Globals<'a>) -> Globals<'static> {
+    unsafe { std::mem::transmute::<Globals<'a>, Globals<'static>>(globals) }
+}
+
+/// Whether merging `globals` copies something: an instance somewhere in them.
+pub fn needs_fork<'a>(globals: &HashMap<String, V<'a>>) -> bool {
+    let mut copies = Copies::default();
+    globals.values().any(|v| fork(v, &mut copies).is_some())
 }
 
 /// See [`to_static`].
@@ -149,8 +160,8 @@ pub fn classes_to_static(classes: Classes<'_>) -> Classes<'static> {
 }
 
 /// See [`to_static`]: the caller has put the summary's sources in an arena living for `'a`.
-pub fn from_static<'a>(globals: HashMap<String, V<'static>>) -> HashMap<String, V<'a>> {
-    unsafe { std::mem::transmute::<HashMap<String, V<'static>>, HashMap<String, V<'a>>>(globals) }
+pub fn from_static<'a>(globals: Globals<'static>) -> Globals<'a> {
+    unsafe { std::mem::transmute::<Globals<'static>, Globals<'a>>(globals) }
 }
 
 /// See [`from_static`].

@@ -187,13 +187,13 @@ fn run_units_in(
         project.home_star_imports_needed = star_imports::needs_star_imports(module);
         project
     });
-    interp.globals.insert(
+    std::rc::Rc::make_mut(&mut interp.globals).insert(
         "__name__".to_string(),
         V::Data(Value::Str(Some("__main__".into()))),
     );
     interp.data_files = place.map(DataFiles::new);
     if let Some(file) = interp.file_dunder() {
-        interp.globals.insert("__file__".to_string(), file);
+        std::rc::Rc::make_mut(&mut interp.globals).insert("__file__".to_string(), file);
     }
     let initial_globals = interp.globals.clone();
     interp.plan.stated_ranges = crate::eval::domains::stated_ranges(&module.body);
@@ -386,7 +386,10 @@ fn spread_order(n: usize, m: usize) -> Vec<usize> {
     order
 }
 
-fn reset<'a>(interp: &mut Interp<'a>, globals: &rustc_hash::FxHashMap<String, V<'a>>) {
+/// A module's globals, shared by the runs that start from them.
+type Globals<'a> = std::rc::Rc<HashMap<String, V<'a>>>;
+
+fn reset<'a>(interp: &mut Interp<'a>, globals: &Globals<'a>) {
     interp.globals = globals.clone();
     interp.classes.assigned.clear();
     interp.run.locals.clear();
@@ -451,7 +454,7 @@ fn helper_defs<'g, 'a>(
 /// then `forward` once per variant of its inputs (see [`run_variants`]).
 fn run_class<'a>(
     interp: &mut Interp<'a>,
-    globals: &HashMap<String, V<'a>>,
+    globals: &Globals<'a>,
     class: &'a StmtClassDef,
     assumed: &[Assumption],
 ) -> Vec<Unit> {
@@ -575,7 +578,7 @@ fn run_variants<'a>(
 /// does): run once per variant of its inputs.
 fn run_function<'a>(
     interp: &mut Interp<'a>,
-    globals: &HashMap<String, V<'a>>,
+    globals: &Globals<'a>,
     def: &'a StmtFunctionDef,
     guess_tensors: bool,
     assumed: &[Assumption],
@@ -790,7 +793,7 @@ fn may_build(def: &StmtFunctionDef) -> bool {
 /// instance of a module class of the file are not builders and yield nothing.
 fn run_builder<'a>(
     interp: &mut Interp<'a>,
-    globals: &HashMap<String, V<'a>>,
+    globals: &Globals<'a>,
     def: &'a StmtFunctionDef,
     assumed: &[Assumption],
 ) -> Option<Unit> {
