@@ -38,12 +38,15 @@ pub const MAX_DEPTH: usize = 12;
 /// Loops over known sequences unroll up to this many iterations.
 pub const MAX_UNROLL: usize = 64;
 
+/// A module's globals, shared until written: a module's functions all see them, an
+/// imported module's are shared with its summary, a unit's runs each start from them.
+pub type Globals<'a> = Rc<HashMap<String, V<'a>>>;
+
 pub struct Interp<'a> {
     pub text: &'a str,
     lines: crate::frontend::LineIndex,
-    /// The running module's globals, shared until written (a module's globals are those
-    /// of every call into it; an imported module's are shared with its summary).
-    pub globals: Rc<HashMap<String, V<'a>>>,
+    /// The running module's globals.
+    pub globals: Globals<'a>,
     /// The code running now (a unit, or a function it calls).
     pub run: RunState<'a>,
     /// Dim hints by name, for the symbols the run makes.

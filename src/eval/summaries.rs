@@ -17,7 +17,8 @@
 //! before, so tables are identical for any `-w`/`-n`.
 //!
 //! Merging copies the summary's objects (instances of user classes are mutable) so nothing a
-//! file does to an imported module's state reaches another file.
+//! file does to an imported module's state reaches another file. A module's globals that
+//! hold no instance are shared instead: globals are copied on their first write.
 
 use rustc_hash::FxHashMap as HashMap;
 use std::cell::RefCell;
@@ -25,7 +26,7 @@ use std::path::PathBuf;
 use std::rc::Rc;
 
 use super::imports::{ImportSearch, SourceModule};
-use super::interp::Classes;
+use super::interp::{Classes, Globals};
 use super::value::{Object, V};
 
 /// Summaries kept per thread, at most (the cache is emptied when full).
@@ -52,7 +53,7 @@ pub struct Summary {
 
 pub struct SummaryModule {
     pub source: Rc<SourceModule>,
-    pub globals: Rc<HashMap<String, V<'static>>>,
+    pub globals: Globals<'static>,
     /// Whether the globals hold an instance (or a value holding one), which each importing
     /// file gets a copy of; other globals are shared.
     pub forked: bool,
@@ -142,8 +143,6 @@ pub fn locate(search: &ImportSearch, name: &str) -> Option<(PathBuf, PathBuf)> {
 /// only the trees of `Summary::modules` and `Summary::also`, held by `Rc`s the summary owns.
 /// They are handed out again only after those `Rc`s were put in the importing file's arena,
 /// which lives for that file's `'a`. The types differ in the lifetime alone.
-type Globals<'a> = Rc<HashMap<String, V<'a>>>;
-
 pub fn to_static<'a>(globals: Globals<'a>) -> Globals<'static> {
     unsafe { std::mem::transmute::<Globals<'a>, Globals<'static>>(globals) }
 }

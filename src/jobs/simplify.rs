@@ -171,11 +171,12 @@ pub fn pred_symbols(p: &Pred, out: &mut std::collections::BTreeSet<Arc<str>>) {
 /// shows it without the solver; failing to find one proves nothing (each point is checked
 /// against every predicate, so finding one proves satisfiability).
 ///
-/// A point that fails is then repaired: an equality of a failing predicate that one of its
-/// symbols enters linearly gives that symbol the value that makes it hold (`c == 3` pins
-/// `c`; `n*k == h*w*c` gives the `-1` of a `view` its size), each symbol once per point. A
-/// job that pins a channel count while other sizes must be multiples of a window, or that
-/// joins branches into fresh sizes, is satisfied by sizes no single value gives.
+/// A point that fails is then repaired: an equality of a failing predicate gives symbols
+/// the values that make it hold ([`Equation::solve`]: `c == 3` pins `c`; `n*k == h*w*c`
+/// gives the `-1` of a `view` its size; a floor division's size is bisected; a product of
+/// two window counts is split), each symbol once per point. A job that pins a channel count
+/// while other sizes must be multiples of a window, or that joins branches into fresh
+/// sizes, is satisfied by sizes no single value gives.
 ///
 /// Symbols the predicates do not bound below by 1 (a loop index, an offset) are also tried
 /// at 0: sizes never are, but `for i in range(n // 64)` on a 64-long input needs `i == 0`.
@@ -337,6 +338,7 @@ impl Equation<'_> {
             .filter_map(|n| self.syms.binary_search(n).ok())
             .filter(|&i| !fixed[i])
             .collect();
+        // Zero sizes satisfy products trivially and break everything else.
         let fresh = |i: usize, v: i64| (v >= 1 && v != values[i]).then_some((i, v));
         if let Some(one) = open
             .iter()

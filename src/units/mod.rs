@@ -60,7 +60,7 @@ use self::variants::{
 use crate::eval::data_files::{DataFiles, Place};
 use crate::eval::domains::DomainChoice;
 use crate::eval::imports::ImportSearch;
-use crate::eval::interp::{AppliedOperators, Interp};
+use crate::eval::interp::{AppliedOperators, Globals, Interp};
 use crate::eval::project::{ModuleArena, Project};
 use crate::eval::trace::{Span, Trace};
 use crate::eval::value::V;
@@ -385,9 +385,6 @@ fn spread_order(n: usize, m: usize) -> Vec<usize> {
     order.extend((0..n).filter(|&i| !chosen[i]));
     order
 }
-
-/// A module's globals, shared by the runs that start from them.
-type Globals<'a> = std::rc::Rc<HashMap<String, V<'a>>>;
 
 fn reset<'a>(interp: &mut Interp<'a>, globals: &Globals<'a>) {
     interp.globals = globals.clone();
