@@ -389,7 +389,7 @@ pub struct Checkpoint<'a> {
 #[derive(Clone)]
 pub struct Snapshot<'a> {
     locals: Option<HashMap<String, V<'a>>>,
-    globals: Option<Rc<HashMap<String, V<'a>>>>,
+    globals: Option<super::interp::Globals<'a>>,
     objects: Vec<super::value::ObjectState<'a>>,
 }
 

@@ -20,7 +20,7 @@ use ruff_python_ast::Stmt;
 use ruff_text_size::TextRange;
 
 use super::imports::{ImportSearch, SourceModule};
-use super::interp::{Classes, Interp};
+use super::interp::{Classes, Globals, Interp};
 use super::summaries;
 use super::value::V;
 use crate::shapes::Value;
@@ -36,7 +36,7 @@ pub type ModuleArena = typed_arena::Arena<Rc<SourceModule>>;
 struct Loaded<'a> {
     source: &'a SourceModule,
     rc: Rc<SourceModule>,
-    globals: Rc<HashMap<String, V<'a>>>,
+    globals: Globals<'a>,
     lines: Rc<crate::frontend::LineIndex>,
 }
 
@@ -53,7 +53,7 @@ pub struct Project<'a> {
     /// The module whose code runs now (`None`: the analysed file).
     current: Option<usize>,
     /// The analysed file's globals while another module runs.
-    home_globals: Rc<HashMap<String, V<'a>>>,
+    home_globals: Globals<'a>,
     /// The modules whose summaries are being built, outermost first (see `summaries.rs`).
     building: Vec<PathBuf>,
     /// Every module lookup made, and the import cycles cut, loading modules so far.

@@ -73,7 +73,7 @@ pub fn conditional_failure(unit: &Unit, solved: &[Solved], z3: &JobSolver) -> Op
     }
     // What the facts already imply is no condition, nor what holds once every
     // hyperparameter is at least 2 (`(c // 2) divides (c // 2)`: a degenerate size fails).
-    let started = Instant::now();
+    let deadline = Instant::now() + BUDGET;
     let facts: Vec<&Pred> = first.trace.facts.iter().map(|f| &f.pred).collect();
     let mut q = RunQueries::within(z3, &facts, BUDGET);
     let sizable: Vec<Pred> = hyper
@@ -92,8 +92,7 @@ pub fn conditional_failure(unit: &Unit, solved: &[Solved], z3: &JobSolver) -> Op
         q.implied(p) == Some(false) && q.possible(&degenerate) == Some(true)
     });
     drop(q);
-    let left = BUDGET.checked_sub(started.elapsed())?;
-    let (obligation, relation) = every_run_requires(unit, solved, candidates, z3, left)?;
+    let (obligation, relation) = every_run_requires(unit, solved, candidates, z3, deadline)?;
     Some(Finding {
         path: obligation.origin.as_ref().map(|o| o.path.clone()),
         kind: obligation.kind,
@@ -143,15 +142,14 @@ fn hyperparameters(trace: &Trace) -> BTreeSet<Arc<str>> {
 /// each run either contradictory, outside the user's assumptions, or one whose constraints
 /// with the relation negated are contradictory. A run that proves nothing rules every
 /// candidate out. Each run's constraints are asserted once for all candidates left; the
-/// questions together take at most `budget`.
+/// questions end by `deadline`.
 fn every_run_requires<'c>(
     unit: &Unit,
     solved: &[Solved],
     mut candidates: Vec<(&'c Obligation, Pred)>,
     z3: &JobSolver,
-    budget: Duration,
+    deadline: Instant,
 ) -> Option<(&'c Obligation, Pred)> {
-    let started = Instant::now();
     // Admitted runs first: the first one rules most candidates out.
     let mut runs: Vec<(&UnitRun, &Solved)> = unit.runs.iter().zip(solved).collect();
     runs.sort_by_key(|(_, s)| !matches!(s.verdict, Verdict::Sat));
@@ -175,7 +173,7 @@ fn every_run_requires<'c>(
                     .map(|f| &f.pred)
                     .chain(t.obligations.iter().map(|o| &o.pred))
                     .collect();
-                let left = budget.checked_sub(started.elapsed())?;
+                let left = deadline.checked_duration_since(Instant::now())?;
                 let mut q = RunQueries::within(z3, &given, left);
                 candidates.retain(|(_, r)| {
                     let negated = Pred::Not(Box::new(r.clone()));
