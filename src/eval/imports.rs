@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::sync::Arc;
 
-use ruff_python_ast::ModModule;
+use ruff_python_ast::{ModModule, Stmt};
 
 use crate::corpus::installed::SitePackages;
 
@@ -39,6 +39,55 @@ pub struct SourceModule {
     pub installed: bool,
     pub text: String,
     pub ast: ModModule,
+    /// Addresses of the functions and classes it defines, nested ones too (see
+    /// [`SourceModule::definitions`]).
+    definitions: std::cell::OnceCell<Vec<usize>>,
+}
+
+impl SourceModule {
+    /// The address of every function and class the module defines, nested ones too:
+    /// found once per parse, since every file importing the module registers them.
+    pub fn definitions(&self) -> &[usize] {
+        self.definitions.get_or_init(|| {
+            let mut out = Vec::new();
+            collect_definitions(&self.ast.body, &mut out);
+            out
+        })
+    }
+}
+
+fn collect_definitions(body: &[Stmt], out: &mut Vec<usize>) {
+    for stmt in body {
+        match stmt {
+            Stmt::FunctionDef(f) => {
+                out.push(f as *const _ as usize);
+                collect_definitions(&f.body, out);
+            }
+            Stmt::ClassDef(c) => {
+                out.push(c as *const _ as usize);
+                collect_definitions(&c.body, out);
+            }
+            Stmt::If(s) => {
+                collect_definitions(&s.body, out);
+                for clause in &s.elif_else_clauses {
+                    collect_definitions(&clause.body, out);
+                }
+            }
+            Stmt::Try(s) => {
+                collect_definitions(&s.body, out);
+                for h in &s.handlers {
+                    let ruff_python_ast::ExceptHandler::ExceptHandler(h) = h;
+                    collect_definitions(&h.body, out);
+                }
+                collect_definitions(&s.orelse, out);
+                collect_definitions(&s.finalbody, out);
+            }
+            Stmt::With(s) => collect_definitions(&s.body, out),
+            Stmt::For(s) => collect_definitions(&s.body, out),
+            Stmt::While(s) => collect_definitions(&s.body, out),
+            _ => {}
+        }
+    }
 }
 
 /// Where a file's imports are looked up.
@@ -107,6 +156,14 @@ const MAX_MODULE_BYTES: u64 = 512 * 1024;
 /// peak memory; 4 MB takes 1.6x as long).
 const CACHE_BYTES: usize = 16 * 1024 * 1024;
 
+/// `rel` (a repository-relative folder, empty for the repository itself) under `repo`,
+/// without a trailing separator: a module's located name is spelled from its folder, so one
+/// folder spelled two ways (`repo/` and `repo`) would parse, summarise and cache one module
+/// twice.
+fn search_folder(repo: &Path, rel: &str) -> PathBuf {
+    repo.join(rel).components().collect()
+}
+
 impl ImportSearch {
     /// The search for the file at `path` read from the file system (`check`): the folders
     /// of [`crate::resolve::layout::search_roots`] within the file's repository (the nearest
@@ -133,7 +190,7 @@ impl ImportSearch {
         let (package_root, package) = package_chain(&above, &dir, &boundary);
         let roots = crate::resolve::layout::search_roots(&rel, None, repo.join("src").is_dir())
             .into_iter()
-            .map(|r| repo.join(r))
+            .map(|r| search_folder(&repo, &r))
             .chain(package_root.clone())
             .map(|dir| Root {
                 dir,
@@ -173,7 +230,7 @@ impl ImportSearch {
             None => (None, String::new()),
         };
         let roots = roots.into_iter().map(|(dir, names)| Root {
-            dir: repo.join(dir),
+            dir: search_folder(repo, &dir),
             boundary: repo.to_path_buf(),
             names: Some(names),
             installed: None,
@@ -310,6 +367,7 @@ impl ImportSearch {
                 installed: root.installed.is_some(),
                 text,
                 ast,
+                definitions: Default::default(),
             })
         });
         CACHE.with(|c| {
@@ -396,6 +454,19 @@ thread_local! {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_search_folder_is_spelled_one_way() {
+        // The repository itself (`""`) and its package root reach one module under one name.
+        let repo = Path::new("/r/repo");
+        let top = search_folder(repo, "");
+        assert_eq!(top.to_str(), Some("/r/repo"));
+        assert_eq!(
+            ImportSearch::located(&top, "pkg.layers"),
+            ImportSearch::located(repo, "pkg.layers")
+        );
+        assert_eq!(search_folder(repo, "src").to_str(), Some("/r/repo/src"));
+    }
 
     #[test]
     fn relative_names_resolve_against_the_package() {

@@ -404,7 +404,7 @@ impl<'a> Interp<'a> {
             lines: Rc::new(crate::frontend::LineIndex::new(&source.text)),
         });
         project.ids.insert(module.to_string(), Some(id));
-        register_definitions(&mut project.owner, &source.ast.body, id);
+        register_definitions(&mut project.owner, source, id);
         let switch = self.enter_module(Some(id), TextRange::default());
         self.exec_block(&source.ast.body);
         // State left `None` at load time and set by a function with `global` (a process
@@ -453,13 +453,13 @@ impl<'a> Interp<'a> {
                     id
                 }
             };
-            register_definitions(&mut project.owner, &source.ast.body, id);
+            register_definitions(&mut project.owner, source, id);
             ids.push(id);
         }
         for also in &summary.also {
             let source: &'a SourceModule = project.arena.alloc(also.clone());
             if let Some(&id) = project.by_path.get(&also.path) {
-                register_definitions(&mut project.owner, &source.ast.body, id);
+                register_definitions(&mut project.owner, source, id);
             }
             project.also.push(also.clone());
         }
@@ -617,39 +617,9 @@ fn rebound_globals(body: &[Stmt]) -> Vec<&str> {
     names
 }
 
-/// Records the module of every function and class defined in `body` (nested ones too).
-fn register_definitions(owner: &mut HashMap<usize, usize>, body: &[Stmt], id: usize) {
-    for stmt in body {
-        match stmt {
-            Stmt::FunctionDef(f) => {
-                owner.insert(f as *const _ as usize, id);
-                register_definitions(owner, &f.body, id);
-            }
-            Stmt::ClassDef(c) => {
-                owner.insert(c as *const _ as usize, id);
-                register_definitions(owner, &c.body, id);
-            }
-            Stmt::If(s) => {
-                register_definitions(owner, &s.body, id);
-                for clause in &s.elif_else_clauses {
-                    register_definitions(owner, &clause.body, id);
-                }
-            }
-            Stmt::Try(s) => {
-                register_definitions(owner, &s.body, id);
-                for h in &s.handlers {
-                    let ruff_python_ast::ExceptHandler::ExceptHandler(h) = h;
-                    register_definitions(owner, &h.body, id);
-                }
-                register_definitions(owner, &s.orelse, id);
-                register_definitions(owner, &s.finalbody, id);
-            }
-            Stmt::With(s) => register_definitions(owner, &s.body, id),
-            Stmt::For(s) => register_definitions(owner, &s.body, id),
-            Stmt::While(s) => register_definitions(owner, &s.body, id),
-            _ => {}
-        }
-    }
+/// Records `source` as the module of every function and class it defines.
+fn register_definitions(owner: &mut HashMap<usize, usize>, source: &SourceModule, id: usize) {
+    owner.extend(source.definitions().iter().map(|&def| (def, id)));
 }
 
 #[cfg(test)]
