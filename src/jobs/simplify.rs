@@ -183,14 +183,10 @@ pub fn pred_symbols(p: &Pred, out: &mut std::collections::BTreeSet<Arc<str>>) {
 /// Those with no lower bound at all are zeroed first, alone: a size the analysis made up
 /// (`joined`, bounded by 0) is rarely 0 where an index must be.
 pub fn sample_model(preds: &[&Pred]) -> bool {
-    let mut syms = std::collections::BTreeSet::new();
-    for p in preds {
-        pred_symbols(p, &mut syms);
-    }
-    let syms: Vec<Arc<str>> = syms.into_iter().collect();
+    let syms = Symbols::of(preds);
     let mut floors: Vec<Option<i64>> = vec![None; syms.len()];
     for (name, bound) in preds.iter().filter_map(|p| lower_bound(p)) {
-        if let Ok(i) = syms.binary_search(name) {
+        if let Some(i) = syms.index(name) {
             floors[i] = floors[i].max(Some(bound));
         }
     }
@@ -229,6 +225,7 @@ pub fn sample_model(preds: &[&Pred]) -> bool {
     const EQUAL: [i64; 10] = [1, 2, 3, 4, 8, 16, 64, 512, 224, 1680];
     for round in 0..(EQUAL.len() * 2 + 6) {
         let values: Vec<i64> = syms
+            .names
             .iter()
             .map(|s| {
                 // Path choices are 0 (taken) or not.
@@ -276,7 +273,7 @@ fn lower_bound(p: &Pred) -> Option<(&Arc<str>, i64)> {
 fn repair(
     preds: &[&Pred],
     equalities: &[Vec<(&DimExpr, &DimExpr)>],
-    syms: &[Arc<str>],
+    syms: &Symbols,
     values: &mut [i64],
 ) -> bool {
     let mut fixed = vec![false; syms.len()];
@@ -312,7 +309,7 @@ fn repair(
 struct Equation<'e> {
     a: &'e DimExpr,
     b: &'e DimExpr,
-    syms: &'e [Arc<str>],
+    syms: &'e Symbols<'e>,
 }
 
 /// Above this, a size is not searched for (far past any real tensor's).
@@ -335,7 +332,7 @@ impl Equation<'_> {
         names.dedup();
         let open: Vec<usize> = names
             .iter()
-            .filter_map(|n| self.syms.binary_search(n).ok())
+            .filter_map(|n| self.syms.index(n))
             .filter(|&i| !fixed[i])
             .collect();
         // Zero sizes satisfy products trivially and break everything else.
@@ -364,10 +361,9 @@ impl Equation<'_> {
 
     /// `a - b` with symbol `i` at `x` and the others at `values`.
     fn difference(&self, values: &[i64], i: usize, x: i64) -> Option<i64> {
-        let name = &*self.syms[i];
-        let env = |n: &str| match n == name {
-            true => Some(x),
-            false => value_of(self.syms, values, n),
+        let env = |n: &str| {
+            let k = self.syms.index(n)?;
+            Some(if k == i { x } else { values[k] })
         };
         self.a.eval(&env)?.checked_sub(self.b.eval(&env)?)
     }
@@ -428,17 +424,55 @@ impl Equation<'_> {
     }
 }
 
-/// Whether every predicate holds with `syms` (sorted) at `values`.
-fn holds_at(preds: &[&Pred], syms: &[Arc<str>], values: &[i64]) -> bool {
-    let env = |n: &str| value_of(syms, values, n);
+/// Whether every predicate holds with `syms` at `values`.
+fn holds_at(preds: &[&Pred], syms: &Symbols, values: &[i64]) -> bool {
+    let env = |n: &str| syms.index(n).map(|i| values[i]);
     preds.iter().all(|p| p.eval(&env) == Some(true))
 }
 
-/// The value of symbol `n` at a point (`syms` sorted, `values` alongside).
-fn value_of(syms: &[Arc<str>], values: &[i64], n: &str) -> Option<i64> {
-    syms.binary_search_by(|s| (**s).cmp(n))
-        .ok()
-        .map(|i| values[i])
+/// The symbols of a job's predicates, sorted (a point gives their values in this order),
+/// with the index of every occurrence by the address of its text. A point's value of a
+/// symbol is read at every atom of every predicate for every point tried and repaired;
+/// finding it by comparing names took more than the rest of the search.
+struct Symbols<'p> {
+    names: Vec<Arc<str>>,
+    /// Index by (address, length) of each `Arc` text the predicates hold: they outlive the
+    /// table, so no address is reused for another name while it is in use.
+    by_address: rustc_hash::FxHashMap<(usize, usize), usize>,
+    preds: std::marker::PhantomData<&'p Pred>,
+}
+
+impl<'p> Symbols<'p> {
+    fn of(preds: &[&'p Pred]) -> Symbols<'p> {
+        let mut occurrences: Vec<((usize, usize), Arc<str>)> = Vec::new();
+        for p in preds {
+            p.visit_symbols(&mut |s| occurrences.push(((s.as_ptr() as usize, s.len()), s.clone())));
+        }
+        let mut names: Vec<Arc<str>> = occurrences.iter().map(|(_, s)| s.clone()).collect();
+        names.sort();
+        names.dedup();
+        let by_address = occurrences
+            .iter()
+            .filter_map(|(address, s)| Some((*address, names.binary_search(s).ok()?)))
+            .collect();
+        Symbols {
+            names,
+            by_address,
+            preds: std::marker::PhantomData,
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.names.len()
+    }
+
+    /// The index of symbol `n`: by address when `n` is a predicate's own text, else by name.
+    fn index(&self, n: &str) -> Option<usize> {
+        match self.by_address.get(&(n.as_ptr() as usize, n.len())) {
+            Some(&i) => Some(i),
+            None => self.names.binary_search_by(|s| (**s).cmp(n)).ok(),
+        }
+    }
 }
 
 /// The equalities whose holding can make `p` hold: those under `and` and `or`, not under
@@ -559,9 +593,12 @@ mod tests {
         assert!(sample_model(&refs));
         // Each equation alone: neither the linear repair nor equal sizes satisfy it.
         let values = [224, 224, 224, 224, 224];
-        let syms: Vec<Arc<str>> = ["dim~1", "int~1", "int~2", "x.shape[2]", "x.shape[3]"]
-            .map(Arc::from)
-            .to_vec();
+        let syms = Symbols::of(&refs);
+        let names: Vec<&str> = syms.names.iter().map(|s| &**s).collect();
+        assert_eq!(
+            names,
+            ["dim~1", "int~1", "int~2", "x.shape[2]", "x.shape[3]"]
+        );
         let fixed = [false, false, false, true, true];
         let (Pred::Eq(fa, fb), Pred::Eq(ga, gb)) = (&preds[2], &preds[3]) else {
             unreachable!()

@@ -696,13 +696,18 @@ impl DimExpr {
     }
 
     fn collect_symbols(&self, out: &mut Vec<Arc<str>>) {
+        self.visit_symbols(&mut |s| out.push(s.clone()));
+    }
+
+    /// Every occurrence of a symbol, in place (the same name may be held by several `Arc`s).
+    pub fn visit_symbols(&self, f: &mut dyn FnMut(&Arc<str>)) {
         for (m, _) in self.poly.iter() {
             for (atom, _) in m {
                 match atom {
-                    Atom::Sym(s) => out.push(s.clone()),
+                    Atom::Sym(s) => f(s),
                     Atom::FloorDiv(a, b) | Atom::Mod(a, b) | Atom::Min(a, b) | Atom::Max(a, b) => {
-                        a.collect_symbols(out);
-                        b.collect_symbols(out);
+                        a.visit_symbols(f);
+                        b.visit_symbols(f);
                     }
                 }
             }

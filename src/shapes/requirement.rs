@@ -35,17 +35,26 @@ impl Pred {
     }
 
     fn collect_symbols(&self, out: &mut std::collections::BTreeSet<std::sync::Arc<str>>) {
+        self.visit_symbols(&mut |s| {
+            if !out.contains(s) {
+                out.insert(s.clone());
+            }
+        });
+    }
+
+    /// Every occurrence of a symbol, in place (see [`DimExpr::visit_symbols`]).
+    pub fn visit_symbols(&self, f: &mut dyn FnMut(&std::sync::Arc<str>)) {
         match self {
             Pred::Eq(a, b)
             | Pred::Ne(a, b)
             | Pred::Le(a, b)
             | Pred::Lt(a, b)
             | Pred::Divides(a, b) => {
-                out.extend(a.symbols());
-                out.extend(b.symbols());
+                a.visit_symbols(f);
+                b.visit_symbols(f);
             }
-            Pred::And(ps) | Pred::Or(ps) => ps.iter().for_each(|q| q.collect_symbols(out)),
-            Pred::Not(q) => q.collect_symbols(out),
+            Pred::And(ps) | Pred::Or(ps) => ps.iter().for_each(|q| q.visit_symbols(f)),
+            Pred::Not(q) => q.visit_symbols(f),
         }
     }
 
