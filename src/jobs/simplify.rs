@@ -444,17 +444,19 @@ struct Symbols<'p> {
 
 impl<'p> Symbols<'p> {
     fn of(preds: &[&'p Pred]) -> Symbols<'p> {
-        let mut occurrences: Vec<((usize, usize), Arc<str>)> = Vec::new();
+        let mut names = std::collections::BTreeSet::new();
         for p in preds {
-            p.visit_symbols(&mut |s| occurrences.push(((s.as_ptr() as usize, s.len()), s.clone())));
+            pred_symbols(p, &mut names);
         }
-        let mut names: Vec<Arc<str>> = occurrences.iter().map(|(_, s)| s.clone()).collect();
-        names.sort();
-        names.dedup();
-        let by_address = occurrences
-            .iter()
-            .filter_map(|(address, s)| Some((*address, names.binary_search(s).ok()?)))
-            .collect();
+        let names: Vec<Arc<str>> = names.into_iter().collect();
+        let mut by_address = rustc_hash::FxHashMap::default();
+        for p in preds {
+            p.visit_symbols(&mut |s| {
+                if let Ok(i) = names.binary_search(s) {
+                    by_address.insert((s.as_ptr() as usize, s.len()), i);
+                }
+            });
+        }
         Symbols {
             names,
             by_address,
@@ -618,6 +620,26 @@ mod tests {
         };
         // 49 * a * b == 224 * 224: a * b == 1024, split 32 by 32.
         assert_eq!(windows.solve(&values, &fixed), vec![(1, 32), (2, 32)]);
+    }
+
+    #[test]
+    fn symbols_are_found_by_address_or_by_name() {
+        // Two texts of one name (made apart) and another name: each predicate's own text is
+        // found by address, a text no predicate holds by name, an unknown name not at all.
+        let (a1, a2, b) = (DimExpr::sym("a"), DimExpr::sym("a"), DimExpr::sym("b"));
+        let preds = [Pred::Eq(a1.add(&b), a2.clone())];
+        let refs: Vec<&Pred> = preds.iter().collect();
+        let syms = Symbols::of(&refs);
+        assert_eq!(syms.len(), 2);
+        let mut found = Vec::new();
+        preds[0].visit_symbols(&mut |s| found.push(syms.index(s)));
+        assert_eq!(found, [Some(0), Some(1), Some(0)]);
+        assert_eq!(syms.by_address.len(), 3);
+        assert_eq!(syms.index(&String::from("b")), Some(1));
+        assert_eq!(syms.index("c"), None);
+        // A point's values are read in the names' order.
+        assert!(holds_at(&refs, &syms, &[5, 0]));
+        assert!(!holds_at(&refs, &syms, &[5, 1]));
     }
 
     #[test]
