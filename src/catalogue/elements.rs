@@ -457,7 +457,7 @@ mod tests {
             V::Data(Value::Int(e)) => e.as_const().map(Json::from),
             V::Data(Value::Float(Some(x))) => Some(Json::from(*x)),
             V::Data(Value::Bool(Some(b))) => Some(Json::Bool(*b)),
-            V::List(items) | V::Tuple(items) => items
+            seq if let Some(items) = seq.sequence() => items
                 .iter()
                 .map(python_value)
                 .collect::<Option<Vec<_>>>()

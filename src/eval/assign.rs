@@ -2,6 +2,8 @@
 //! dim), starred targets, attributes, and subscripts (lists and dicts are values here, so
 //! `xs[i] = v` rebinds `xs`).
 
+use std::rc::Rc;
+
 use ruff_python_ast::Expr;
 use ruff_text_size::TextRange;
 
@@ -76,7 +78,7 @@ impl<'a> Interp<'a> {
                         let updated = match i.as_const().map(|i| if i < 0 { i + n } else { i }) {
                             Some(j) if (0..n).contains(&j) => {
                                 let mut items = items.clone();
-                                items[j as usize] = v;
+                                Rc::make_mut(&mut items)[j as usize] = v;
                                 V::List(items)
                             }
                             _ => V::Unknown,
@@ -91,7 +93,7 @@ impl<'a> Interp<'a> {
                             .and_then(|(new, (start, stop, step))| {
                                 splice(items, new, start, stop, step)
                             });
-                        self.assign(&s.value, updated.map_or(V::Unknown, V::List));
+                        self.assign(&s.value, updated.map_or(V::Unknown, V::list));
                     }
                     (V::Dict(items), V::Data(Value::Str(Some(k)))) => {
                         let mut items = items.to_vec();
@@ -249,7 +251,7 @@ impl<'a> Interp<'a> {
                 for (t, item) in targets[..star].iter().zip(items.iter()) {
                     self.assign(t, item.clone());
                 }
-                self.assign(&targets[star], V::List(items[star..tail].to_vec()));
+                self.assign(&targets[star], V::list(items[star..tail].to_vec()));
                 for (t, item) in targets[star + 1..].iter().zip(items[tail..].iter()) {
                     self.assign(t, item.clone());
                 }

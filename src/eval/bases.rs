@@ -32,7 +32,7 @@ impl<'a> Interp<'a> {
                 Some(_) => {}
             }
         }
-        V::List(out)
+        V::list(out)
     }
 
     /// `super().method(...)`: the next class after the running method's class in the method

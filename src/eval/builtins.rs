@@ -1,6 +1,8 @@
 //! Python builtins the interpreter models: `len`, `range`, `zip`, `enumerate`, `min`/`max`
 //! over dims, `list`/`tuple`, `getattr`, ...; anything else is unknown.
 
+use std::rc::Rc;
+
 use ruff_python_ast::Expr;
 use ruff_text_size::TextRange;
 
@@ -369,7 +371,7 @@ impl<'a> Interp<'a> {
             // `repeat(x, n)`: n copies (an endless repeat is not iterable here).
             "itertools.repeat" => match args.get(1).and_then(int_of).and_then(|n| n.as_const()) {
                 Some(n) if (0..=super::interp::MAX_UNROLL as i64).contains(&n) => {
-                    V::List(vec![first; n as usize])
+                    V::list(vec![first; n as usize])
                 }
                 _ => V::Unknown,
             },
@@ -411,7 +413,7 @@ impl<'a> Interp<'a> {
                                 })
                                 .collect();
                         }
-                        V::List(out.into_iter().map(V::Tuple).collect())
+                        V::list(out.into_iter().map(V::Tuple).collect())
                     }
                     _ => V::Unknown,
                 }
@@ -524,10 +526,10 @@ impl<'a> Interp<'a> {
                     if name == "tuple" {
                         V::Tuple(items)
                     } else {
-                        V::List(items)
+                        V::list(items)
                     }
                 }
-                _ if args.is_empty() && name == "list" => V::List(Vec::new()),
+                _ if args.is_empty() && name == "list" => V::list(Vec::new()),
                 _ => V::Unknown,
             },
             // `dict(mapping, **kw)` / `dict([(k, v), ...])`: the items, then the keywords over
@@ -552,7 +554,7 @@ impl<'a> Interp<'a> {
                 match seqs {
                     Some(seqs) if !seqs.is_empty() => {
                         let n = seqs.iter().map(Vec::len).min().unwrap_or(0);
-                        V::List(
+                        V::list(
                             (0..n)
                                 .map(|i| V::Tuple(seqs.iter().map(|s| s[i].clone()).collect()))
                                 .collect(),
@@ -562,7 +564,7 @@ impl<'a> Interp<'a> {
                 }
             }
             "enumerate" => match iterate(&first) {
-                Some(items) => V::List(
+                Some(items) => V::list(
                     items
                         .into_iter()
                         .enumerate()
@@ -836,7 +838,7 @@ pub(super) fn int_range<'a>(start: i64, stop: i64, step: i64) -> V<'a> {
     if n > 4096 {
         return V::Unknown;
     }
-    V::List(
+    V::list(
         (0..n)
             .map(|i| V::Data(Value::int(start + i * step)))
             .collect(),
@@ -880,7 +882,7 @@ impl<'a> Interp<'a> {
     pub fn sorted_values(&mut self, items: &[V<'a>], reverse: bool) -> V<'a> {
         let reorder = |v: V<'a>| match v {
             V::List(mut xs) if reverse => {
-                xs.reverse();
+                Rc::make_mut(&mut xs).reverse();
                 V::List(xs)
             }
             other => other,
@@ -908,7 +910,7 @@ impl<'a> Interp<'a> {
                 .trace
                 .fact(crate::shapes::Pred::Le(w[0].clone(), w[1].clone()), None);
         }
-        reorder(V::List(
+        reorder(V::list(
             out.into_iter().map(|d| V::Data(Value::Int(d))).collect(),
         ))
     }

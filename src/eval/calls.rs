@@ -13,7 +13,7 @@ use super::interp::{Interp, MAX_DEPTH};
 const LOAD_CALL_STEPS: usize = 2_000;
 /// Statements a call from the analysed file into another module may run.
 const IMPORTED_CALL_STEPS: usize = 5_000;
-use super::methods::{dict_mutation, grown, list_pop, mapping_method, set_key, str_method};
+use super::methods::{dict_mutation, grow, list_pop, mapping_method, set_key, str_method};
 use super::sequences::tensor_to_python;
 pub use super::sequences::{element_of, iterate};
 use super::value::{ContainerKind, Object, TorchModule, TORCH_BASE_ATTR, V};
@@ -107,7 +107,7 @@ impl<'a> Interp<'a> {
             {
                 if let V::List(items) = self.eval(&a.value) {
                     let reordered = if method == "reverse" && c.arguments.is_empty() {
-                        V::List(items.into_iter().rev().collect())
+                        V::list(items.iter().rev().cloned().collect())
                     } else if method == "sort" && c.arguments.args.is_empty() {
                         let (_, kwargs) = self.eval_args(c);
                         match super::builtins::sort_order(&kwargs) {
@@ -151,8 +151,11 @@ impl<'a> Interp<'a> {
                         ) => {
                             self.set_attr(&recv, name, t.clone());
                         }
-                        (Some(c), _, _) => {
-                            let updated = grown(&c, method, args).unwrap_or(V::Unknown);
+                        (Some(mut c), _, _) => {
+                            let updated = match grow(&mut c, method, args) {
+                                true => c,
+                                false => V::Unknown,
+                            };
                             self.set_attr(&recv, TORCH_BASE_ATTR, updated);
                         }
                         // `nn.Module.add_module(name, m)` registers an attribute.
@@ -171,8 +174,15 @@ impl<'a> Interp<'a> {
                     }
                     return V::none();
                 }
-                if let Some(updated) = grown(&recv, method, args) {
-                    self.assign(&a.value, updated);
+                let mut recv = recv;
+                // A local list gives up its binding while it grows, so that its items, no
+                // longer shared, grow in place; it is bound again either way.
+                let local = match (&*a.value, &recv) {
+                    (Expr::Name(n), V::List(_)) => self.release_local(n.id.as_str()),
+                    _ => false,
+                };
+                if grow(&mut recv, method, args) || local {
+                    self.assign(&a.value, recv);
                 }
                 return V::none();
             }
@@ -459,8 +469,9 @@ impl<'a> Interp<'a> {
                 // draw of its own.
                 match (tensor_to_python(t, method == "tolist"), t.range()) {
                     (V::Data(Value::IntUnknown), Some(b)) => self.drawn_int(b),
-                    (V::List(xs), Some(b)) => V::List(
-                        xs.into_iter()
+                    (V::List(xs), Some(b)) => V::list(
+                        Rc::unwrap_or_clone(xs)
+                            .into_iter()
                             .map(|x| match x {
                                 V::Data(Value::IntUnknown) => self.drawn_int(b),
                                 other => other,

@@ -99,12 +99,12 @@ impl<'a> ParserOption<'a> {
         let text = |s: &str| V::Data(Value::Str(Some(s.to_string())));
         V::Tuple(vec![
             text(&self.dest),
-            V::List(self.flags.iter().map(|f| text(f)).collect()),
+            V::list(self.flags.iter().map(|f| text(f)).collect()),
             self.kind.clone(),
             text(&self.action),
             self.nargs.clone().unwrap_or(V::Unknown),
             self.default.clone(),
-            V::List(self.choices.clone()),
+            V::list(self.choices.clone()),
         ])
     }
 
@@ -124,7 +124,7 @@ impl<'a> ParserOption<'a> {
             action: text_of(action)?,
             nargs: (!nargs.is_unknown()).then(|| nargs.clone()),
             default: default.clone(),
-            choices: choices.clone(),
+            choices: choices.to_vec(),
         })
     }
 
@@ -274,7 +274,7 @@ impl<'a> Interp<'a> {
     pub(super) fn argument_parser(&mut self, span: TextRange) -> V<'a> {
         self.config_object(
             parser_class(),
-            vec![(OPTIONS.into(), V::List(Vec::new()))],
+            vec![(OPTIONS.into(), V::list(Vec::new()))],
             span,
         )
     }
@@ -299,7 +299,7 @@ impl<'a> Interp<'a> {
                     Some(option) => {
                         let mut p = parser.borrow_mut();
                         if let Some(V::List(options)) = p.attrs_mut().get_mut(OPTIONS) {
-                            options.push(option.to_value());
+                            Rc::make_mut(options).push(option.to_value());
                         }
                     }
                     None => self.make_opaque(parser),
@@ -329,7 +329,7 @@ impl<'a> Interp<'a> {
                             choices: Vec::new(),
                         });
                     }
-                    let list = V::List(options.iter().map(ParserOption::to_value).collect());
+                    let list = V::list(options.iter().map(ParserOption::to_value).collect());
                     parser.borrow_mut().attrs_mut().insert(OPTIONS.into(), list);
                 }
                 V::none()
@@ -350,7 +350,7 @@ impl<'a> Interp<'a> {
                     },
                 };
                 if method == "parse_known_args" {
-                    V::Tuple(vec![ns, V::List(Vec::new())])
+                    V::Tuple(vec![ns, V::list(Vec::new())])
                 } else {
                     ns
                 }
@@ -523,7 +523,7 @@ impl<'a> Interp<'a> {
                 (None, _)
                     if positional && nargs.as_ref().and_then(text_of).as_deref() == Some("*") =>
                 {
-                    V::List(Vec::new())
+                    V::list(Vec::new())
                 }
                 (None, _) => V::none(),
             }

@@ -143,7 +143,7 @@ impl<'a> Interp<'a> {
             }
             None => return V::Unknown,
         };
-        V::List(
+        V::list(
             sizes
                 .into_iter()
                 .map(|n| V::Sampled(Rc::new((n, sample.clone()))))
@@ -265,12 +265,12 @@ fn collate<'a>(sample: &V<'a>, size: &DimExpr) -> Option<V<'a>> {
         V::Data(Value::Int(_) | Value::IntUnknown) => vector(DType::Int),
         V::Data(Value::Float(_)) => vector(DType::Float),
         V::Data(Value::Bool(_)) => vector(DType::Bool),
-        V::Tuple(items) | V::List(items) => {
+        seq if let Some(items) = seq.sequence() => {
             return items
                 .iter()
                 .map(|x| collate(x, size))
                 .collect::<Option<Vec<_>>>()
-                .map(V::List)
+                .map(V::list)
         }
         V::Dict(items) => {
             return items

@@ -312,7 +312,7 @@ pub fn yaml_value<'a>(text: &str) -> V<'a> {
             Yaml::Integer(i) => V::Data(Value::Int(DimExpr::from(*i))),
             Yaml::Real(r) => V::Data(Value::Float(r.parse().ok())),
             Yaml::String(s) => text_value(s.clone()),
-            Yaml::Array(items) => V::List(items.iter().map(value).collect()),
+            Yaml::Array(items) => V::list(items.iter().map(value).collect()),
             Yaml::Hash(map) => {
                 let entries: Option<Vec<(String, V<'a>)>> = map
                     .iter()
@@ -351,7 +351,7 @@ impl Json {
             Json::Int(i) => V::Data(Value::Int(DimExpr::from(i))),
             Json::Float(f) => V::Data(Value::Float(Some(f))),
             Json::Str(s) => text_value(s),
-            Json::List(items) => V::List(items.into_iter().map(Json::into_value).collect()),
+            Json::List(items) => V::list(items.into_iter().map(Json::into_value).collect()),
             Json::Object(entries) => V::dict(
                 entries
                     .into_iter()

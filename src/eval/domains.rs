@@ -78,7 +78,9 @@ fn label(target: &Expr, item: &V<'_>) -> Option<String> {
             Some(parts?.join(", "))
         }
         (Expr::Name(n), v) => Some(format!("{}={}", n.id, literal(v)?)),
-        (Expr::Tuple(t), V::Tuple(vs) | V::List(vs)) if t.elts.len() == vs.len() => {
+        (Expr::Tuple(t), v)
+            if let Some(vs) = v.sequence().filter(|vs| t.elts.len() == vs.len()) =>
+        {
             let parts: Option<Vec<String>> = t
                 .elts
                 .iter()
@@ -102,7 +104,7 @@ fn literal(v: &V<'_>) -> Option<String> {
         V::Data(Value::Bool(Some(b))) => Some(if *b { "True" } else { "False" }.to_string()),
         V::Data(Value::Str(Some(s))) => Some(s.clone()),
         V::Data(Value::None) => Some("None".to_string()),
-        V::Tuple(items) | V::List(items) => {
+        seq if let Some(items) = seq.sequence() => {
             let parts: Option<Vec<String>> = items.iter().map(literal).collect();
             let inner = parts?.join(", ");
             Some(match v {

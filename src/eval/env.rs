@@ -259,9 +259,10 @@ impl<'a> Interp<'a> {
                     .map(|(p, q)| self.join_under(p, q, guard))
                     .collect(),
             ),
-            (V::List(x), V::List(y)) if x.len() == y.len() => V::List(
-                x.into_iter()
-                    .zip(y)
+            (V::List(x), V::List(y)) if x.len() == y.len() => V::list(
+                Rc::unwrap_or_clone(x)
+                    .into_iter()
+                    .zip(Rc::unwrap_or_clone(y))
                     .map(|(p, q)| self.join_under(p, q, guard))
                     .collect(),
             ),
@@ -363,7 +364,8 @@ impl<'a> Reachable<'a> {
             {
                 items.iter().for_each(|(_, v)| self.visit(v));
             }
-            V::List(items) | V::Tuple(items) => items.iter().for_each(|v| self.visit(v)),
+            V::List(items) => items.iter().for_each(|v| self.visit(v)),
+            V::Tuple(items) => items.iter().for_each(|v| self.visit(v)),
             V::Dict(items) => items.iter().for_each(|(_, v)| self.visit(v)),
             V::Bound(recv, _) => self.visit(recv),
             V::Either(e) => {

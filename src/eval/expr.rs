@@ -1,6 +1,8 @@
 //! Expressions: literals, names, operators, comparisons, attributes, subscripts,
 //! comprehensions. Calls are in `calls.rs`.
 
+use std::rc::Rc;
+
 use ruff_python_ast::{BoolOp, CmpOp, Expr, Number, Operator, UnaryOp};
 use ruff_text_size::TextRange;
 
@@ -58,7 +60,7 @@ impl<'a> Interp<'a> {
                 None => V::Unknown,
             },
             Expr::List(l) => match self.eval_elements(&l.elts) {
-                Some(items) => V::List(items),
+                Some(items) => V::list(items),
                 None => V::Unknown,
             },
             // A set is kept as the list of its distinct items: membership and iteration of
@@ -165,7 +167,7 @@ impl<'a> Interp<'a> {
             Expr::ListComp(c) => self.comprehension(&c.elt, &c.generators),
             Expr::Generator(c) => self.comprehension(&c.elt, &c.generators),
             Expr::SetComp(c) => match self.comprehension(&c.elt, &c.generators) {
-                V::List(items) => distinct(items),
+                V::List(items) => distinct(Rc::unwrap_or_clone(items)),
                 _ => V::Unknown,
             },
             Expr::DictComp(d) => {
@@ -218,7 +220,7 @@ impl<'a> Interp<'a> {
         let ok = self.comprehend(elt, generators, &mut out);
         self.run.locals.pop();
         if ok {
-            V::List(out)
+            V::list(out)
         } else {
             V::Unknown
         }
@@ -377,25 +379,25 @@ impl<'a> Interp<'a> {
         }
         // Sequences. `xs += ys` extends a list or a module list by any iterable.
         if inplace && op == Operator::Add && matches!(l, V::List(_) | V::Container(..)) {
-            if let Some(grown) = super::methods::grown(&l, "extend", vec![r.clone()]) {
+            let mut grown = l.clone();
+            if super::methods::grow(&mut grown, "extend", vec![r.clone()]) {
                 return grown;
             }
         }
         match (&l, op, &r) {
             (V::List(a), Operator::Add, V::List(b)) => {
-                return V::List(a.iter().chain(b).cloned().collect())
+                return V::list(a.iter().chain(b.iter()).cloned().collect())
             }
             (V::Tuple(a), Operator::Add, V::Tuple(b)) => {
                 return V::Tuple(a.iter().chain(b).cloned().collect())
             }
-            (V::List(a) | V::Tuple(a), Operator::Mult, n)
-            | (n, Operator::Mult, V::List(a) | V::Tuple(a)) => {
-                let list = matches!(l, V::List(_)) || matches!(r, V::List(_));
+            (seq, Operator::Mult, n) | (n, Operator::Mult, seq) if let Some(a) = seq.sequence() => {
+                let list = matches!(seq, V::List(_));
                 return match int_of(n).and_then(|n| n.as_const()) {
                     Some(k) if (0..=256).contains(&k) => {
-                        let items = (0..k.max(0)).flat_map(|_| a.clone()).collect();
+                        let items = (0..k.max(0)).flat_map(|_| a.iter().cloned()).collect();
                         if list {
-                            V::List(items)
+                            V::list(items)
                         } else {
                             V::Tuple(items)
                         }
@@ -735,14 +737,14 @@ impl<'a> Interp<'a> {
             }
             (V::Array(_), _) => self.numpy_subscript(obj, idx, span),
             (V::Data(Value::Str(Some(text))), _) => super::strings::str_subscript(text, &idx),
-            (V::Tuple(items) | V::List(items), V::Data(Value::Int(i))) => i
+            (seq, V::Data(Value::Int(i))) if let Some(items) = seq.sequence() => i
                 .as_const()
                 .and_then(|i| item_at(items, i))
                 .unwrap_or(V::Unknown),
-            (V::Tuple(items) | V::List(items), V::Data(Value::Slice(a, b, c))) => {
+            (seq, V::Data(Value::Slice(a, b, c))) if let Some(items) = seq.sequence() => {
                 match slice_items(items, a, b, c) {
                     Some(out) if matches!(obj, V::Tuple(_)) => V::Tuple(out),
-                    Some(out) => V::List(out),
+                    Some(out) => V::list(out),
                     None => V::Unknown,
                 }
             }
@@ -862,7 +864,7 @@ pub fn int_of(v: &V<'_>) -> Option<DimExpr> {
 fn int_list(v: &V<'_>) -> Option<Vec<DimExpr>> {
     match v {
         V::Data(Value::Size(dims)) => dims.iter().map(|d| d.expr().cloned()).collect(),
-        V::Tuple(items) | V::List(items) => items.iter().map(int_of).collect(),
+        seq if let Some(items) = seq.sequence() => items.iter().map(int_of).collect(),
         _ => None,
     }
 }
@@ -933,7 +935,7 @@ fn distinct(items: Vec<V<'_>>) -> V<'_> {
             out.push(item);
         }
     }
-    V::List(out)
+    V::list(out)
 }
 
 /// Whether two torch API objects are the same (`torch_type == torch.FloatTensor`): the
@@ -964,8 +966,9 @@ fn symbolic_membership(l: &V<'_>, op: CmpOp, r: &V<'_>) -> Option<Pred> {
         return None;
     }
     let x = int_of(l).filter(|x| x.as_const().is_none())?;
-    let (V::List(items) | V::Tuple(items) | V::Set(items)) = r else {
-        return None;
+    let items = match r {
+        V::Set(items) => items,
+        seq => seq.sequence()?,
     };
     let mut ints: Vec<i64> = items
         .iter()

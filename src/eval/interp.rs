@@ -235,6 +235,21 @@ impl<'a> Interp<'a> {
         };
     }
 
+    /// Unbinds `name` from the running frame, leaving its slot in place (to be bound again);
+    /// false when it is not a name of that frame.
+    pub fn release_local(&mut self, name: &str) -> bool {
+        if self.is_declared_global(name) {
+            return false;
+        }
+        match self.run.locals.last_mut().and_then(|f| f.get_mut(name)) {
+            Some(slot) => {
+                *slot = V::Unknown;
+                true
+            }
+            None => false,
+        }
+    }
+
     /// Whether the running function declares `global name`.
     fn is_declared_global(&self, name: &str) -> bool {
         self.run

@@ -299,7 +299,7 @@ fn train_test_split<'a>(args: &[V<'a>], kwargs: &[(String, V<'a>)]) -> Option<V<
             _ => V::Unknown,
         }
     };
-    Some(V::List(
+    Some(V::list(
         args.iter()
             .flat_map(|a| [with_rows(a, train), with_rows(a, test)])
             .collect(),

@@ -13,15 +13,15 @@ pub fn mapping_method<'a>(items: &[(String, V<'a>)], method: &str, args: &[V<'a>
     let key = |k: &String| V::Data(Value::Str(Some(k.clone())));
     match method {
         "children" | "values" | "modules" => {
-            V::List(items.iter().map(|(_, v)| v.clone()).collect())
+            V::list(items.iter().map(|(_, v)| v.clone()).collect())
         }
-        "items" => V::List(
+        "items" => V::list(
             items
                 .iter()
                 .map(|(k, v)| V::Tuple(vec![key(k), v.clone()]))
                 .collect(),
         ),
-        "keys" => V::List(items.iter().map(|(k, _)| key(k)).collect()),
+        "keys" => V::list(items.iter().map(|(k, _)| key(k)).collect()),
         "get" => match args.first() {
             Some(V::Data(Value::Str(Some(k)))) => items
                 .iter()
@@ -40,9 +40,9 @@ pub fn str_method<'a>(text: &str, method: &str, args: &[V<'a>]) -> V<'a> {
     let known = |s: &str| V::Data(Value::Str(Some(s.to_string())));
     let int = |i: i64| V::Data(Value::int(i));
     match (method, args) {
-        ("split", []) => V::List(text.split_whitespace().map(known).collect()),
+        ("split", []) => V::list(text.split_whitespace().map(known).collect()),
         ("split", [V::Data(Value::Str(Some(sep)))]) if !sep.is_empty() => {
-            V::List(text.split(sep.as_str()).map(known).collect())
+            V::list(text.split(sep.as_str()).map(known).collect())
         }
         ("format", _) => super::strings::brace_format(text, args).map_or(V::Unknown, |t| known(&t)),
         // Positions count characters, as Python's do; `index` of a missing part raises.
@@ -99,48 +99,57 @@ pub fn list_index<'a>(items: &[V<'a>], args: &[V<'a>]) -> V<'a> {
     }
 }
 
-/// `xs.append(v)` and friends on a list or a module container: the grown value.
-pub fn grown<'a>(recv: &V<'a>, method: &str, args: Vec<V<'a>>) -> Option<V<'a>> {
-    match (recv, method) {
+/// `xs.append(v)` and friends on a list or a module container, in place: false when the
+/// call leaves the receiver as it was. A list's items are copied only when another value
+/// still shares them (a list grown in a loop is not copied at every pass).
+pub fn grow<'a>(recv: &mut V<'a>, method: &str, args: Vec<V<'a>>) -> bool {
+    grow_in_place(recv, method, args).is_some()
+}
+
+fn grow_in_place<'a>(recv: &mut V<'a>, method: &str, args: Vec<V<'a>>) -> Option<()> {
+    let grown = match (&mut *recv, method) {
         (V::List(items), "append") => {
-            let mut items = items.clone();
-            items.push(args.into_iter().next()?);
-            Some(V::List(items))
+            let v = args.into_iter().next()?;
+            Rc::make_mut(items).push(v);
+            return Some(());
         }
         (V::List(items), "insert") => {
             let mut args = args.into_iter();
             let at = position(&args.next()?, items.len(), true)?;
-            let mut items = items.clone();
-            items.insert(at, args.next()?);
-            Some(V::List(items))
+            let v = args.next()?;
+            Rc::make_mut(items).insert(at, v);
+            return Some(());
         }
         (V::List(items), "extend") => {
-            let mut items = items.clone();
-            items.extend(iterate(args.first()?)?);
-            Some(V::List(items))
+            let more = iterate(args.first()?)?;
+            Rc::make_mut(items).extend(more);
+            return Some(());
         }
-        (V::Container(kind, items, span), "append") => {
-            let mut items = (**items).clone();
-            items.push((items.len().to_string(), args.into_iter().next()?));
-            Some(V::Container(*kind, Rc::new(items), *span))
+        (V::Container(_, items, _), "append") => {
+            let v = args.into_iter().next()?;
+            let items = Rc::make_mut(items);
+            items.push((items.len().to_string(), v));
+            return Some(());
         }
-        (V::Container(kind, items, span), "extend") => {
-            let mut items = (**items).clone();
-            for v in iterate(args.first()?)? {
+        (V::Container(_, items, _), "extend") => {
+            let more = iterate(args.first()?)?;
+            let items = Rc::make_mut(items);
+            for v in more {
                 items.push((items.len().to_string(), v));
             }
-            Some(V::Container(*kind, Rc::new(items), *span))
+            return Some(());
         }
         (V::Container(..), "add_module") => {
             let mut args = args.into_iter();
-            let name = match args.next()? {
-                V::Data(Value::Str(Some(s))) => s,
-                _ => return Some(V::Unknown),
-            };
-            with_child(recv, &name, args.next()?)
+            match args.next()? {
+                V::Data(Value::Str(Some(name))) => with_child(recv, &name, args.next()?)?,
+                _ => V::Unknown,
+            }
         }
-        (_, _) => Some(V::Unknown),
-    }
+        (_, _) => V::Unknown,
+    };
+    *recv = grown;
+    Some(())
 }
 
 /// A list index for `insert` (clamped into `0..=len`, as Python does) or `pop` (`None`
@@ -164,7 +173,7 @@ pub fn list_pop<'a>(items: &[V<'a>], args: &[V<'a>]) -> (V<'a>, V<'a>) {
         Some(i) => {
             let mut items = items.to_vec();
             let v = items.remove(i);
-            (v, V::List(items))
+            (v, V::list(items))
         }
         None => (V::Unknown, V::Unknown),
     }
@@ -280,13 +289,13 @@ pub fn sorted_of<'a>(items: &[V<'a>]) -> Option<V<'a>> {
         .collect();
     if let Some(mut ints) = ints {
         ints.sort();
-        return Some(V::List(
+        return Some(V::list(
             ints.into_iter().map(|i| V::Data(Value::int(i))).collect(),
         ));
     }
     let mut texts: Vec<&str> = items.iter().map(V::known_str).collect::<Option<_>>()?;
     texts.sort();
-    Some(V::List(
+    Some(V::list(
         texts
             .into_iter()
             .map(|t| V::Data(Value::Str(Some(t.to_string()))))
@@ -303,7 +312,11 @@ pub fn contains(needle: &V, haystack: &V) -> Option<bool> {
         (V::Data(Value::Str(Some(k))), V::Data(Value::Str(Some(s)))) => {
             Some(s.contains(k.as_str()))
         }
-        (_, V::List(items) | V::Tuple(items) | V::Set(items)) => {
+        (_, V::Set(items)) => {
+            let needle = constant(needle)?;
+            any_known(items.iter().map(|item| constant(item).map(|c| c == needle)))
+        }
+        (_, seq) if let Some(items) = seq.sequence() => {
             let needle = constant(needle)?;
             any_known(items.iter().map(|item| constant(item).map(|c| c == needle)))
         }
@@ -338,6 +351,35 @@ class Net(nn.Module):
         return self.dec(y) + skips.pop()
 "#;
         assert_twins(src, "OUT", "8", "4", 17);
+    }
+
+    /// A list grown in a loop whose body branches grows by one item a pass, and a copy taken
+    /// before a later `append` keeps its own items (lists share items until one changes).
+    #[test]
+    fn a_list_grown_under_branches_keeps_its_copies_apart() {
+        let src = r#"
+import torch
+from torch import nn
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(IN, 2)
+
+    def forward(self, x):
+        feats = []
+        for i in range(4):
+            if x.shape[0] > 1:
+                x = x * 2
+            feats.append(x)
+        kept = list(feats)
+        feats.append(x)
+        return self.fc(torch.cat(kept, dim=1)), torch.cat(feats, dim=1)
+
+def build():
+    return Net()(torch.randn(3, 8))
+"#;
+        assert_twins(src, "IN", "40", "32", 18);
     }
 
     /// Vocabularies from Python's `string` module and ids computed from known words: the

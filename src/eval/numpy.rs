@@ -121,7 +121,7 @@ pub fn array<'a>(t: TensorValue) -> V<'a> {
 fn as_tensors<'a>(v: &V<'a>) -> V<'a> {
     match v {
         V::Array(t) => V::Data(Value::Tensor((**t).clone())),
-        V::List(items) => V::List(items.iter().map(as_tensors).collect()),
+        V::List(items) => V::list(items.iter().map(as_tensors).collect()),
         V::Tuple(items) => V::Tuple(items.iter().map(as_tensors).collect()),
         other => other.clone(),
     }
@@ -209,13 +209,19 @@ impl<'a> Interp<'a> {
                 V::Image(img) => super::images::image_array(&img),
                 V::Data(Value::Tensor(t)) => array(t),
                 // numpy stacks a sequence of arrays (all of one shape, else it raises).
-                V::List(items) | V::Tuple(items)
-                    if !items.is_empty() && items.iter().all(|i| matches!(i, V::Array(_))) =>
+                seq if seq.sequence().is_some_and(|items| {
+                    !items.is_empty() && items.iter().all(|i| matches!(i, V::Array(_)))
+                }) =>
                 {
                     let dim = V::Data(Value::int(0));
-                    self.numpy_apply("torch.stack", &[V::List(items), dim], vec![], span)
+                    let items = seq.sequence().unwrap_or_default().to_vec();
+                    self.numpy_apply("torch.stack", &[V::list(items), dim], vec![], span)
                 }
-                V::List(ref items) | V::Tuple(ref items) if items.iter().any(holds_array) => {
+                ref seq
+                    if seq
+                        .sequence()
+                        .is_some_and(|items| items.iter().any(holds_array)) =>
+                {
                     V::Unknown
                 }
                 V::List(_) | V::Tuple(_) => {
@@ -304,7 +310,7 @@ impl<'a> Interp<'a> {
         let one_dim = match a {
             V::Array(t) => t.shape.dims().is_some_and(|d| d.len() == 1),
             V::Data(Value::Int(_)) => true,
-            V::List(items) | V::Tuple(items) => !items.iter().any(holds_array),
+            seq if let Some(items) = seq.sequence() => !items.iter().any(holds_array),
             _ => false,
         };
         if one_dim {
@@ -477,7 +483,12 @@ impl<'a> Interp<'a> {
             .map(|a| match a {
                 V::Array(t) => V::Data(Value::Tensor(*t)),
                 // torch stacks a list of arrays, which its rules read as scalars.
-                V::List(items) | V::Tuple(items) if items.iter().any(holds_array) => V::Unknown,
+                seq if seq
+                    .sequence()
+                    .is_some_and(|items| items.iter().any(holds_array)) =>
+                {
+                    V::Unknown
+                }
                 other => other,
             })
             .collect()
@@ -487,7 +498,7 @@ impl<'a> Interp<'a> {
 fn holds_array(v: &V<'_>) -> bool {
     match v {
         V::Array(_) => true,
-        V::List(items) | V::Tuple(items) => items.iter().any(holds_array),
+        seq if let Some(items) = seq.sequence() => items.iter().any(holds_array),
         _ => false,
     }
 }

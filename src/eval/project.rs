@@ -151,7 +151,7 @@ impl<'a> Interp<'a> {
         }
         let globals = &project.loaded[id].globals;
         let listed: Option<Vec<String>> = match globals.get("__all__") {
-            Some(V::List(items) | V::Tuple(items)) => items
+            Some(seq) if let Some(items) = seq.sequence() => items
                 .iter()
                 .map(|v| v.known_str().map(str::to_string))
                 .collect(),

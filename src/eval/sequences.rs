@@ -89,7 +89,7 @@ pub fn tensor_to_python<'a>(t: &TensorValue, list: bool) -> V<'a> {
         Some([]) => scalar,
         Some([n]) => match n.as_const() {
             Some(n) if (0..=super::interp::MAX_UNROLL as i64).contains(&n) => {
-                V::List(vec![scalar; n as usize])
+                V::list(vec![scalar; n as usize])
             }
             _ => V::Unknown,
         },
@@ -103,7 +103,7 @@ fn nested<'a>(dims: &[usize], values: &[f64], number: &dyn Fn(f64) -> V<'a>) -> 
         None => values.first().map_or(V::Unknown, |&x| number(x)),
         Some((&n, rest)) => {
             let len: usize = rest.iter().product();
-            V::List(
+            V::list(
                 (0..n)
                     .map(|i| nested(rest, &values[i * len..(i + 1) * len], number))
                     .collect(),

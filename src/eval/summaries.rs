@@ -200,7 +200,7 @@ pub fn fork<'a>(v: &V<'a>, copies: &mut Copies<'a>) -> Option<V<'a>> {
             V::Object(copy)
         }
         V::Tuple(items) => V::Tuple(fork_all(items, copies)?),
-        V::List(items) => V::List(fork_all(items, copies)?),
+        V::List(items) => V::list(fork_all(items, copies)?),
         V::Set(items) => V::Set(fork_all(items, copies)?),
         V::Dict(items) => V::dict(fork_named(items, copies)?),
         V::Closure(f, env) => V::Closure(f, Rc::new(fork_map(env, copies)?)),

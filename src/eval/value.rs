@@ -57,7 +57,9 @@ pub enum V<'a> {
     /// Shape-level data: tensors, ints, floats, bools, strings, None, sizes, slices, dtypes.
     Data(Value),
     Tuple(Vec<V<'a>>),
-    List(Vec<V<'a>>),
+    /// A list: a value (copied on assignment, as the analysis models lists), its items
+    /// shared until one copy changes (snapshots at every branch keep lists unchanged).
+    List(Rc<Vec<V<'a>>>),
     /// A set of known constants (`set(widths)`), distinct: its size and membership are
     /// known, its iteration order is not (iterating it is unknown; `sorted` is not).
     Set(Vec<V<'a>>),
@@ -139,6 +141,10 @@ pub fn any_known(answers: impl IntoIterator<Item = Option<bool>>) -> Option<bool
     all_known.then_some(false)
 }
 
+fn same_sequences<'a>(a: &[V<'a>], b: &[V<'a>]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.same(y))
+}
+
 /// Named items (dict entries, container children) alike, in the same order.
 fn same_items<'a>(a: &[(String, V<'a>)], b: &[(String, V<'a>)]) -> bool {
     a.len() == b.len() && a.iter().zip(b).all(|((k, x), (l, y))| k == l && x.same(y))
@@ -172,6 +178,20 @@ pub struct Either<'a> {
 }
 
 impl<'a> V<'a> {
+    /// A list of these items.
+    pub fn list(items: Vec<V<'a>>) -> V<'a> {
+        V::List(Rc::new(items))
+    }
+
+    /// The items of a list or a tuple.
+    pub fn sequence(&self) -> Option<&[V<'a>]> {
+        match self {
+            V::Tuple(items) => Some(items),
+            V::List(items) => Some(items),
+            _ => None,
+        }
+    }
+
     /// A dict of these items (shared: a dict is a value, changed by rebinding a new one).
     pub fn dict(items: Vec<(String, V<'a>)>) -> V<'a> {
         V::Dict(Rc::new(items))
@@ -222,7 +242,7 @@ impl<'a> V<'a> {
             }
             // A shallow copy shares what a list or dict holds.
             _ if depth == 1 => self.clone(),
-            V::List(xs) => V::List(xs.iter().map(inner).collect()),
+            V::List(xs) => V::list(xs.iter().map(inner).collect()),
             V::Tuple(xs) => V::Tuple(xs.iter().map(inner).collect()),
             V::Dict(xs) => V::dict(items(xs)),
             V::Container(kind, xs, span) => V::Container(*kind, Rc::new(items(xs)), *span),
@@ -331,7 +351,7 @@ impl<'a> V<'a> {
     pub fn data(v: Value) -> V<'a> {
         match v {
             Value::Tuple(items) => V::Tuple(items.into_iter().map(V::data).collect()),
-            Value::List(items) => V::List(items.into_iter().map(V::data).collect()),
+            Value::List(items) => V::list(items.into_iter().map(V::data).collect()),
             Value::Unknown => V::Unknown,
             other => V::Data(other),
         }
@@ -385,7 +405,8 @@ impl<'a> V<'a> {
     /// Elements of a sequence whose length is known.
     pub fn elements(&self) -> Option<Vec<V<'a>>> {
         match self {
-            V::Tuple(items) | V::List(items) => Some(items.clone()),
+            V::Tuple(items) => Some(items.clone()),
+            V::List(items) => Some(items.to_vec()),
             V::Data(Value::Size(dims)) => Some(
                 dims.iter()
                     .map(|d| match d.expr() {
@@ -423,7 +444,8 @@ impl<'a> V<'a> {
             V::Data(Value::Int(e)) => e.as_const().map(|c| c != 0),
             V::Data(Value::Float(f)) => f.map(|f| f != 0.0),
             V::Data(Value::Str(s)) => s.as_ref().map(|s| !s.is_empty()),
-            V::Tuple(items) | V::List(items) => Some(!items.is_empty()),
+            V::Tuple(items) => Some(!items.is_empty()),
+            V::List(items) => Some(!items.is_empty()),
             V::Data(Value::Size(d)) => Some(!d.is_empty()),
             V::Dict(items) => Some(!items.is_empty()),
             V::Func(_) | V::Class(_) | V::Object(_) | V::Module(_) | V::Torch(_) => Some(true),
@@ -445,9 +467,8 @@ impl<'a> V<'a> {
     pub fn same(&self, other: &V<'a>) -> bool {
         match (self, other) {
             (V::Data(a), V::Data(b)) => a == b,
-            (V::Tuple(a), V::Tuple(b)) | (V::List(a), V::List(b)) => {
-                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.same(y))
-            }
+            (V::Tuple(a), V::Tuple(b)) => same_sequences(a, b),
+            (V::List(a), V::List(b)) => Rc::ptr_eq(a, b) || same_sequences(a, b),
             (V::Torch(a), V::Torch(b)) => a == b,
             (V::Builtin(a), V::Builtin(b)) => a == b,
             (V::Func(a), V::Func(b)) => std::ptr::eq(*a, *b),

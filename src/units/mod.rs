@@ -641,7 +641,7 @@ fn returned_shapes(out: &V<'_>) -> Vec<Option<Vec<Option<crate::shapes::DimExpr>
         _ => None,
     };
     match out {
-        V::Tuple(items) | V::List(items) => {
+        seq if let Some(items) = seq.sequence() => {
             let all: Option<Vec<_>> = items.iter().map(dims).collect();
             all.unwrap_or_default()
         }
