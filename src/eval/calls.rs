@@ -999,7 +999,7 @@ impl<'a> Interp<'a> {
             }
         }
         self.run.depth += 1;
-        self.run.locals.push(frame);
+        self.run.locals.push(Rc::new(frame));
         let declared = declared_globals(&def.body);
         if !declared.is_empty() {
             let depth = self.run.locals.len();

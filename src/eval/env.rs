@@ -118,9 +118,13 @@ impl<'a> Interp<'a> {
     /// known, is where `a` holds (and `b` elsewhere), so layers that differ become a choice.
     pub fn join_branches(&mut self, a: Snapshot<'a>, b: Snapshot<'a>, guard: Option<&Pred>) {
         if let (Some(la), Some(lb)) = (a.locals, b.locals) {
-            let joined = self.join_maps(la, lb, guard);
+            // The frame is `a`'s: it lets go of it, so that `a`'s names are joined in place.
             if let Some(frame) = self.run.locals.last_mut() {
-                *frame = joined;
+                *frame = Rc::default();
+            }
+            let joined = self.join_maps(Rc::unwrap_or_clone(la), Rc::unwrap_or_clone(lb), guard);
+            if let Some(frame) = self.run.locals.last_mut() {
+                *frame = Rc::new(joined);
             }
         }
         if let (Some(ga), Some(gb)) = (a.globals, b.globals) {
@@ -390,7 +394,7 @@ pub struct Checkpoint<'a> {
 /// attributes of reachable objects.
 #[derive(Clone)]
 pub struct Snapshot<'a> {
-    locals: Option<HashMap<String, V<'a>>>,
+    locals: Option<Rc<HashMap<String, V<'a>>>>,
     globals: Option<super::interp::Globals<'a>>,
     objects: Vec<super::value::ObjectState<'a>>,
 }

@@ -179,7 +179,7 @@ impl<'a> Interp<'a> {
             }
             Expr::Starred(s) => self.eval(&s.value),
             Expr::Lambda(l) => {
-                let frame = self.run.locals.last().map(|f| std::rc::Rc::new(f.clone()));
+                let frame = self.run.locals.last().cloned();
                 V::Lambda(l, frame)
             }
             Expr::Await(_) | Expr::Yield(_) | Expr::YieldFrom(_) => V::Unknown,

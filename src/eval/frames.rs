@@ -152,7 +152,7 @@ impl<'a> Interp<'a> {
             frame.entry(name.clone()).or_insert_with(|| v.clone());
         }
         self.run.depth += 1;
-        self.run.locals.push(frame);
+        self.run.locals.push(Rc::new(frame));
         let out = self.eval(&lambda.body);
         self.run.locals.pop();
         self.run.depth -= 1;

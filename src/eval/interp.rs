@@ -96,7 +96,9 @@ pub type AppliedOperators = std::collections::BTreeSet<Applied>;
 /// another module's top level runs ([`Interp::isolate`]).
 #[derive(Default)]
 pub struct RunState<'a> {
-    pub locals: Vec<HashMap<String, V<'a>>>,
+    /// The frames of the running calls, innermost last; a frame is shared with the branch
+    /// snapshots and closures taken of it until it is next written (copied then).
+    pub locals: Vec<Rc<HashMap<String, V<'a>>>>,
     pub guards: Vec<Pred>,
     pub trace: Trace,
     pub depth: usize,
@@ -230,7 +232,7 @@ impl<'a> Interp<'a> {
             return;
         }
         match self.run.locals.last_mut() {
-            Some(frame) => frame.insert(name.to_string(), v),
+            Some(frame) => Rc::make_mut(frame).insert(name.to_string(), v),
             None => Rc::make_mut(&mut self.globals).insert(name.to_string(), v),
         };
     }
@@ -241,12 +243,14 @@ impl<'a> Interp<'a> {
         if self.is_declared_global(name) {
             return false;
         }
-        match self.run.locals.last_mut().and_then(|f| f.get_mut(name)) {
-            Some(slot) => {
-                *slot = V::Unknown;
+        match self.run.locals.last_mut() {
+            Some(frame) if frame.contains_key(name) => {
+                if let Some(slot) = Rc::make_mut(frame).get_mut(name) {
+                    *slot = V::Unknown;
+                }
                 true
             }
-            None => false,
+            _ => false,
         }
     }
 
@@ -579,7 +583,7 @@ impl<'a> Interp<'a> {
             Stmt::FunctionDef(def) => {
                 // Inside a function, a nested def keeps the enclosing frame it reads.
                 let f = match self.run.locals.last() {
-                    Some(frame) => V::Closure(def, std::rc::Rc::new(frame.clone())),
+                    Some(frame) => V::Closure(def, Rc::clone(frame)),
                     None => V::Func(def),
                 };
                 self.bind(def.name.id.as_str(), f);
@@ -832,7 +836,7 @@ impl<'a> Interp<'a> {
         self.classes.bases.insert(class as *const _, bases);
         // Class-body assignments are class attributes (`expansion = 4`, `act = nn.GELU`).
         let mut attrs = HashMap::default();
-        self.run.locals.push(HashMap::default());
+        self.run.locals.push(Rc::default());
         for stmt in &class.body {
             match stmt {
                 Stmt::Assign(a) => {
