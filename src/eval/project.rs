@@ -425,10 +425,19 @@ impl<'a> Interp<'a> {
         let project = self.project.as_mut()?;
         let mut copies = summaries::Copies::default();
         let mut ids = Vec::with_capacity(summary.modules.len());
+        let mut other_trees = Vec::new();
         for m in &summary.modules {
-            let source: &'a SourceModule = project.arena.alloc(m.source.clone());
             let id = match project.by_path.get(&m.source.path) {
-                Some(&id) => id,
+                // Loaded already, from this very tree: its definitions are registered.
+                Some(&id) if Rc::ptr_eq(&project.loaded[id].rc, &m.source) => id,
+                // Loaded from another parse of the file (the parse cache was emptied in
+                // between): this summary's values refer to its own tree.
+                Some(&id) => {
+                    let source: &'a SourceModule = project.arena.alloc(m.source.clone());
+                    register_definitions(&mut project.owner, source, id);
+                    other_trees.push(m.source.clone());
+                    id
+                }
                 None => {
                     // Globals holding no instance are shared (copied on write); the
                     // others copied, so no file changes another's instances.
@@ -442,6 +451,7 @@ impl<'a> Interp<'a> {
                     } else {
                         m.globals.clone()
                     };
+                    let source: &'a SourceModule = project.arena.alloc(m.source.clone());
                     let id = project.loaded.len();
                     project.by_path.insert(m.source.path.clone(), id);
                     project.loaded.push(Loaded {
@@ -450,10 +460,10 @@ impl<'a> Interp<'a> {
                         globals: summaries::from_static(globals),
                         lines: m.lines.clone(),
                     });
+                    register_definitions(&mut project.owner, source, id);
                     id
                 }
             };
-            register_definitions(&mut project.owner, source, id);
             ids.push(id);
         }
         for also in &summary.also {
@@ -463,13 +473,7 @@ impl<'a> Interp<'a> {
             }
             project.also.push(also.clone());
         }
-        project.also.extend(
-            summary
-                .modules
-                .iter()
-                .filter(|m| !project.loaded.iter().any(|l| Rc::ptr_eq(&l.rc, &m.source)))
-                .map(|m| m.source.clone()),
-        );
+        project.also.extend(other_trees);
         for (name, index) in &summary.ids {
             project
                 .ids
