@@ -228,12 +228,12 @@ impl<'a> Interp<'a> {
         if self.is_declared_global(name) {
             let old = self.globals.get(name).cloned().unwrap_or(V::Unknown);
             let v = self.written_outside(old, v);
-            Rc::make_mut(&mut self.globals).insert(name.to_string(), v);
+            set_name(Rc::make_mut(&mut self.globals), name, v);
             return;
         }
         match self.run.locals.last_mut() {
-            Some(frame) => Rc::make_mut(frame).insert(name.to_string(), v),
-            None => Rc::make_mut(&mut self.globals).insert(name.to_string(), v),
+            Some(frame) => set_name(Rc::make_mut(frame), name, v),
+            None => set_name(Rc::make_mut(&mut self.globals), name, v),
         };
     }
 
@@ -1192,6 +1192,17 @@ pub fn torch_module<'a>(path: &str) -> V<'a> {
         super::numpy::numpy_attr(attr)
     } else {
         super::builtins::stdlib_path(path).map_or(V::Unknown, V::Builtin)
+    }
+}
+
+/// `name = v` in a frame or a module's globals: a name bound again keeps its key (binding is
+/// the commonest statement; a new key is a string allocated).
+fn set_name<'a>(names: &mut HashMap<String, V<'a>>, name: &str, v: V<'a>) {
+    match names.get_mut(name) {
+        Some(slot) => *slot = v,
+        None => {
+            names.insert(name.to_string(), v);
+        }
     }
 }
 
