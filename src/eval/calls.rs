@@ -107,7 +107,7 @@ impl<'a> Interp<'a> {
             {
                 if let V::List(items) = self.eval(&a.value) {
                     let reordered = if method == "reverse" && c.arguments.is_empty() {
-                        V::list(items.iter().rev().cloned().collect())
+                        V::list(Rc::unwrap_or_clone(items).into_iter().rev().collect())
                     } else if method == "sort" && c.arguments.args.is_empty() {
                         let (_, kwargs) = self.eval_args(c);
                         match super::builtins::sort_order(&kwargs) {

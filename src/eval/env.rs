@@ -368,8 +368,7 @@ impl<'a> Reachable<'a> {
             {
                 items.iter().for_each(|(_, v)| self.visit(v));
             }
-            V::List(items) => items.iter().for_each(|v| self.visit(v)),
-            V::Tuple(items) => items.iter().for_each(|v| self.visit(v)),
+            seq if let Some(items) = seq.sequence() => items.iter().for_each(|v| self.visit(v)),
             V::Dict(items) => items.iter().for_each(|(_, v)| self.visit(v)),
             V::Bound(recv, _) => self.visit(recv),
             V::Either(e) => {
