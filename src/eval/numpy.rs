@@ -209,21 +209,16 @@ impl<'a> Interp<'a> {
                 V::Image(img) => super::images::image_array(&img),
                 V::Data(Value::Tensor(t)) => array(t),
                 // numpy stacks a sequence of arrays (all of one shape, else it raises).
-                seq if seq.sequence().is_some_and(|items| {
-                    !items.is_empty() && items.iter().all(|i| matches!(i, V::Array(_)))
-                }) =>
+                ref seq
+                    if let Some(items) = seq.sequence().filter(|items| {
+                        !items.is_empty() && items.iter().all(|i| matches!(i, V::Array(_)))
+                    }) =>
                 {
                     let dim = V::Data(Value::int(0));
-                    let items = seq.sequence().unwrap_or_default().to_vec();
-                    self.numpy_apply("torch.stack", &[V::list(items), dim], vec![], span)
+                    let list = V::list(items.to_vec());
+                    self.numpy_apply("torch.stack", &[list, dim], vec![], span)
                 }
-                ref seq
-                    if seq
-                        .sequence()
-                        .is_some_and(|items| items.iter().any(holds_array)) =>
-                {
-                    V::Unknown
-                }
+                ref seq if holds_array(seq) => V::Unknown,
                 V::List(_) | V::Tuple(_) => {
                     self.numpy_apply("torch.tensor", &[first], vec![], span)
                 }
@@ -483,12 +478,7 @@ impl<'a> Interp<'a> {
             .map(|a| match a {
                 V::Array(t) => V::Data(Value::Tensor(*t)),
                 // torch stacks a list of arrays, which its rules read as scalars.
-                seq if seq
-                    .sequence()
-                    .is_some_and(|items| items.iter().any(holds_array)) =>
-                {
-                    V::Unknown
-                }
+                seq if holds_array(&seq) => V::Unknown,
                 other => other,
             })
             .collect()
