@@ -482,7 +482,7 @@ impl<'a> Interp<'a> {
         }
         project.lookups.extend(summary.lookups.iter().cloned());
         project.cuts.extend(summary.cuts.iter().cloned());
-        let merged = summaries::copy_classes(&summary.classes, &mut copies);
+        let merged = summaries::copy_classes(&summary.classes, &self.classes, &mut copies);
         let merged: Classes<'a> = summaries::classes_from_static(merged);
         for (k, v) in merged.attrs {
             self.classes.attrs.entry(k).or_insert(v);

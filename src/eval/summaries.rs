@@ -286,23 +286,32 @@ fn fork_arguments<'a>(
     ))
 }
 
-/// A summary's class tables with their objects copied.
-pub fn copy_classes(classes: &Classes<'static>, copies: &mut Copies<'static>) -> Classes<'static> {
-    let mut copy = |attrs: &HashMap<String, V<'static>>| -> HashMap<String, V<'static>> {
-        attrs
-            .iter()
-            .map(|(n, v)| (n.clone(), copied(v, copies)))
+/// A summary's class tables with their objects copied, but for the classes `present`
+/// already has a table of that kind for (merging keeps those, so a copy would be discarded).
+pub fn copy_classes(
+    classes: &Classes<'static>,
+    present: &Classes<'_>,
+    copies: &mut Copies<'static>,
+) -> Classes<'static> {
+    type Table<'t> = HashMap<*const ruff_python_ast::StmtClassDef, HashMap<String, V<'t>>>;
+    let mut copy_new = |from: &Table<'static>, present: &Table<'_>| -> Table<'static> {
+        from.iter()
+            .filter(|(k, _)| !present.contains_key(*k))
+            .map(|(k, attrs)| {
+                let attrs = attrs
+                    .iter()
+                    .map(|(n, v)| (n.clone(), copied(v, copies)))
+                    .collect();
+                (*k, attrs)
+            })
             .collect()
     };
-    let attrs = classes.attrs.iter().map(|(k, a)| (*k, copy(a))).collect();
-    let assigned = classes
-        .assigned
-        .iter()
-        .map(|(k, a)| (*k, copy(a)))
-        .collect();
+    let attrs = copy_new(&classes.attrs, &present.attrs);
+    let assigned = copy_new(&classes.assigned, &present.assigned);
     let bases = classes
         .bases
         .iter()
+        .filter(|(k, _)| !present.bases.contains_key(*k))
         .map(|(k, bases)| (*k, bases.iter().map(|v| copied(v, copies)).collect()))
         .collect();
     Classes {
