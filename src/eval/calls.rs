@@ -152,9 +152,10 @@ impl<'a> Interp<'a> {
                             self.set_attr(&recv, name, t.clone());
                         }
                         (Some(mut c), _, _) => {
-                            let updated = match grow(&mut c, method, args) {
-                                true => c,
-                                false => V::Unknown,
+                            let updated = if grow(&mut c, method, args) {
+                                c
+                            } else {
+                                V::Unknown
                             };
                             self.set_attr(&recv, TORCH_BASE_ATTR, updated);
                         }

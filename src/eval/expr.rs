@@ -966,10 +966,7 @@ fn symbolic_membership(l: &V<'_>, op: CmpOp, r: &V<'_>) -> Option<Pred> {
         return None;
     }
     let x = int_of(l).filter(|x| x.as_const().is_none())?;
-    let items = match r {
-        V::Set(items) => items,
-        seq => seq.sequence()?,
-    };
+    let items = r.members()?;
     let mut ints: Vec<i64> = items
         .iter()
         .map(|v| int_of(v).and_then(|e| e.as_const()))

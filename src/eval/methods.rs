@@ -303,8 +303,8 @@ pub fn sorted_of<'a>(items: &[V<'a>]) -> Option<V<'a>> {
     ))
 }
 
-/// `needle in haystack` when it is decided: a key of a dict, an item of a list or tuple of
-/// known constants, a substring of a known string.
+/// `needle in haystack` when it is decided: a key of a dict, an item of a list, tuple or set
+/// of known constants, a substring of a known string.
 pub fn contains(needle: &V, haystack: &V) -> Option<bool> {
     let constant = constant_key;
     match (needle, haystack) {
@@ -312,11 +312,7 @@ pub fn contains(needle: &V, haystack: &V) -> Option<bool> {
         (V::Data(Value::Str(Some(k))), V::Data(Value::Str(Some(s)))) => {
             Some(s.contains(k.as_str()))
         }
-        (_, V::Set(items)) => {
-            let needle = constant(needle)?;
-            any_known(items.iter().map(|item| constant(item).map(|c| c == needle)))
-        }
-        (_, seq) if let Some(items) = seq.sequence() => {
+        (_, members) if let Some(items) = members.members() => {
             let needle = constant(needle)?;
             any_known(items.iter().map(|item| constant(item).map(|c| c == needle)))
         }

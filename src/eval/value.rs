@@ -192,6 +192,14 @@ impl<'a> V<'a> {
         }
     }
 
+    /// The items of a list, a tuple or a set of constants: what `in` tests membership of.
+    pub fn members(&self) -> Option<&[V<'a>]> {
+        match self {
+            V::Set(items) => Some(items),
+            seq => seq.sequence(),
+        }
+    }
+
     /// A dict of these items (shared: a dict is a value, changed by rebinding a new one).
     pub fn dict(items: Vec<(String, V<'a>)>) -> V<'a> {
         V::Dict(Rc::new(items))
@@ -405,8 +413,7 @@ impl<'a> V<'a> {
     /// Elements of a sequence whose length is known.
     pub fn elements(&self) -> Option<Vec<V<'a>>> {
         match self {
-            V::Tuple(items) => Some(items.clone()),
-            V::List(items) => Some(items.to_vec()),
+            seq if let Some(items) = seq.sequence() => Some(items.to_vec()),
             V::Data(Value::Size(dims)) => Some(
                 dims.iter()
                     .map(|d| match d.expr() {
@@ -444,8 +451,7 @@ impl<'a> V<'a> {
             V::Data(Value::Int(e)) => e.as_const().map(|c| c != 0),
             V::Data(Value::Float(f)) => f.map(|f| f != 0.0),
             V::Data(Value::Str(s)) => s.as_ref().map(|s| !s.is_empty()),
-            V::Tuple(items) => Some(!items.is_empty()),
-            V::List(items) => Some(!items.is_empty()),
+            seq if let Some(items) = seq.sequence() => Some(!items.is_empty()),
             V::Data(Value::Size(d)) => Some(!d.is_empty()),
             V::Dict(items) => Some(!items.is_empty()),
             V::Func(_) | V::Class(_) | V::Object(_) | V::Module(_) | V::Torch(_) => Some(true),
