@@ -372,16 +372,22 @@ impl ImportSearch {
         });
         CACHE.with(|c| {
             let mut c = c.borrow_mut();
-            if c.bytes > CACHE_BYTES {
-                c.modules.clear();
-                c.bytes = 0;
-                // Summaries keep their modules' trees alive: they go with them.
-                super::summaries::clear();
-            }
             c.bytes += bytes;
             c.modules.insert(key, parsed.clone());
         });
         parsed
+    }
+
+    /// Before a file's analysis: a full cache of parsed modules is emptied, with the summaries
+    /// (they keep their modules' trees alive). Never during one file: a module parsed again
+    /// there would be a second tree beside the first, its classes and functions other objects,
+    /// and what the file finds would depend on which files its thread analysed before.
+    pub fn start_file() {
+        let full = CACHE.with(|c| c.borrow().bytes > CACHE_BYTES);
+        if full {
+            CACHE.with(|c| *c.borrow_mut() = Cache::default());
+            super::summaries::clear();
+        }
     }
 
     /// The parsed file and its size, when it is a readable Python file of bounded size that
@@ -512,6 +518,32 @@ mod tests {
         assert!(is_modelled("torchvision.transforms.v2"));
         assert!(!is_modelled("torchvision.models"));
         assert!(!is_modelled("numpyro"));
+    }
+
+    #[test]
+    fn a_full_cache_is_emptied_between_files_never_during_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let pkg = dir.path().join("pkg");
+        std::fs::create_dir_all(&pkg).unwrap();
+        std::fs::write(pkg.join("__init__.py"), "").unwrap();
+        std::fs::write(pkg.join("layers.py"), "class Mlp: pass\n").unwrap();
+        std::fs::write(pkg.join("model.py"), "from .layers import Mlp\n").unwrap();
+        let search = ImportSearch::for_file(&pkg.join("model.py"), dir.path()).unwrap();
+        ImportSearch::start_file();
+        let first = search.load("pkg.layers").unwrap();
+        CACHE.with(|c| c.borrow_mut().bytes = CACHE_BYTES + 1);
+        let again = search.load("pkg.layers").unwrap();
+        assert!(
+            Rc::ptr_eq(&first, &again),
+            "one tree per module within a file"
+        );
+        ImportSearch::start_file();
+        let next_file = search.load("pkg.layers").unwrap();
+        assert!(
+            !Rc::ptr_eq(&first, &next_file),
+            "parsed again for the next file"
+        );
+        assert!(CACHE.with(|c| c.borrow().bytes) < CACHE_BYTES);
     }
 
     #[test]

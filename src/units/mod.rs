@@ -183,6 +183,7 @@ fn run_units_in(
         interp.applied = Some(BTreeSet::new());
     }
     interp.project = imports.map(|search| {
+        ImportSearch::start_file();
         let mut project = Project::new(search, &arena);
         project.home_star_imports_needed = star_imports::needs_star_imports(module);
         project
