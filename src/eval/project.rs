@@ -430,8 +430,8 @@ impl<'a> Interp<'a> {
             let id = match project.by_path.get(&m.source.path) {
                 // Loaded already, from this very tree: its definitions are registered.
                 Some(&id) if Rc::ptr_eq(&project.loaded[id].rc, &m.source) => id,
-                // Loaded from another parse of the file (the parse cache was emptied in
-                // between): this summary's values refer to its own tree.
+                // Loaded from another parse of the file (imported under another name, which
+                // is parsed on its own): this summary's values refer to its own tree.
                 Some(&id) => {
                     let source: &'a SourceModule = project.arena.alloc(m.source.clone());
                     register_definitions(&mut project.owner, source, id);
