@@ -496,8 +496,8 @@ fn path_feasible(
     }
     let mut syms = Symbols::default();
     z3.z3().push();
-    for p in preds {
-        z3.z3().assert(terms::pred(p, &mut syms));
+    for p in simplify::simplify_together(&preds) {
+        z3.z3().assert(terms::pred(&p, &mut syms));
     }
     let feasible = z3.check(&[]) != SatResult::Unsat;
     z3.z3().pop(1);
@@ -515,8 +515,9 @@ fn solve_with_z3(
     let trace = &run.trace;
     let mut syms = Symbols::default();
     z3.z3().push();
-    for f in &trace.facts {
-        z3.z3().assert(terms::pred(&f.pred, &mut syms));
+    let facts: Vec<&Pred> = trace.facts.iter().map(|f| &f.pred).collect();
+    for f in simplify::simplify_together(&facts) {
+        z3.z3().assert(terms::pred(&f, &mut syms));
     }
     // One assumption literal per open obligation (in order), plus the definite failure.
     let mut order: Vec<usize> = open.to_vec();

@@ -33,8 +33,8 @@ impl<'s> RunQueries<'s> {
         z3.start_job(budget);
         let mut syms = Symbols::default();
         z3.z3().push();
-        for p in given {
-            z3.z3().assert(terms::pred(p, &mut syms));
+        for p in super::simplify::simplify_together(given) {
+            z3.z3().assert(terms::pred(&p, &mut syms));
         }
         RunQueries { z3, syms }
     }

@@ -12,17 +12,32 @@ use crate::shapes::{DimExpr, Pred};
 
 /// The symbols the facts say are at least 1.
 pub fn positive_symbols(facts: &[crate::eval::trace::Fact]) -> HashSet<Arc<str>> {
-    let mut out = HashSet::default();
-    for f in facts {
-        if let Pred::Le(lo, x) = &f.pred {
-            if lo.as_const().is_some_and(|c| c >= 1) {
-                if let Some(s) = single_symbol(x) {
-                    out.insert(s);
-                }
-            }
-        }
+    facts
+        .iter()
+        .filter_map(|f| lower_bounded(&f.pred))
+        .collect()
+}
+
+/// The symbol `p` says is at least 1 (`1 <= s`, `3 <= s`), if that is what it says.
+fn lower_bounded(p: &Pred) -> Option<Arc<str>> {
+    match p {
+        Pred::Le(lo, x) if lo.as_const().is_some_and(|c| c >= 1) => single_symbol(x),
+        _ => None,
     }
-    out
+}
+
+/// Constraints asserted together, simplified with the positivity their own bounds state
+/// (the bounds themselves kept as they are, so what they settle stays asserted): Z3 gets
+/// `n*k == n*m*k` as `1 == m`, which it decides at once, where the product defeats it.
+pub fn simplify_together(preds: &[&Pred]) -> Vec<Pred> {
+    let positive: HashSet<Arc<str>> = preds.iter().filter_map(|p| lower_bounded(p)).collect();
+    preds
+        .iter()
+        .map(|p| match lower_bounded(p) {
+            Some(_) => (*p).clone(),
+            None => simplify(p, &positive),
+        })
+        .collect()
 }
 
 fn single_symbol(x: &DimExpr) -> Option<Arc<str>> {
@@ -47,15 +62,13 @@ pub fn simplify(p: &Pred, positive: &HashSet<Arc<str>>) -> Pred {
         {
             never()
         }
-        Pred::Divides(a, b) => {
-            let (a2, b2) = cancel_common(a, b, positive);
-            let q = Pred::Divides(a2, b2);
-            match q.decide() {
-                Some(true) => Pred::always(),
-                Some(false) => never(),
-                None => q,
-            }
-        }
+        // A factor every term shares and that is positive cancels from both sides: it
+        // neither changes divisibility nor an order or (in)equality.
+        Pred::Divides(a, b) => cancelled(Pred::Divides, a, b, positive),
+        Pred::Eq(a, b) => cancelled(Pred::Eq, a, b, positive),
+        Pred::Ne(a, b) => cancelled(Pred::Ne, a, b, positive),
+        Pred::Le(a, b) => cancelled(Pred::Le, a, b, positive),
+        Pred::Lt(a, b) => cancelled(Pred::Lt, a, b, positive),
         Pred::And(ps) => junction(ps, positive, true),
         Pred::Or(ps) => junction(ps, positive, false),
         Pred::Not(q) => match simplify(q, positive) {
@@ -63,7 +76,27 @@ pub fn simplify(p: &Pred, positive: &HashSet<Arc<str>>) -> Pred {
             q if q.decide() == Some(false) => Pred::always(),
             q => Pred::Not(Box::new(q)),
         },
-        other => other.clone(),
+    }
+}
+
+/// `relation(a, b)` with their common positive factor cancelled, decided when it can be.
+fn cancelled(
+    relation: fn(DimExpr, DimExpr) -> Pred,
+    a: &DimExpr,
+    b: &DimExpr,
+    positive: &HashSet<Arc<str>>,
+) -> Pred {
+    let (a2, b2) = cancel_common(a, b, positive);
+    let changed = (&a2, &b2) != (a, b);
+    let q = relation(a2, b2);
+    if changed {
+        // What the signs settle may show only once the factor is gone (`k*a < k*(a + 1)`).
+        return simplify(&q, positive);
+    }
+    match q.decide() {
+        Some(true) => Pred::always(),
+        Some(false) => never(),
+        None => q,
     }
 }
 
@@ -538,6 +571,42 @@ mod tests {
         assert_eq!(s, Pred::Divides(DimExpr::constant(2), c.clone()));
         let q = Pred::Divides(a.mul_const(3), a.mul(&c).mul_const(6));
         assert_eq!(simplify(&q, &pos(&["a", "c"])).decide(), Some(true));
+    }
+
+    #[test]
+    fn common_positive_factors_cancel_in_comparisons() {
+        let (k, h, m, x) = (
+            DimExpr::sym("k"),
+            DimExpr::sym("h"),
+            DimExpr::sym("m"),
+            DimExpr::sym("x"),
+        );
+        let positive = pos(&["k", "h", "m"]);
+        // `k*h == k*m*h` is `1 == m`.
+        let p = Pred::Eq(k.mul(&h), k.mul(&m).mul(&h));
+        assert_eq!(simplify(&p, &positive), Pred::Eq(DimExpr::one(), m.clone()));
+        // What the signs settle shows once the factor is gone: `k*m < k*(m + 1)`.
+        let q = Pred::Lt(k.mul(&m), k.mul(&m.add_const(1)));
+        assert_eq!(simplify(&q, &positive).decide(), Some(true));
+        // A factor not known to be positive stays: `x*m == x*h` also holds at `x == 0`.
+        let r = Pred::Eq(x.mul(&m), x.mul(&h));
+        assert_eq!(simplify(&r, &positive), r);
+    }
+
+    #[test]
+    fn constraints_asserted_together_keep_their_bounds() {
+        let (k, h, m) = (DimExpr::sym("k"), DimExpr::sym("h"), DimExpr::sym("m"));
+        let bounds: Vec<Pred> = [&k, &h, &m]
+            .iter()
+            .map(|s| Pred::Le(DimExpr::one(), (*s).clone()))
+            .collect();
+        let product = Pred::Eq(k.mul(&h), k.mul(&m).mul(&h));
+        let given: Vec<&Pred> = bounds.iter().chain([&product]).collect();
+        let out = simplify_together(&given);
+        assert_eq!(&out[..3], &bounds[..]);
+        assert_eq!(out[3], Pred::Eq(DimExpr::one(), m.clone()));
+        // Without the bounds, nothing is known positive and nothing cancels.
+        assert_eq!(simplify_together(&[&product]), vec![product.clone()]);
     }
 
     #[test]
