@@ -81,7 +81,8 @@ pub struct CheckArgs {
     /// Colour the text format (the other formats never are).
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
     pub color: ColorChoice,
-    /// Z3 timeout per check, in milliseconds (a timeout is never a finding).
+    /// Z3's limit per check, in milliseconds of its work (1,000 of its steps each, so the
+    /// same on a loaded machine; a timeout is never a finding).
     #[arg(long = "timeout-ms", default_value_t = 2000)]
     pub timeout_ms: u64,
     /// Check each file alone: what it imports from other files of its project stays unknown
@@ -121,7 +122,7 @@ pub struct AnnotateArgs {
     /// Output format: text, JSON, or a patch adding jaxtyping annotations.
     #[arg(long, value_enum, default_value_t = crate::annotate::AnnotateFormat::Text)]
     pub format: crate::annotate::AnnotateFormat,
-    /// Z3 timeout per check, in milliseconds.
+    /// Z3's limit per check, in milliseconds of its work (1,000 of its steps each).
     #[arg(long = "timeout-ms", default_value_t = 2000)]
     pub timeout_ms: u64,
     /// Describe each file alone (what it imports from other files of its project stays
@@ -384,8 +385,9 @@ pub struct ScanArgs {
     #[arg(long = "max-file-size", default_value = "2MiB", value_parser = parse_size)]
     pub max_file_size: u64,
 
-    /// Z3 timeout per check of a constraint job, in milliseconds (a timeout is an `unknown`
-    /// job, never a finding).
+    /// Z3's limit per check of a constraint job, in milliseconds of its work (1,000 of its
+    /// steps each, so that verdicts do not depend on the machine's load; a timeout is an
+    /// `unknown` job, never a finding).
     #[arg(long = "timeout-ms", default_value_t = 2000)]
     pub timeout_ms: u64,
 

@@ -11,11 +11,11 @@
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use super::{Finding, Severity};
 use crate::eval::trace::{Input, Obligation, Trace};
-use crate::jobs::queries::RunQueries;
+use crate::jobs::queries::SharedBudget;
 use crate::jobs::simplify::{positive_symbols, pred_symbols, simplify};
 use crate::jobs::{JobSolver, SkipReason, Solved, Verdict};
 use crate::shapes::Pred;
@@ -24,8 +24,8 @@ use crate::units::{Unit, UnitKind, UnitRun};
 /// Requirements over hyperparameters tried per unit, at most.
 const MAX_CANDIDATES: usize = 8;
 
-/// Solving time all of a unit's questions share (a check's default timeout): past it, no
-/// warning. A unit whose runs Z3 finds hard would otherwise pay the timeout once per run
+/// Solving all of a unit's questions share (the work of a check's default limit,
+/// `jobs::WORK_PER_MS`): past it, no warning. A unit whose runs Z3 finds hard would otherwise pay the timeout once per run
 /// and candidate, for a warning that an unknown answer rules out anyway.
 const BUDGET: Duration = Duration::from_secs(2);
 
@@ -73,9 +73,9 @@ pub fn conditional_failure(unit: &Unit, solved: &[Solved], z3: &JobSolver) -> Op
     }
     // What the facts already imply is no condition, nor what holds once every
     // hyperparameter is at least 2 (`(c // 2) divides (c // 2)`: a degenerate size fails).
-    let deadline = Instant::now() + BUDGET;
+    let budget = SharedBudget::start(z3, BUDGET);
     let facts: Vec<&Pred> = first.trace.facts.iter().map(|f| &f.pred).collect();
-    let mut q = RunQueries::within(z3, &facts, BUDGET);
+    let mut q = budget.queries(&facts);
     let sizable: Vec<Pred> = hyper
         .iter()
         .map(|s| {
@@ -92,7 +92,7 @@ pub fn conditional_failure(unit: &Unit, solved: &[Solved], z3: &JobSolver) -> Op
         q.implied(p) == Some(false) && q.possible(&degenerate) == Some(true)
     });
     drop(q);
-    let (obligation, relation) = every_run_requires(unit, solved, candidates, z3, deadline)?;
+    let (obligation, relation) = every_run_requires(unit, solved, candidates, &budget)?;
     Some(Finding {
         path: obligation.origin.as_ref().map(|o| o.path.clone()),
         kind: obligation.kind,
@@ -142,13 +142,12 @@ fn hyperparameters(trace: &Trace) -> BTreeSet<Arc<str>> {
 /// each run either contradictory, outside the user's assumptions, or one whose constraints
 /// with the relation negated are contradictory. A run that proves nothing rules every
 /// candidate out. Each run's constraints are asserted once for all candidates left; the
-/// questions end by `deadline`.
+/// questions end with the `budget`.
 fn every_run_requires<'c>(
     unit: &Unit,
     solved: &[Solved],
     mut candidates: Vec<(&'c Obligation, Pred)>,
-    z3: &JobSolver,
-    deadline: Instant,
+    budget: &SharedBudget<'_>,
 ) -> Option<(&'c Obligation, Pred)> {
     // Admitted runs first: the first one rules most candidates out.
     let mut runs: Vec<(&UnitRun, &Solved)> = unit.runs.iter().zip(solved).collect();
@@ -173,8 +172,10 @@ fn every_run_requires<'c>(
                     .map(|f| &f.pred)
                     .chain(t.obligations.iter().map(|o| &o.pred))
                     .collect();
-                let left = deadline.checked_duration_since(Instant::now())?;
-                let mut q = RunQueries::within(z3, &given, left);
+                if budget.spent() {
+                    return None;
+                }
+                let mut q = budget.queries(&given);
                 candidates.retain(|(_, r)| {
                     let negated = Pred::Not(Box::new(r.clone()));
                     q.possible(&[&negated]) == Some(false)

@@ -11,19 +11,19 @@
 //! values for where it breaks: boxes breaking at one operation are one finding. Past the
 //! question or time budget, what is left is neither said to fail nor to pass.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use super::{unit_finding, DomainFailures, Finding, Severity};
 use crate::eval::trace::{DomainSymbol, Fact};
-use crate::jobs::queries::RunQueries;
+use crate::jobs::queries::SharedBudget;
 use crate::jobs::{JobSolver, SkipReason, Solved, Verdict};
 use crate::shapes::{DimExpr, Pred};
 use crate::units::{Unit, UnitRun};
 
 /// Questions asked per unit, at most.
 const MAX_QUESTIONS: usize = 2048;
-/// Time the questions of one unit take, at most: a safety net (the count above is what
-/// bounds them, the same on every machine).
+/// Solving the questions of one unit take, at most (Z3's work, `jobs::WORK_PER_MS`): a
+/// safety net beside the count above.
 const BUDGET: Duration = Duration::from_secs(20);
 /// Failing boxes (groups of boxes breaking at one obligation) solved for where they break,
 /// at most; the others are left undecided.
@@ -60,8 +60,7 @@ pub fn domain_findings(unit: &Unit, solved: &[Solved], z3: &mut JobSolver) -> Ve
         .map(|(r, _)| r)
         .collect();
     let mut questions = Questions {
-        z3,
-        start: Instant::now(),
+        budget: SharedBudget::start(z3, BUDGET),
         asked: 0,
     };
     let views: Vec<RunView> = runs.iter().map(|r| RunView::new(r, axes)).collect();
@@ -86,6 +85,8 @@ pub fn domain_findings(unit: &Unit, solved: &[Solved], z3: &mut JobSolver) -> Ve
             }
         }
     };
+    // Where a failing box breaks is worked out on a budget of its own.
+    drop(questions);
     if !regions.iter().any(|(_, o)| matches!(o, Outcome::Fails(_))) {
         return Vec::new();
     }
@@ -171,20 +172,18 @@ fn shared_axes<'u>(unit: &'u Unit, solved: &[Solved]) -> Option<&'u [DomainSymbo
 
 /// The questions of one unit, within its budget.
 struct Questions<'z> {
-    z3: &'z mut JobSolver,
-    start: Instant,
+    budget: SharedBudget<'z>,
     asked: usize,
 }
 
 impl Questions<'_> {
     /// Whether `extra` with `given` is satisfiable; `None` past the budget or when Z3 gives up.
     fn possible(&mut self, given: &[&Pred], extra: &[&Pred]) -> Option<bool> {
-        let left = BUDGET.checked_sub(self.start.elapsed())?;
-        if self.asked >= MAX_QUESTIONS {
+        if self.budget.spent() || self.asked >= MAX_QUESTIONS {
             return None;
         }
         self.asked += 1;
-        RunQueries::within(self.z3, given, left).possible(extra)
+        self.budget.queries(given).possible(extra)
     }
 }
 

@@ -108,15 +108,34 @@ pub struct Solved {
     pub constraints: usize,
 }
 
-/// One Z3 solver, reused across jobs with push/pop, each check bounded by `timeout`. Not
-/// `Send`: each worker thread builds its own.
+/// Z3's work count (its `rlimit`, a count of its own steps) allowed per millisecond of a
+/// limit. Limits are work, not time, so that what Z3 decides within them does not depend on
+/// the machine's load or on how many workers share it: a job near a time limit was `sat` in
+/// one scan and `unknown` in the next. On this project's machines Z3 does 0.6–2.3 million
+/// steps a second on the hardest jobs of corpus/real.
+const WORK_PER_MS: u64 = 1_000;
+
+/// A check's wall-clock guard, as a multiple of its limit: reached only where Z3 counts its
+/// steps unusually slowly, so only there does load still change an answer.
+const WALL_GUARD: u32 = 4;
+
+/// The work a limit of `d` allows.
+fn work(d: Duration) -> u64 {
+    (d.as_millis() as u64).saturating_mul(WORK_PER_MS).max(1)
+}
+
+/// One Z3 solver, reused across jobs with push/pop, each check bounded by the work a limit
+/// of `timeout` allows ([`WORK_PER_MS`]). Not `Send`: each worker thread builds its own.
 pub struct JobSolver {
     solver: z3::Solver,
     timeout: Duration,
-    /// When the job being solved must be done (its solving budget), and whether a check
-    /// was cut short or refused for it.
+    /// The work the job being solved may still spend over all its checks (its solving
+    /// budget), and its wall-clock guard.
+    work_left: std::cell::Cell<Option<u64>>,
     deadline: std::cell::Cell<Option<Instant>>,
-    shortened: std::cell::Cell<bool>,
+    /// The work and wall-clock limits set in Z3 now.
+    limits: std::cell::Cell<(u64, u32)>,
+    /// Whether a check was refused or cut short by the job's budget.
     expired: std::cell::Cell<bool>,
 }
 
@@ -127,63 +146,102 @@ impl JobSolver {
         // Z3 would otherwise take SIGINT for itself while it checks: Ctrl-C is the binary's.
         params.set_bool("ctrl_c", false);
         solver.set_params(&params);
-        let job_solver = JobSolver {
+        JobSolver {
             solver,
             timeout,
+            work_left: std::cell::Cell::new(None),
             deadline: std::cell::Cell::new(None),
-            shortened: std::cell::Cell::new(false),
+            limits: std::cell::Cell::new((0, 0)),
             expired: std::cell::Cell::new(false),
-        };
-        job_solver.set_timeout(timeout);
-        job_solver
+        }
     }
 
     fn z3(&self) -> &z3::Solver {
         &self.solver
     }
 
-    /// Sets the per-check timeout; Z3 merges it into the parameters already set.
-    fn set_timeout(&self, timeout: Duration) {
+    /// Sets the next check's limits; Z3 merges them into the parameters already set.
+    fn set_limits(&self, work: u64, wall: Duration) {
+        let wall = wall.as_millis().clamp(1, u32::MAX as u128) as u32;
+        if self.limits.get() == (work, wall) {
+            return;
+        }
         let mut params = z3::Params::new();
-        params.set_u32(
-            "timeout",
-            timeout.as_millis().clamp(1, u32::MAX as u128) as u32,
-        );
+        params.set_u32("rlimit", work.min(u32::MAX as u64) as u32);
+        params.set_u32("timeout", wall);
         self.solver.set_params(&params);
+        self.limits.set((work, wall));
     }
 
-    /// Starts a job: its checks together may take `budget`.
+    /// Z3's work count so far, in this solver's context.
+    fn work_done(&self) -> u64 {
+        match self.solver.get_statistics().value("rlimit count") {
+            Some(z3::StatisticsValue::UInt(n)) => u64::from(n),
+            Some(z3::StatisticsValue::Double(n)) => n as u64,
+            None => 0,
+        }
+    }
+
+    /// Starts a job: its checks together may spend the work `budget` allows.
     fn start_job(&self, budget: Duration) {
-        self.deadline.set(Some(Instant::now() + budget));
+        self.work_left.set(Some(work(budget)));
+        self.deadline
+            .set(Some(Instant::now() + budget.saturating_mul(WALL_GUARD)));
         self.expired.set(false);
     }
 
-    /// A check, within the per-check timeout and what is left of the job's budget (past it,
+    /// Ends the job: checks are bounded by their own limit alone again.
+    fn end_job(&self) {
+        self.work_left.set(None);
+        self.deadline.set(None);
+    }
+
+    /// Whether the job's budget is spent.
+    pub fn spent(&self) -> bool {
+        self.expired.get() || self.work_left.get() == Some(0)
+    }
+
+    /// A check, within its own limit and what is left of the job's budget (past it,
     /// `Unknown` without asking Z3).
     fn check(&self, assumptions: &[Bool]) -> SatResult {
-        let left = self
+        let wall_left = self
             .deadline
             .get()
             .map(|d| d.saturating_duration_since(Instant::now()));
-        match left {
-            Some(left) if left.is_zero() => {
-                self.expired.set(true);
-                return SatResult::Unknown;
-            }
-            Some(left) if left < self.timeout => {
-                self.set_timeout(left);
-                self.shortened.set(true);
-            }
-            _ if self.shortened.replace(false) => self.set_timeout(self.timeout),
-            _ => {}
+        if self.work_left.get() == Some(0) || wall_left.is_some_and(|w| w.is_zero()) {
+            self.expired.set(true);
+            return SatResult::Unknown;
         }
+        let own = work(self.timeout);
+        let allowed = self.work_left.get().map_or(own, |left| left.min(own));
+        let guard = self.timeout.saturating_mul(WALL_GUARD);
+        self.set_limits(allowed, wall_left.map_or(guard, |w| w.min(guard)));
+        let before = self.work_left.get().map(|_| self.work_done());
         let result = self.z3().check_assumptions(assumptions);
-        if result == SatResult::Unknown && self.deadline.get().is_some_and(|d| Instant::now() >= d)
-        {
+        if let (Some(left), Some(before)) = (self.work_left.get(), before) {
+            let spent = self.work_done().saturating_sub(before);
+            self.work_left.set(Some(left.saturating_sub(spent)));
+        }
+        let past_deadline = self.deadline.get().is_some_and(|d| Instant::now() >= d);
+        if result == SatResult::Unknown && (self.work_left.get() == Some(0) || past_deadline) {
             self.expired.set(true);
         }
         result
     }
+}
+
+/// `f` with a solver of its own in a fresh Z3 context, so that what it answers depends on
+/// the job alone: a context's history (the terms it already holds) changes Z3's choices,
+/// and so what it decides within a limit. A panic in `f` is raised again outside (unwinding
+/// out of `with_z3_config` would leave the temporary context as the thread's).
+fn in_fresh_context<T: Send + Sync>(
+    timeout: Duration,
+    f: impl FnOnce(&JobSolver) -> T + Send + Sync,
+) -> T {
+    let out = z3::with_z3_config(&z3::Config::new(), || {
+        catch_panic(|| f(&JobSolver::new(timeout)))
+    });
+    out.unwrap_or_else(|panic| std::panic::resume_unwind(Box::new(panic)))
 }
 
 /// Estimated cost of a job, for balancing work across workers.
@@ -222,10 +280,10 @@ pub fn solve_unit(unit: &Unit, path: &str, z3: &mut JobSolver) -> Vec<Solved> {
             if !matches!(&solved.verdict, Verdict::Unsat { core, .. } if core.is_empty()) {
                 continue;
             }
-            // The panic is caught inside: unwinding out of `with_z3_config` would leave the
-            // temporary context as the thread's.
-            let detailed = z3::with_z3_config(&z3::Config::new(), || {
-                catch_panic(|| solve(unit.kind, run, &JobSolver::new(z3.timeout), Detail::Core))
+            let detailed = catch_panic(|| {
+                in_fresh_context(z3.timeout, |fresh| {
+                    solve(unit.kind, run, fresh, Detail::Core)
+                })
             });
             let micros = solved.micros;
             *solved =
@@ -345,21 +403,26 @@ fn solve(kind: UnitKind, run: &UnitRun, z3: &JobSolver, detail: Detail) -> Solve
         solved
     };
     if run.trace.obligations.len() + run.trace.facts.len() >= FRESH_SOLVER_CONSTRAINTS {
-        let fresh = JobSolver::new(z3.timeout);
-        fresh.start_job(budget);
-        return deadline_spent(solve_once(kind, run, &fresh, detail), &fresh);
+        return in_fresh_context(z3.timeout, |fresh| {
+            fresh.start_job(budget);
+            deadline_spent(solve_once(kind, run, fresh, detail), fresh)
+        });
     }
     z3.start_job(budget);
     let first = solve_once(kind, run, z3, detail);
+    // The retry has what is left of the job's budget.
+    let (work_left, deadline) = (z3.work_left.get(), z3.deadline.get());
+    z3.end_job();
     if first.verdict != Verdict::Unknown || z3.expired.get() {
         return deadline_spent(first, z3);
     }
-    // The retry has what is left of the job's budget.
-    let fresh = JobSolver::new(z3.timeout);
-    fresh.deadline.set(z3.deadline.get());
-    let mut again = solve_once(kind, run, &fresh, detail);
-    again.micros += first.micros;
-    deadline_spent(again, &fresh)
+    in_fresh_context(z3.timeout, |fresh| {
+        fresh.work_left.set(work_left);
+        fresh.deadline.set(deadline);
+        let mut again = solve_once(kind, run, fresh, detail);
+        again.micros += first.micros;
+        deadline_spent(again, fresh)
+    })
 }
 
 fn solve_once(kind: UnitKind, run: &UnitRun, z3: &JobSolver, detail: Detail) -> Solved {
@@ -705,6 +768,63 @@ class Broken(nn.Module):
             Verdict::Unsat { core, .. } => Some(core),
             _ => None,
         }
+    }
+
+    /// `x³ + y³ == z³` over positive integers: contradictory, and more than Z3 can show in a
+    /// few thousand steps.
+    fn assert_fermat(z3: &JobSolver) {
+        let [x, y, z] = ["x", "y", "z"].map(Int::new_const);
+        for v in [&x, &y, &z] {
+            z3.z3().assert(v.ge(Int::from_i64(1)));
+        }
+        let cube = |v: &Int| v * v * v;
+        z3.z3().assert((cube(&x) + cube(&y)).eq(cube(&z)));
+    }
+
+    #[test]
+    fn checks_are_bounded_by_work_and_so_is_a_job() {
+        // A limit of 1 ms is 1,000 of Z3's steps, whatever the machine is doing.
+        let z3 = JobSolver::new(Duration::from_millis(1));
+        z3.z3().push();
+        assert_fermat(&z3);
+        let before = z3.work_done();
+        assert_eq!(z3.check(&[]), SatResult::Unknown);
+        let spent = z3.work_done() - before;
+        assert!((1_000..5_000).contains(&spent), "{spent} steps");
+        // A job of 3 ms spends 3,000 steps over its checks, then is refused without asking.
+        z3.start_job(Duration::from_millis(3));
+        let mut checks = 0;
+        while !z3.spent() {
+            assert_eq!(z3.check(&[]), SatResult::Unknown);
+            checks += 1;
+            assert!(checks <= 3, "the job's budget bounds its checks");
+        }
+        assert_eq!(z3.check(&[]), SatResult::Unknown);
+        assert!(z3.expired.get());
+        z3.end_job();
+        z3.z3().pop(1);
+    }
+
+    #[test]
+    fn a_fresh_context_answers_the_same_whatever_came_before() {
+        let steps = |warm: bool| {
+            in_fresh_context(Duration::from_millis(5), |z3| {
+                if warm {
+                    z3.z3().push();
+                    assert_fermat(z3);
+                    z3.check(&[]);
+                    z3.z3().pop(1);
+                }
+                z3.z3().push();
+                assert_fermat(z3);
+                let before = z3.work_done();
+                let result = z3.check(&[]);
+                (result, z3.work_done() - before)
+            })
+        };
+        // Two contexts with the same history take the same steps to the same answer.
+        assert_eq!(steps(false), steps(false));
+        assert_eq!(steps(true), steps(true));
     }
 
     #[test]

@@ -14,6 +14,37 @@ use crate::shapes::{DimExpr, Pred};
 pub struct RunQueries<'s> {
     z3: &'s JobSolver,
     syms: Symbols,
+    /// Whether the budget is this scope's own (ended with it) or a [`SharedBudget`]'s.
+    own_budget: bool,
+}
+
+/// One budget for the questions of several scopes (a unit's runs, one after another): the
+/// work they spend together is bounded, and past it every answer is `None`.
+pub struct SharedBudget<'s> {
+    z3: &'s JobSolver,
+}
+
+impl<'s> SharedBudget<'s> {
+    pub fn start(z3: &'s JobSolver, budget: std::time::Duration) -> SharedBudget<'s> {
+        z3.start_job(budget);
+        SharedBudget { z3 }
+    }
+
+    /// `given` asserted in a new scope whose questions spend this budget.
+    pub fn queries(&self, given: &[&Pred]) -> RunQueries<'s> {
+        RunQueries::asserting(self.z3, given, false)
+    }
+
+    /// Whether the budget is spent.
+    pub fn spent(&self) -> bool {
+        self.z3.spent()
+    }
+}
+
+impl Drop for SharedBudget<'_> {
+    fn drop(&mut self) {
+        self.z3.end_job();
+    }
 }
 
 impl<'s> RunQueries<'s> {
@@ -31,12 +62,20 @@ impl<'s> RunQueries<'s> {
         budget: std::time::Duration,
     ) -> RunQueries<'s> {
         z3.start_job(budget);
+        Self::asserting(z3, given, true)
+    }
+
+    fn asserting(z3: &'s JobSolver, given: &[&Pred], own_budget: bool) -> RunQueries<'s> {
         let mut syms = Symbols::default();
         z3.z3().push();
         for p in super::simplify::simplify_together(given) {
             z3.z3().assert(terms::pred(&p, &mut syms));
         }
-        RunQueries { z3, syms }
+        RunQueries {
+            z3,
+            syms,
+            own_budget,
+        }
     }
 
     /// Whether some input satisfies what is given and `extra`.
@@ -174,7 +213,9 @@ impl<'s> RunQueries<'s> {
 impl Drop for RunQueries<'_> {
     fn drop(&mut self) {
         self.z3.z3().pop(1);
-        self.z3.deadline.set(None);
+        if self.own_budget {
+            self.z3.end_job();
+        }
     }
 }
 
