@@ -24,9 +24,10 @@ use crate::units::{Unit, UnitKind, UnitRun};
 /// Requirements over hyperparameters tried per unit, at most.
 const MAX_CANDIDATES: usize = 8;
 
-/// Solving all of a unit's questions share (the work of a check's default limit,
-/// `jobs::WORK_PER_MS`): past it, no warning. A unit whose runs Z3 finds hard would otherwise pay the timeout once per run
-/// and candidate, for a warning that an unknown answer rules out anyway.
+/// The solving all of a unit's questions share (the steps of a check's default limit,
+/// `jobs::WORK_PER_MS`): past it, no warning. A unit whose runs Z3 finds hard would
+/// otherwise pay a check's limit once per run and candidate, for a warning that an unknown
+/// answer rules out anyway.
 const BUDGET: Duration = Duration::from_secs(2);
 
 /// The unit's conditional failure, when it has one (see the module's documentation).

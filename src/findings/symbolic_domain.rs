@@ -22,7 +22,7 @@ use crate::units::{Unit, UnitRun};
 
 /// Questions asked per unit, at most.
 const MAX_QUESTIONS: usize = 2048;
-/// Solving the questions of one unit take, at most (Z3's work, `jobs::WORK_PER_MS`): a
+/// The solving the questions of one unit may take, in Z3's steps (`jobs::WORK_PER_MS`): a
 /// safety net beside the count above.
 const BUDGET: Duration = Duration::from_secs(20);
 /// Failing boxes (groups of boxes breaking at one obligation) solved for where they break,
