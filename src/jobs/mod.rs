@@ -129,10 +129,8 @@ fn work(d: Duration) -> u64 {
 pub struct JobSolver {
     solver: z3::Solver,
     timeout: Duration,
-    /// The work the job being solved may still spend over all its checks (its solving
-    /// budget), and its wall-clock guard.
-    work_left: std::cell::Cell<Option<u64>>,
-    deadline: std::cell::Cell<Option<Instant>>,
+    /// The budget of the job being solved, when one is.
+    job: std::cell::Cell<Option<Job>>,
     /// The work and wall-clock limits set in Z3 now.
     limits: std::cell::Cell<(u64, u32)>,
     /// Whether a check was refused or cut short by the job's budget.
@@ -149,8 +147,7 @@ impl JobSolver {
         JobSolver {
             solver,
             timeout,
-            work_left: std::cell::Cell::new(None),
-            deadline: std::cell::Cell::new(None),
+            job: std::cell::Cell::new(None),
             limits: std::cell::Cell::new((0, 0)),
             expired: std::cell::Cell::new(false),
         }
@@ -184,50 +181,61 @@ impl JobSolver {
 
     /// Starts a job: its checks together may spend the work `budget` allows.
     fn start_job(&self, budget: Duration) {
-        self.work_left.set(Some(work(budget)));
-        self.deadline
-            .set(Some(Instant::now() + budget.saturating_mul(WALL_GUARD)));
+        self.job.set(Some(Job {
+            work_left: work(budget),
+            deadline: Instant::now() + budget.saturating_mul(WALL_GUARD),
+        }));
         self.expired.set(false);
     }
 
-    /// Ends the job: checks are bounded by their own limit alone again.
-    fn end_job(&self) {
-        self.work_left.set(None);
-        self.deadline.set(None);
+    /// Ends the job, giving back what is left of its budget (to go on with on another
+    /// solver): checks are bounded by their own limit alone again.
+    fn end_job(&self) -> Option<Job> {
+        self.job.take()
     }
 
     /// Whether the job's budget is spent.
     pub fn spent(&self) -> bool {
-        self.expired.get() || self.work_left.get() == Some(0)
+        self.expired.get() || self.job.get().is_some_and(|j| j.work_left == 0)
     }
 
     /// A check, within its own limit and what is left of the job's budget (past it,
     /// `Unknown` without asking Z3).
     fn check(&self, assumptions: &[Bool]) -> SatResult {
-        let wall_left = self
-            .deadline
-            .get()
-            .map(|d| d.saturating_duration_since(Instant::now()));
-        if self.work_left.get() == Some(0) || wall_left.is_some_and(|w| w.is_zero()) {
+        let job = self.job.get();
+        let wall_left = job.map(|j| j.deadline.saturating_duration_since(Instant::now()));
+        if job.is_some_and(|j| j.work_left == 0) || wall_left.is_some_and(|w| w.is_zero()) {
             self.expired.set(true);
             return SatResult::Unknown;
         }
         let own = work(self.timeout);
-        let allowed = self.work_left.get().map_or(own, |left| left.min(own));
         let guard = self.timeout.saturating_mul(WALL_GUARD);
-        self.set_limits(allowed, wall_left.map_or(guard, |w| w.min(guard)));
-        let before = self.work_left.get().map(|_| self.work_done());
+        self.set_limits(
+            job.map_or(own, |j| j.work_left.min(own)),
+            wall_left.map_or(guard, |w| w.min(guard)),
+        );
+        let before = job.map(|_| self.work_done());
         let result = self.z3().check_assumptions(assumptions);
-        if let (Some(left), Some(before)) = (self.work_left.get(), before) {
-            let spent = self.work_done().saturating_sub(before);
-            self.work_left.set(Some(left.saturating_sub(spent)));
-        }
-        let past_deadline = self.deadline.get().is_some_and(|d| Instant::now() >= d);
-        if result == SatResult::Unknown && (self.work_left.get() == Some(0) || past_deadline) {
-            self.expired.set(true);
+        if let (Some(mut job), Some(before)) = (job, before) {
+            job.work_left = job
+                .work_left
+                .saturating_sub(self.work_done().saturating_sub(before));
+            self.job.set(Some(job));
+            if result == SatResult::Unknown
+                && (job.work_left == 0 || Instant::now() >= job.deadline)
+            {
+                self.expired.set(true);
+            }
         }
         result
     }
+}
+
+/// A job's budget over all its checks: Z3's steps left, and the wall-clock guard.
+#[derive(Clone, Copy)]
+struct Job {
+    work_left: u64,
+    deadline: Instant,
 }
 
 /// `f` with a solver of its own in a fresh Z3 context, so that what it answers depends on
@@ -388,11 +396,11 @@ const FRESH_SOLVER_CONSTRAINTS: usize = 100;
 /// Solves one run of a unit of `kind`.
 ///
 /// A reused solver's answer can depend on what it solved before: a job it gives up on
-/// (`Unknown`) is tried once more on a fresh solver, so that verdicts near the timeout do
-/// not hang on the order jobs arrive in.
+/// (`Unknown`) is tried once more in a fresh context ([`in_fresh_context`]), so that
+/// verdicts near the limit do not hang on the order jobs arrive in.
 ///
-/// A large job (where giving up is likely) goes straight to a fresh solver: its answer is
-/// then independent of history on the first try, and a timeout is not paid twice.
+/// A large job (where giving up is likely) goes straight to a fresh context: its answer is
+/// then independent of history on the first try, and the limit is not spent twice.
 fn solve(kind: UnitKind, run: &UnitRun, z3: &JobSolver, detail: Detail) -> Solved {
     let budget = crate::budget::budgets().job_solving;
     let deadline_spent = |mut solved: Solved, solver: &JobSolver| {
@@ -411,14 +419,12 @@ fn solve(kind: UnitKind, run: &UnitRun, z3: &JobSolver, detail: Detail) -> Solve
     z3.start_job(budget);
     let first = solve_once(kind, run, z3, detail);
     // The retry has what is left of the job's budget.
-    let (work_left, deadline) = (z3.work_left.get(), z3.deadline.get());
-    z3.end_job();
+    let job = z3.end_job();
     if first.verdict != Verdict::Unknown || z3.expired.get() {
         return deadline_spent(first, z3);
     }
     in_fresh_context(z3.timeout, |fresh| {
-        fresh.work_left.set(work_left);
-        fresh.deadline.set(deadline);
+        fresh.job.set(job);
         let mut again = solve_once(kind, run, fresh, detail);
         again.micros += first.micros;
         deadline_spent(again, fresh)

@@ -575,12 +575,7 @@ mod tests {
 
     #[test]
     fn common_positive_factors_cancel_in_comparisons() {
-        let (k, h, m, x) = (
-            DimExpr::sym("k"),
-            DimExpr::sym("h"),
-            DimExpr::sym("m"),
-            DimExpr::sym("x"),
-        );
+        let [k, h, m, x] = ["k", "h", "m", "x"].map(DimExpr::sym);
         let positive = pos(&["k", "h", "m"]);
         // `k*h == k*m*h` is `1 == m`.
         let p = Pred::Eq(k.mul(&h), k.mul(&m).mul(&h));
@@ -595,7 +590,7 @@ mod tests {
 
     #[test]
     fn constraints_asserted_together_keep_their_bounds() {
-        let (k, h, m) = (DimExpr::sym("k"), DimExpr::sym("h"), DimExpr::sym("m"));
+        let [k, h, m] = ["k", "h", "m"].map(DimExpr::sym);
         let bounds: Vec<Pred> = [&k, &h, &m]
             .iter()
             .map(|s| Pred::Le(DimExpr::one(), (*s).clone()))
