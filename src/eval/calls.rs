@@ -13,7 +13,9 @@ use super::interp::{Interp, MAX_DEPTH};
 const LOAD_CALL_STEPS: usize = 2_000;
 /// Statements a call from the analysed file into another module may run.
 const IMPORTED_CALL_STEPS: usize = 5_000;
-use super::methods::{dict_mutation, grow, list_pop, mapping_method, set_key, str_method};
+use super::methods::{
+    constant_key, dict_mutation, grow, list_pop, mapping_method, set_key, str_method,
+};
 use super::sequences::tensor_to_python;
 pub use super::sequences::{element_of, iterate};
 use super::value::{ContainerKind, Object, TorchModule, TORCH_BASE_ATTR, V};
@@ -991,6 +993,20 @@ impl<'a> Interp<'a> {
             self.violate(|| format!("the call of `{}` does not match its signature", def.name.id));
             return V::Unknown;
         }
+        if self.repeats_active_call(def, &bound, &args, &kwargs) {
+            return V::Unknown;
+        }
+        let memo_key = self.memo_key(def, &bound, &args, &kwargs);
+        if let Some(hit) = memo_key.as_ref().and_then(|k| self.run.memo.get(k)) {
+            return hit.clone();
+        }
+        let mark = self.run.trace.mark();
+        self.run.active_calls.push(super::interp::ActiveCall {
+            def,
+            this: bound.clone(),
+            args: args.clone(),
+            kwargs: kwargs.clone(),
+        });
         let module = self.module_of(def);
         let switch = self.enter_module(module, span);
         let mut frame = self.bind_params(def, bound, args, kwargs);
@@ -1056,19 +1072,92 @@ impl<'a> Interp<'a> {
         }
         self.run.locals.pop();
         self.run.depth -= 1;
+        self.run.active_calls.pop();
         self.leave_module(switch);
-        if self.run.dead || result_unknown || abandoned {
-            // The call raised (it has no result), or a decorator may replace its result.
+        if self.run.dead || abandoned {
+            // The call raised (it has no result), or did not run to its end.
             return V::Unknown;
         }
-        let mut out: Option<V<'a>> = None;
-        for r in returns {
-            out = Some(match out {
-                None => r,
-                Some(prev) => self.join(prev, r),
-            });
+        let out = if result_unknown {
+            // A decorator may replace the result.
+            V::Unknown
+        } else {
+            let mut out: Option<V<'a>> = None;
+            for r in returns {
+                out = Some(match out {
+                    None => r,
+                    Some(prev) => self.join(prev, r),
+                });
+            }
+            out.unwrap_or_else(V::none)
+        };
+        // Only a result no later code can change, of a call that recorded nothing and ran
+        // to its end, stands for the calls after it.
+        if let Some(key) = memo_key {
+            if self.run.trace.mark() == mark
+                && self
+                    .run
+                    .call_limit
+                    .is_none_or(|limit| self.run.steps <= limit)
+                && immutable(&out)
+            {
+                self.run.memo.insert(key, out.clone());
+            }
         }
-        out.unwrap_or_else(V::none)
+        out
+    }
+
+    /// The memo key of a call of a memoised function (`None`: not memoised, or an argument
+    /// Python would not find equal by value, as `lru_cache` keys do).
+    fn memo_key(
+        &self,
+        def: &'a StmtFunctionDef,
+        this: &Option<V<'a>>,
+        args: &[V<'a>],
+        kwargs: &[(String, V<'a>)],
+    ) -> Option<String> {
+        if !super::decorators::is_memoised(def) {
+            return None;
+        }
+        let mut key = format!("{:p}", def as *const StmtFunctionDef);
+        for arg in this.iter().chain(args) {
+            key.push('|');
+            key.push_str(&constant_key(arg)?);
+        }
+        for (name, arg) in kwargs {
+            key.push_str(&format!("|{name}={}", constant_key(arg)?));
+        }
+        Some(key)
+    }
+
+    /// Whether calling `def` with these arguments would repeat a call already running: a
+    /// recursive call each of whose arguments is unknown or the same as the running call's.
+    /// Its abstract run is the running call's over again (with less known), so it adds
+    /// nothing but steps; its result is unknown instead. Recursion that makes progress (a
+    /// smaller count, another node of a tree) runs as before.
+    fn repeats_active_call(
+        &self,
+        def: &'a StmtFunctionDef,
+        this: &Option<V<'a>>,
+        args: &[V<'a>],
+        kwargs: &[(String, V<'a>)],
+    ) -> bool {
+        let covered = |new: &V<'a>, old: &V<'a>| new.is_unknown() || new.same(old);
+        self.run.active_calls.iter().any(|call| {
+            std::ptr::eq(call.def, def)
+                && call.args.len() == args.len()
+                && call.kwargs.len() == kwargs.len()
+                && match (this, &call.this) {
+                    (Some(new), Some(old)) => covered(new, old),
+                    (None, None) => true,
+                    _ => false,
+                }
+                && args.iter().zip(&call.args).all(|(n, o)| covered(n, o))
+                && kwargs
+                    .iter()
+                    .zip(&call.kwargs)
+                    .all(|((n, a), (m, b))| n == m && covered(a, b))
+        })
     }
 
     /// `Cls(args)`: a new instance whose `__init__` (the class's or a base's in the file)
@@ -1220,6 +1309,15 @@ pub fn has_decorator(def: &StmtFunctionDef, name: &str) -> bool {
         .any(|d| matches!(&d.expression, Expr::Name(n) if n.id.as_str() == name))
 }
 
+/// Whether no code can change `v` in place (a constant, unknown, a class or function).
+fn immutable(v: &V) -> bool {
+    match v {
+        V::Data(d) => !matches!(d, Value::Tensor(_) | Value::Module(_)),
+        V::Unknown | V::Class(_) | V::Func(_) | V::Torch(_) | V::Builtin(_) => true,
+        _ => false,
+    }
+}
+
 /// The argument in place `i` or named `name`.
 pub(super) fn argument<'v, 'a>(
     args: &'v [V<'a>],
@@ -1333,6 +1431,49 @@ fn mutated_params(def: &StmtFunctionDef) -> Vec<usize> {
 
 #[cfg(test)]
 mod tests {
+    use crate::testing::findings;
+
+    /// A recursive call on what is not known repeats the running call: it returns unknown
+    /// instead of recursing to the depth limit, so a walk over an unknown folder that
+    /// recurses three times per entry (3^12 calls) leaves the unit's budget for the failure
+    /// after it.
+    #[test]
+    fn recursion_on_unknowns_stops_at_once() {
+        let code = r#"
+import os
+import torch
+
+def walk(path):
+    for entry in os.scandir(path):
+        if entry.is_dir():
+            walk(entry.path)
+            walk(entry.path)
+            walk(entry.path)
+
+walk(os.environ["ROOT"])
+bad = torch.zeros(2) + torch.zeros(3)
+"#;
+        let lines: Vec<u32> = findings(code).iter().map(|f| f.span.line).collect();
+        assert_eq!(lines, vec![13]);
+    }
+
+    /// Recursion that makes progress runs to its end: `tower(3, 1)` is 8 long.
+    #[test]
+    fn recursion_with_new_arguments_runs() {
+        let code = r#"
+import torch
+
+def tower(depth, c):
+    if depth == 0:
+        return torch.zeros(c)
+    return tower(depth - 1, c * 2)
+
+ok = tower(3, 1) + torch.zeros(8)
+bad = tower(3, 1) + torch.zeros(4)
+"#;
+        let lines: Vec<u32> = findings(code).iter().map(|f| f.span.line).collect();
+        assert_eq!(lines, vec![10]);
+    }
     /// A deep valid-convolution U-Net crops its skips by a negative `offset // 2` whose
     /// expression outgrows `MAX_EXPR_SIZE`: the int put in its place must not be taken for a
     /// size (non-negative), or the crop reads as a pad and the concatenation as impossible

@@ -103,6 +103,14 @@ fn factory_of_identity(def: &StmtFunctionDef) -> bool {
     })
 }
 
+/// Whether `def` is memoised (`functools.lru_cache`, `functools.cache`): a call with the
+/// arguments of an earlier call returns that call's result without running the body.
+pub(super) fn is_memoised(def: &StmtFunctionDef) -> bool {
+    def.decorator_list.iter().any(|d| {
+        last_name(callee(&d.expression).0).is_some_and(|n| matches!(n, "lru_cache" | "cache"))
+    })
+}
+
 impl<'a> Interp<'a> {
     /// Whether a decorator of `def` may replace what a call returns (see the module docs).
     pub(super) fn decorated_result_unknown(&mut self, def: &'a StmtFunctionDef) -> bool {
@@ -136,6 +144,34 @@ impl<'a> Interp<'a> {
 #[cfg(test)]
 mod tests {
     use crate::testing::findings;
+
+    /// `@lru_cache` runs the body once per arguments in a run, as Python does: eight
+    /// calls of `table(60)` (3,600 statements each) spend a unit's 20,000-statement budget
+    /// unless memoised, and a unit over budget proves nothing; memoised, the failure after
+    /// them is found. Without the decorator it is not.
+    #[test]
+    fn memoised_functions_run_once_per_arguments() {
+        let code = r#"
+import functools
+import torch
+
+@functools.lru_cache
+def table(n):
+    out = 0
+    for i in range(n):
+        for j in range(n):
+            out = out + 1
+    return out
+
+for k in range(8):
+    table(60)
+bad = torch.zeros(2) + torch.zeros(3)
+"#;
+        let lines: Vec<u32> = findings(code).iter().map(|f| f.span.line).collect();
+        assert_eq!(lines, vec![15]);
+        let plain = code.replace("@functools.lru_cache\n", "");
+        assert!(findings(&plain).is_empty());
+    }
 
     const LOSS: &str = r#"
 import torch

@@ -125,6 +125,20 @@ pub struct RunState<'a> {
     /// While a call made by a loading module's top level runs: the step past which it is
     /// abandoned.
     pub call_limit: Option<usize>,
+    /// The user functions being run and their arguments, outermost first (see
+    /// `Interp::repeats_active_call`).
+    pub active_calls: Vec<ActiveCall<'a>>,
+    /// Results of memoised functions' calls (`@lru_cache`) by function and arguments (see
+    /// `Interp::memo_key`): the cache lives as long as the run, as it does in the program.
+    pub memo: HashMap<String, V<'a>>,
+}
+
+/// A user function being run, with the arguments it was called with.
+pub struct ActiveCall<'a> {
+    pub def: &'a ruff_python_ast::StmtFunctionDef,
+    pub this: Option<V<'a>>,
+    pub args: Vec<V<'a>>,
+    pub kwargs: Vec<(String, V<'a>)>,
 }
 
 /// Combinations of declared options' values a condition over them is decided over, at most.

@@ -192,7 +192,27 @@ impl Obligation {
     }
 }
 
+/// How much a trace holds: equal marks taken before and after some code show that it
+/// recorded nothing (`Trace::mark`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TraceMark([usize; 9]);
+
 impl Trace {
+    /// What the trace holds so far, counted (see [`TraceMark`]).
+    pub fn mark(&self) -> TraceMark {
+        TraceMark([
+            self.obligations.len(),
+            self.facts.len(),
+            self.inputs.len(),
+            usize::from(self.assumption_violated),
+            self.guarded_violations.len(),
+            usize::from(self.over_budget.is_some()),
+            self.branches.len(),
+            self.unknown_ops,
+            self.ops,
+        ])
+    }
+
     /// The run's requirements or facts take a remainder of a symbolic term (chunked and
     /// padded lengths): costly for the solver.
     pub fn has_symbolic_modulo(&self) -> bool {
