@@ -151,11 +151,11 @@ fn is_modelled(name: &str) -> bool {
 
 /// Larger modules are not parsed for imports (generated tables, vendored bundles).
 const MAX_MODULE_BYTES: u64 = 512 * 1024;
-/// The per-thread cache is emptied before the next file once it holds more source than this
-/// (never during one file: [`ImportSearch::start_file`]). The scan hands a
-/// worker its files folder by folder, so a bound this small keeps what the next files import
-/// (corpus/real: 16 MB takes as long as 64 MB did with files in hash order, at 84% of its
-/// peak memory; 4 MB takes 1.6x as long).
+/// Once the per-thread cache holds more source than this, it keeps, before the next file
+/// (never during one file: [`ImportSearch::start_file`]), the modules the latest files used
+/// up to half of it, and forgets the rest. The modules most files import (a library's
+/// core) stay parsed and summarised; emptying it all made transformers rebuild its core's
+/// summaries six times per worker.
 const CACHE_BYTES: usize = 16 * 1024 * 1024;
 
 /// `rel` (a repository-relative folder, empty for the repository itself) under `repo`,
@@ -351,7 +351,15 @@ impl ImportSearch {
         is_package: bool,
     ) -> Option<Rc<SourceModule>> {
         let key = (path.to_path_buf(), name.to_string(), root.dir.clone());
-        if let Some(hit) = CACHE.with(|c| c.borrow().modules.get(&key).cloned()) {
+        let hit = CACHE.with(|c| {
+            let mut c = c.borrow_mut();
+            let file = c.files;
+            c.modules.get_mut(&key).map(|entry| {
+                entry.used = file;
+                entry.module.clone()
+            })
+        });
+        if let Some(hit) = hit {
             return hit;
         }
         let read = self.read(path, root);
@@ -375,20 +383,30 @@ impl ImportSearch {
         CACHE.with(|c| {
             let mut c = c.borrow_mut();
             c.bytes += bytes;
-            c.modules.insert(key, parsed.clone());
+            let used = c.files;
+            let module = parsed.clone();
+            c.modules.insert(
+                key,
+                Cached {
+                    module,
+                    bytes,
+                    used,
+                },
+            );
         });
         parsed
     }
 
-    /// Before a file's analysis: a full cache of parsed modules is emptied, with the summaries
-    /// (they keep their modules' trees alive). Never during one file: a module parsed again
-    /// there would be a second tree beside the first, its classes and functions other objects,
-    /// and what the file finds would depend on which files its thread analysed before.
+    /// Before a file's analysis: a full cache of parsed modules forgets the modules the
+    /// latest files did not use, with the summaries holding one of them (they keep their
+    /// modules' trees alive). Never during one file: a module parsed again there would be a
+    /// second tree beside the first, its classes and functions other objects, and what the
+    /// file finds would depend on which files its thread analysed before. Between files,
+    /// what the cache holds changes no result, only how much is parsed and loaded again.
     pub fn start_file() {
-        let full = CACHE.with(|c| c.borrow().bytes > CACHE_BYTES);
-        if full {
-            CACHE.with(|c| *c.borrow_mut() = Cache::default());
-            super::summaries::clear();
+        let forgotten = CACHE.with(|c| c.borrow_mut().next_file(CACHE_BYTES));
+        if !forgotten.is_empty() {
+            super::summaries::forget_holding(&forgotten);
         }
     }
 
@@ -451,8 +469,49 @@ fn package_chain(start: &Path, dir: &Path, boundary: &Path) -> (Option<PathBuf>,
 
 #[derive(Default)]
 struct Cache {
-    modules: HashMap<(PathBuf, String, PathBuf), Option<Rc<SourceModule>>>,
+    modules: HashMap<(PathBuf, String, PathBuf), Cached>,
     bytes: usize,
+    /// Files started on this thread: when each module was last used.
+    files: usize,
+}
+
+struct Cached {
+    module: Option<Rc<SourceModule>>,
+    bytes: usize,
+    /// The last file that used it (`Cache::files` then).
+    used: usize,
+}
+
+impl Cache {
+    /// Starts the next file. Over `limit`, keeps the modules used last, up to half of it
+    /// (ties in the order of their keys, so the choice does not depend on hashing), and
+    /// returns the addresses of the modules forgotten.
+    fn next_file(&mut self, limit: usize) -> std::collections::HashSet<*const SourceModule> {
+        self.files += 1;
+        let mut forgotten = std::collections::HashSet::new();
+        if self.bytes <= limit {
+            return forgotten;
+        }
+        let mut order: Vec<_> = self.modules.iter().map(|(k, e)| (e.used, k)).collect();
+        order.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(b.1)));
+        let mut kept = 0;
+        let mut gone = Vec::new();
+        for (_, key) in order {
+            let bytes = self.modules[key].bytes;
+            if gone.is_empty() && kept + bytes <= limit / 2 {
+                kept += bytes;
+            } else {
+                gone.push(key.clone());
+            }
+        }
+        for key in gone {
+            if let Some(module) = self.modules.remove(&key).and_then(|e| e.module) {
+                forgotten.insert(Rc::as_ptr(&module));
+            }
+        }
+        self.bytes = kept;
+        forgotten
+    }
 }
 
 thread_local! {
@@ -523,29 +582,46 @@ mod tests {
     }
 
     #[test]
-    fn a_full_cache_is_emptied_between_files_never_during_one() {
+    fn a_full_cache_forgets_what_recent_files_did_not_use_between_files_never_during_one() {
         let dir = tempfile::tempdir().unwrap();
         let pkg = dir.path().join("pkg");
         std::fs::create_dir_all(&pkg).unwrap();
         std::fs::write(pkg.join("__init__.py"), "").unwrap();
         std::fs::write(pkg.join("layers.py"), "class Mlp: pass\n").unwrap();
+        std::fs::write(pkg.join("old.py"), "class Old: pass\n").unwrap();
         std::fs::write(pkg.join("model.py"), "from .layers import Mlp\n").unwrap();
         let search = ImportSearch::for_file(&pkg.join("model.py"), dir.path()).unwrap();
         ImportSearch::start_file();
+        let old = search.load("pkg.old").unwrap();
+        ImportSearch::start_file();
         let first = search.load("pkg.layers").unwrap();
-        CACHE.with(|c| c.borrow_mut().bytes = CACHE_BYTES + 1);
+        // Full: the module the latest file used fits in half the limit, the older one not.
+        let latest: usize = CACHE.with(|c| {
+            let c = c.borrow();
+            c.modules
+                .values()
+                .filter(|e| e.used == c.files)
+                .map(|e| e.bytes)
+                .sum()
+        });
+        let limit = 2 * latest;
+        CACHE.with(|c| c.borrow_mut().bytes = limit + 1);
         let again = search.load("pkg.layers").unwrap();
         assert!(
             Rc::ptr_eq(&first, &again),
             "one tree per module within a file"
         );
-        ImportSearch::start_file();
-        let next_file = search.load("pkg.layers").unwrap();
+        let forgotten = CACHE.with(|c| c.borrow_mut().next_file(limit));
         assert!(
-            !Rc::ptr_eq(&first, &next_file),
-            "parsed again for the next file"
+            forgotten.contains(&Rc::as_ptr(&old)),
+            "the older module is forgotten"
         );
-        assert!(CACHE.with(|c| c.borrow().bytes) < CACHE_BYTES);
+        assert!(!forgotten.contains(&Rc::as_ptr(&first)));
+        let next_file = search.load("pkg.layers").unwrap();
+        assert!(Rc::ptr_eq(&first, &next_file), "kept for the next file");
+        let old_again = search.load("pkg.old").unwrap();
+        assert!(!Rc::ptr_eq(&old, &old_again), "parsed again");
+        assert!(CACHE.with(|c| c.borrow().bytes) <= limit);
     }
 
     #[test]

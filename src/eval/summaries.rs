@@ -91,9 +91,25 @@ pub fn cached(
         .find(|s| s.reusable(building, locate))
 }
 
-/// Forgets this thread's summaries.
-pub fn clear() {
-    CACHE.with(|c| *c.borrow_mut() = Cache::default());
+/// Forgets this thread's summaries holding one of the `modules` (by address): those
+/// modules are parsed again when next imported, and a summary must not hand out their old
+/// trees beside the new ones.
+pub fn forget_holding(modules: &std::collections::HashSet<*const SourceModule>) {
+    let holds = |s: &Summary| {
+        s.modules
+            .iter()
+            .map(|m| &m.source)
+            .chain(&s.also)
+            .any(|m| modules.contains(&Rc::as_ptr(m)))
+    };
+    CACHE.with(|c| {
+        let mut c = c.borrow_mut();
+        for kept in c.summaries.values_mut() {
+            kept.retain(|s| !holds(s));
+        }
+        c.summaries.retain(|_, kept| !kept.is_empty());
+        c.count = c.summaries.values().map(Vec::len).sum();
+    });
 }
 
 /// Keeps `summary` for later loads on this thread.
