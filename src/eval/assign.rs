@@ -83,7 +83,7 @@ impl<'a> Interp<'a> {
                             }
                             _ => V::Unknown,
                         };
-                        self.assign(&s.value, updated);
+                        self.rebind_changed(&s.value, updated);
                     }
                     // `xs[i:j] = ys` splices (timm's `val2tuple` pads a list this way); an
                     // extended slice must keep the length, as Python requires.
@@ -93,12 +93,12 @@ impl<'a> Interp<'a> {
                             .and_then(|(new, (start, stop, step))| {
                                 splice(items, new, start, stop, step)
                             });
-                        self.assign(&s.value, updated.map_or(V::Unknown, V::list));
+                        self.rebind_changed(&s.value, updated.map_or(V::Unknown, V::list));
                     }
                     (V::Dict(items), V::Data(Value::Str(Some(k)))) => {
                         let mut items = items.to_vec();
                         set_key(&mut items, k.clone(), v);
-                        self.assign(&s.value, V::dict(items));
+                        self.rebind_changed(&s.value, V::dict(items));
                     }
                     // `seq[0] = nn.Conv2d(6, 64, 7)`: containers are values too; the child
                     // is replaced (a key or index not known makes the container unknown).
@@ -123,16 +123,16 @@ impl<'a> Interp<'a> {
                             }
                             None => V::Unknown,
                         };
-                        self.assign(&s.value, updated);
+                        self.rebind_changed(&s.value, updated);
                     }
                     (V::List(_) | V::Dict(_) | V::Tuple(_), _) => {
-                        self.assign(&s.value, V::Unknown);
+                        self.rebind_changed(&s.value, V::Unknown);
                     }
                     // `a[i, :] = v` writes into the array: its shape stays, its content is
                     // no longer what was known.
                     (V::Array(t), _) => {
                         let written = V::Array(Box::new((**t).clone().without_content()));
-                        self.assign(&s.value, written);
+                        self.rebind_changed(&s.value, written);
                     }
                     _ => self.set_item(obj, idx, v, s.range),
                 }

@@ -91,13 +91,13 @@ impl<'a> Interp<'a> {
                     V::Dict(items) => {
                         let (args, kwargs) = self.eval_args(c);
                         let (result, updated) = dict_mutation(&items, method, args, kwargs);
-                        self.assign(&a.value, updated);
+                        self.rebind_changed(&a.value, updated);
                         return result;
                     }
                     V::List(items) if method == "pop" => {
                         let (args, _) = self.eval_args(c);
                         let (result, updated) = list_pop(&items, &args);
-                        self.assign(&a.value, updated);
+                        self.rebind_changed(&a.value, updated);
                         return result;
                     }
                     _ => {}
@@ -119,7 +119,7 @@ impl<'a> Interp<'a> {
                     } else {
                         V::Unknown
                     };
-                    self.assign(&a.value, reordered);
+                    self.rebind_changed(&a.value, reordered);
                     return V::none();
                 }
             }
@@ -185,7 +185,7 @@ impl<'a> Interp<'a> {
                     _ => false,
                 };
                 if grow(&mut recv, method, args) || local {
-                    self.assign(&a.value, recv);
+                    self.rebind_changed(&a.value, recv);
                 }
                 return V::none();
             }

@@ -240,15 +240,41 @@ impl<'a> Interp<'a> {
 
     pub fn bind(&mut self, name: &str, v: V<'a>) {
         if self.is_declared_global(name) {
-            let old = self.globals.get(name).cloned().unwrap_or(V::Unknown);
-            let v = self.written_outside(old, v);
-            set_name(Rc::make_mut(&mut self.globals), name, v);
+            self.write_global(name, v);
             return;
         }
         match self.run.locals.last_mut() {
             Some(frame) => set_name(Rc::make_mut(frame), name, v),
             None => set_name(Rc::make_mut(&mut self.globals), name, v),
         };
+    }
+
+    /// Writes the running module's binding of `name` from inside a function (see
+    /// [`Interp::written_outside`]).
+    pub(super) fn write_global(&mut self, name: &str, v: V<'a>) {
+        let old = self.globals.get(name).cloned().unwrap_or(V::Unknown);
+        let v = self.written_outside(old, v);
+        set_name(Rc::make_mut(&mut self.globals), name, v);
+    }
+
+    /// Rebinds `target` to `v`, what it names after a change in place (`xs.append(x)`,
+    /// `d[k] = x`: lists, dicts and containers of layers are values here). A name the
+    /// running function only reads from its module names the module's object, so the
+    /// module's binding changes, as the object would in Python.
+    pub fn rebind_changed(&mut self, target: &'a Expr, v: V<'a>) {
+        if let Expr::Name(n) = target {
+            let name = n.id.as_str();
+            let in_frame = self
+                .run
+                .locals
+                .last()
+                .is_none_or(|frame| frame.contains_key(name));
+            if !in_frame && self.globals.contains_key(name) {
+                self.write_global(name, v);
+                return;
+            }
+        }
+        self.assign(target, v);
     }
 
     /// Unbinds `name` from the running frame, leaving its slot in place (to be bound again);
@@ -1223,6 +1249,35 @@ fn set_name<'a>(names: &mut HashMap<String, V<'a>>, name: &str, v: V<'a>) {
 #[cfg(test)]
 mod tests {
     use crate::testing::{assert_twins, findings};
+
+    /// A list, dict or array a function changes in place is its module's: Python gives
+    /// `len(seen) == 1` after `add(2)`, so `[4, 1] @ [1, 3]` holds; `[4, 1] @ [2, 3]`
+    /// fails. The function's own lists stay its own.
+    #[test]
+    fn a_function_changes_the_module_objects_it_reads() {
+        let code = r#"
+import torch
+
+seen = []
+table = {}
+mine = []
+
+def add(n):
+    seen.append(n)
+    table["k"] = n
+    mine = []
+    mine.append(n)
+    mine.append(n)
+
+add(2)
+ok = torch.zeros(4, len(seen)) @ torch.zeros(1, 3)
+ok2 = torch.zeros(4, table["k"]) @ torch.zeros(2, 3)
+ok3 = torch.zeros(4, len(mine) + 1) @ torch.zeros(1, 3)
+bad = torch.zeros(4, len(seen)) @ torch.zeros(2, 3)
+"#;
+        let lines: Vec<u32> = findings(code).iter().map(|f| f.span.line).collect();
+        assert_eq!(lines, vec![19]);
+    }
 
     /// What a test expects to raise is not a finding; what runs after it still is.
     #[test]
