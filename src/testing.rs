@@ -13,6 +13,11 @@ pub(crate) fn findings(src: &str) -> Vec<Finding> {
     analyse_module(&module, src, "test.py", (None, None), &mut solver).findings
 }
 
+/// The lines of the findings of a source text, in order.
+pub(crate) fn finding_lines(src: &str) -> Vec<u32> {
+    findings(src).iter().map(|f| f.span.line).collect()
+}
+
 /// The errors of a source text (its warnings left out).
 pub(crate) fn errors(src: &str) -> Vec<Finding> {
     let mut found = findings(src);

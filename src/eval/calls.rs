@@ -1431,7 +1431,7 @@ fn mutated_params(def: &StmtFunctionDef) -> Vec<usize> {
 
 #[cfg(test)]
 mod tests {
-    use crate::testing::findings;
+    use crate::testing::finding_lines;
 
     /// A recursive call on what is not known repeats the running call: it returns unknown
     /// instead of recursing to the depth limit, so a walk over an unknown folder that
@@ -1453,8 +1453,7 @@ def walk(path):
 walk(os.environ["ROOT"])
 bad = torch.zeros(2) + torch.zeros(3)
 "#;
-        let lines: Vec<u32> = findings(code).iter().map(|f| f.span.line).collect();
-        assert_eq!(lines, vec![13]);
+        assert_eq!(finding_lines(code), vec![13]);
     }
 
     /// Recursion that makes progress runs to its end: `tower(3, 1)` is 8 long.
@@ -1471,8 +1470,7 @@ def tower(depth, c):
 ok = tower(3, 1) + torch.zeros(8)
 bad = tower(3, 1) + torch.zeros(4)
 "#;
-        let lines: Vec<u32> = findings(code).iter().map(|f| f.span.line).collect();
-        assert_eq!(lines, vec![10]);
+        assert_eq!(finding_lines(code), vec![10]);
     }
     /// A deep valid-convolution U-Net crops its skips by a negative `offset // 2` whose
     /// expression outgrows `MAX_EXPR_SIZE`: the int put in its place must not be taken for a

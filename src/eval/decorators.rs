@@ -143,7 +143,7 @@ impl<'a> Interp<'a> {
 
 #[cfg(test)]
 mod tests {
-    use crate::testing::findings;
+    use crate::testing::{finding_lines, findings};
 
     /// `@lru_cache` runs the body once per arguments in a run, as Python does: eight
     /// calls of `table(60)` (3,600 statements each) spend a unit's 20,000-statement budget
@@ -167,8 +167,7 @@ for k in range(8):
     table(60)
 bad = torch.zeros(2) + torch.zeros(3)
 "#;
-        let lines: Vec<u32> = findings(code).iter().map(|f| f.span.line).collect();
-        assert_eq!(lines, vec![15]);
+        assert_eq!(finding_lines(code), vec![15]);
         let plain = code.replace("@functools.lru_cache\n", "");
         assert!(findings(&plain).is_empty());
     }

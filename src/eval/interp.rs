@@ -1248,7 +1248,7 @@ fn set_name<'a>(names: &mut HashMap<String, V<'a>>, name: &str, v: V<'a>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::testing::{assert_twins, findings};
+    use crate::testing::{assert_twins, finding_lines, findings};
 
     /// A list, dict or array a function changes in place is its module's: Python gives
     /// `len(seen) == 1` after `add(2)`, so `[4, 1] @ [1, 3]` holds; `[4, 1] @ [2, 3]`
@@ -1275,8 +1275,7 @@ ok2 = torch.zeros(4, table["k"]) @ torch.zeros(2, 3)
 ok3 = torch.zeros(4, len(mine) + 1) @ torch.zeros(1, 3)
 bad = torch.zeros(4, len(seen)) @ torch.zeros(2, 3)
 "#;
-        let lines: Vec<u32> = findings(code).iter().map(|f| f.span.line).collect();
-        assert_eq!(lines, vec![19]);
+        assert_eq!(finding_lines(code), vec![19]);
     }
 
     /// What a test expects to raise is not a finding; what runs after it still is.
