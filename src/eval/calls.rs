@@ -7,7 +7,7 @@ use std::rc::Rc;
 use ruff_python_ast::{Expr, ExprCall, Stmt, StmtClassDef, StmtFunctionDef};
 use ruff_text_size::{Ranged, TextRange};
 
-use super::interp::{Interp, MAX_DEPTH};
+use super::interp::{ActiveCall, Interp, MAX_DEPTH};
 
 /// Statements a call made by a loading module's top level may run (see `run_user`).
 const LOAD_CALL_STEPS: usize = 2_000;
@@ -993,20 +993,26 @@ impl<'a> Interp<'a> {
             self.violate(|| format!("the call of `{}` does not match its signature", def.name.id));
             return V::Unknown;
         }
-        if self.repeats_active_call(def, &bound, &args, &kwargs) {
-            return V::Unknown;
-        }
-        let memo_key = self.memo_key(def, &bound, &args, &kwargs);
-        if let Some(hit) = memo_key.as_ref().and_then(|k| self.run.memo.get(k)) {
-            return hit.clone();
-        }
-        let mark = self.run.trace.mark();
-        self.run.active_calls.push(super::interp::ActiveCall {
+        let call = ActiveCall {
             def,
             this: bound.clone(),
             args: args.clone(),
             kwargs: kwargs.clone(),
-        });
+        };
+        if self
+            .run
+            .active_calls
+            .iter()
+            .any(|running| call.repeats(running))
+        {
+            return V::Unknown;
+        }
+        let memo_key = call.memo_key();
+        if let Some(hit) = memo_key.as_ref().and_then(|k| self.run.memo.get(k)) {
+            return hit.clone();
+        }
+        let mark = memo_key.as_ref().map(|_| self.run.trace.mark());
+        self.run.active_calls.push(call);
         let module = self.module_of(def);
         let switch = self.enter_module(module, span);
         let mut frame = self.bind_params(def, bound, args, kwargs);
@@ -1094,7 +1100,7 @@ impl<'a> Interp<'a> {
         // Only a result no later code can change, of a call that recorded nothing and ran
         // to its end, stands for the calls after it.
         if let Some(key) = memo_key {
-            if self.run.trace.mark() == mark
+            if Some(self.run.trace.mark()) == mark
                 && self
                     .run
                     .call_limit
@@ -1105,59 +1111,6 @@ impl<'a> Interp<'a> {
             }
         }
         out
-    }
-
-    /// The memo key of a call of a memoised function (`None`: not memoised, or an argument
-    /// Python would not find equal by value, as `lru_cache` keys do).
-    fn memo_key(
-        &self,
-        def: &'a StmtFunctionDef,
-        this: &Option<V<'a>>,
-        args: &[V<'a>],
-        kwargs: &[(String, V<'a>)],
-    ) -> Option<String> {
-        if !super::decorators::is_memoised(def) {
-            return None;
-        }
-        let mut key = format!("{:p}", def as *const StmtFunctionDef);
-        for arg in this.iter().chain(args) {
-            key.push('|');
-            key.push_str(&constant_key(arg)?);
-        }
-        for (name, arg) in kwargs {
-            key.push_str(&format!("|{name}={}", constant_key(arg)?));
-        }
-        Some(key)
-    }
-
-    /// Whether calling `def` with these arguments would repeat a call already running: a
-    /// recursive call each of whose arguments is unknown or the same as the running call's.
-    /// Its abstract run is the running call's over again (with less known), so it adds
-    /// nothing but steps; its result is unknown instead. Recursion that makes progress (a
-    /// smaller count, another node of a tree) runs as before.
-    fn repeats_active_call(
-        &self,
-        def: &'a StmtFunctionDef,
-        this: &Option<V<'a>>,
-        args: &[V<'a>],
-        kwargs: &[(String, V<'a>)],
-    ) -> bool {
-        let covered = |new: &V<'a>, old: &V<'a>| new.is_unknown() || new.same(old);
-        self.run.active_calls.iter().any(|call| {
-            std::ptr::eq(call.def, def)
-                && call.args.len() == args.len()
-                && call.kwargs.len() == kwargs.len()
-                && match (this, &call.this) {
-                    (Some(new), Some(old)) => covered(new, old),
-                    (None, None) => true,
-                    _ => false,
-                }
-                && args.iter().zip(&call.args).all(|(n, o)| covered(n, o))
-                && kwargs
-                    .iter()
-                    .zip(&call.kwargs)
-                    .all(|((n, a), (m, b))| n == m && covered(a, b))
-        })
     }
 
     /// `Cls(args)`: a new instance whose `__init__` (the class's or a base's in the file)
@@ -1307,6 +1260,52 @@ pub fn has_decorator(def: &StmtFunctionDef, name: &str) -> bool {
     def.decorator_list
         .iter()
         .any(|d| matches!(&d.expression, Expr::Name(n) if n.id.as_str() == name))
+}
+
+impl<'a> ActiveCall<'a> {
+    /// The memo key of a call of a memoised function (`None`: not memoised, or an argument
+    /// Python would not find equal by value, as `lru_cache` keys do).
+    fn memo_key(&self) -> Option<String> {
+        if !super::decorators::is_memoised(self.def) {
+            return None;
+        }
+        let mut key = format!("{:p}", self.def as *const StmtFunctionDef);
+        for arg in self.this.iter().chain(&self.args) {
+            key.push('|');
+            key.push_str(&constant_key(arg)?);
+        }
+        for (name, arg) in &self.kwargs {
+            key.push_str(&format!("|{name}={}", constant_key(arg)?));
+        }
+        Some(key)
+    }
+
+    /// Whether this call repeats `running`, a call already running: a recursive call each
+    /// of whose arguments is unknown or the same as the running call's. Its abstract run is
+    /// the running call's over again (with less known), so it adds nothing but steps; its
+    /// result is unknown instead. Recursion that makes progress (a smaller count, another
+    /// node of a tree) runs as before.
+    fn repeats(&self, running: &ActiveCall<'a>) -> bool {
+        let covered = |new: &V<'a>, old: &V<'a>| new.is_unknown() || new.same(old);
+        std::ptr::eq(self.def, running.def)
+            && self.args.len() == running.args.len()
+            && self.kwargs.len() == running.kwargs.len()
+            && match (&self.this, &running.this) {
+                (Some(new), Some(old)) => covered(new, old),
+                (None, None) => true,
+                _ => false,
+            }
+            && self
+                .args
+                .iter()
+                .zip(&running.args)
+                .all(|(n, o)| covered(n, o))
+            && self
+                .kwargs
+                .iter()
+                .zip(&running.kwargs)
+                .all(|((n, a), (m, b))| n == m && covered(a, b))
+    }
 }
 
 /// Whether no code can change `v` in place (a constant, unknown, a class or function).

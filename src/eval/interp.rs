@@ -126,10 +126,10 @@ pub struct RunState<'a> {
     /// abandoned.
     pub call_limit: Option<usize>,
     /// The user functions being run and their arguments, outermost first (see
-    /// `Interp::repeats_active_call`).
+    /// `ActiveCall::repeats`).
     pub active_calls: Vec<ActiveCall<'a>>,
     /// Results of memoised functions' calls (`@lru_cache`) by function and arguments (see
-    /// `Interp::memo_key`): the cache lives as long as the run, as it does in the program.
+    /// `ActiveCall::memo_key`): the cache lives as long as the run, as it does in the program.
     pub memo: HashMap<String, V<'a>>,
 }
 
