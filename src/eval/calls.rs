@@ -994,6 +994,8 @@ impl<'a> Interp<'a> {
             return V::Unknown;
         }
         let call = ActiveCall {
+            id: super::closures::next_call_id(),
+            frame: self.run.locals.len(),
             def,
             this: bound.clone(),
             args: args.clone(),
@@ -1016,11 +1018,7 @@ impl<'a> Interp<'a> {
         let module = self.module_of(def);
         let switch = self.enter_module(module, span);
         let mut frame = self.bind_params(def, bound, args, kwargs);
-        if let Some(captured) = captured {
-            for (name, v) in captured.iter() {
-                frame.entry(name.clone()).or_insert_with(|| v.clone());
-            }
-        }
+        let shared = captured.and_then(|c| self.bind_captured(def, &c, &mut frame));
         self.run.depth += 1;
         self.run.locals.push(Rc::new(frame));
         let declared = declared_globals(&def.body);
@@ -1066,6 +1064,9 @@ impl<'a> Interp<'a> {
         }
         if class.is_some() && this.is_some() {
             self.run.class_ctx.pop();
+        }
+        if let Some(shared) = shared {
+            self.write_back_shared(shared);
         }
         let returns = self.run.returns.pop().unwrap_or_default();
         if self

@@ -65,7 +65,7 @@ pub struct Interp<'a> {
     /// recorded span becomes.
     pub anchor: Option<TextRange>,
     /// The frame a closure captured, for the call about to start (see `call_user_in`).
-    pub captured: Option<std::rc::Rc<HashMap<String, V<'a>>>>,
+    pub captured: Option<std::rc::Rc<super::closures::Captured<'a>>>,
     /// When set, the operators applied directly at the analysed file's call sites, by the
     /// position of the callee's name, as operator counting records them (the check that
     /// both resolve calls alike; see `units::operators_applied`).
@@ -135,6 +135,10 @@ pub struct RunState<'a> {
 
 /// A user function being run, with the arguments it was called with.
 pub struct ActiveCall<'a> {
+    /// Names this call for the closures it makes (`closures::next_call_id`).
+    pub id: u64,
+    /// Index of its frame in `RunState::locals`.
+    pub frame: usize,
     pub def: &'a ruff_python_ast::StmtFunctionDef,
     pub this: Option<V<'a>>,
     pub args: Vec<V<'a>>,
@@ -623,7 +627,7 @@ impl<'a> Interp<'a> {
             Stmt::FunctionDef(def) => {
                 // Inside a function, a nested def keeps the enclosing frame it reads.
                 let f = match self.run.locals.last() {
-                    Some(frame) => V::Closure(def, Rc::clone(frame)),
+                    Some(frame) => self.capture(def, frame),
                     None => V::Func(def),
                 };
                 self.bind(def.name.id.as_str(), f);

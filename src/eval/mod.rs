@@ -91,6 +91,7 @@ pub mod assign;
 pub mod bases;
 pub mod builtins;
 pub mod calls;
+pub mod closures;
 pub mod config;
 pub mod data;
 pub mod data_files;

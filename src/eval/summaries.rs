@@ -219,7 +219,14 @@ pub fn fork<'a>(v: &V<'a>, copies: &mut Copies<'a>) -> Option<V<'a>> {
         V::List(items) => V::list(fork_all(items, copies)?),
         V::Set(items) => V::Set(fork_all(items, copies)?),
         V::Dict(items) => V::dict(fork_named(items, copies)?),
-        V::Closure(f, env) => V::Closure(f, Rc::new(fork_map(env, copies)?)),
+        V::Closure(f, env) => V::Closure(
+            f,
+            Rc::new(super::closures::Captured {
+                frame: Rc::new(fork_map(&env.frame, copies)?),
+                // The calls of the load that made it have ended.
+                call: None,
+            }),
+        ),
         V::Lambda(f, Some(env)) => V::Lambda(f, Some(Rc::new(fork_map(env, copies)?))),
         V::Partial(p) => {
             let func = fork(&p.func, copies);

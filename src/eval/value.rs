@@ -72,7 +72,7 @@ pub enum V<'a> {
     Func(&'a StmtFunctionDef),
     /// A function defined inside another, with the enclosing frame it captured
     /// (`def _ntuple(n): def parse(x): ... n ...; return parse`).
-    Closure(&'a StmtFunctionDef, Rc<HashMap<String, V<'a>>>),
+    Closure(&'a StmtFunctionDef, Rc<super::closures::Captured<'a>>),
     /// `lambda z: z.reshape(t * n, *z.shape[2:])`, with the enclosing function's frame
     /// when it was made inside one.
     Lambda(&'a ExprLambda, Option<Rc<HashMap<String, V<'a>>>>),
