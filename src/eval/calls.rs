@@ -1018,7 +1018,8 @@ impl<'a> Interp<'a> {
         let module = self.module_of(def);
         let switch = self.enter_module(module, span);
         let mut frame = self.bind_params(def, bound, args, kwargs);
-        let shared = captured.and_then(|c| self.bind_captured(def, &c, &mut frame));
+        let shared = captured
+            .and_then(|c| self.bind_captured(|| super::closures::owned_names(def), &c, &mut frame));
         self.run.depth += 1;
         self.run.locals.push(Rc::new(frame));
         let declared = declared_globals(&def.body);

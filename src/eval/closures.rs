@@ -14,7 +14,7 @@ use std::cell::Cell;
 use std::rc::Rc;
 
 use ruff_python_ast::visitor::{walk_expr, walk_pattern, walk_stmt, Visitor};
-use ruff_python_ast::{Expr, ExprContext, Pattern, Stmt, StmtFunctionDef};
+use ruff_python_ast::{Expr, ExprContext, ExprLambda, Pattern, Stmt, StmtFunctionDef};
 
 use super::interp::Interp;
 use super::value::V;
@@ -50,12 +50,10 @@ pub struct Shared<'a> {
 }
 
 impl<'a> Interp<'a> {
-    /// `def` inside a running function: a closure over that function's frame.
-    pub(super) fn capture(
-        &self,
-        def: &'a StmtFunctionDef,
-        frame: &Rc<HashMap<String, V<'a>>>,
-    ) -> V<'a> {
+    /// What a `def` or a `lambda` inside a running function captures: that function's
+    /// frame (`None` at a module's top level).
+    pub(super) fn capture(&self) -> Option<Rc<Captured<'a>>> {
+        let frame = self.run.locals.last()?;
         let depth = self.run.locals.len();
         let call = self
             .run
@@ -63,20 +61,18 @@ impl<'a> Interp<'a> {
             .last()
             .filter(|c| c.frame + 1 == depth)
             .map(|c| c.id);
-        V::Closure(
-            def,
-            Rc::new(Captured {
-                frame: Rc::clone(frame),
-                call,
-            }),
-        )
+        Some(Rc::new(Captured {
+            frame: Rc::clone(frame),
+            call,
+        }))
     }
 
     /// Binds a closure's enclosing variables into its new `frame` (parameters win): the
     /// enclosing call's current values while it runs, the captured ones otherwise.
+    /// `owned` gives the names the nested function binds itself ([`owned_names`]).
     pub(super) fn bind_captured(
         &self,
-        def: &'a StmtFunctionDef,
+        owned: impl FnOnce() -> FxHashSet<String>,
         captured: &Captured<'a>,
         frame: &mut HashMap<String, V<'a>>,
     ) -> Option<Shared<'a>> {
@@ -91,7 +87,7 @@ impl<'a> Interp<'a> {
         let source = running
             .and_then(|i| self.run.locals.get(i))
             .unwrap_or(&captured.frame);
-        let owned = running.map(|_| owned_names(def));
+        let owned = running.map(|_| owned());
         let mut start = Vec::new();
         for (name, v) in source.iter() {
             if frame.contains_key(name) {
@@ -151,15 +147,14 @@ pub fn owned_names(def: &StmtFunctionDef) -> FxHashSet<String> {
     for stmt in &def.body {
         names.visit_stmt(stmt);
     }
-    let Bound {
-        mut bound,
-        nonlocal,
-        ..
-    } = names;
-    for name in nonlocal {
-        bound.remove(&name);
-    }
-    bound
+    names.owned()
+}
+
+/// The names a lambda's body binds (`:=`).
+pub fn lambda_owned_names(lambda: &ExprLambda) -> FxHashSet<String> {
+    let mut names = Bound::default();
+    names.visit_expr(&lambda.body);
+    names.owned()
 }
 
 #[derive(Default)]
@@ -172,6 +167,19 @@ struct Bound {
 }
 
 impl Bound {
+    /// What is bound, less what is declared `nonlocal`.
+    fn owned(self) -> FxHashSet<String> {
+        let Bound {
+            mut bound,
+            nonlocal,
+            ..
+        } = self;
+        for name in nonlocal {
+            bound.remove(&name);
+        }
+        bound
+    }
+
     /// A nested `def` or `class`: its name is bound here, its body is walked as nested.
     fn nested_scope(&mut self, name: &str, stmt: &Stmt) {
         self.bound.insert(name.to_string());
@@ -270,6 +278,15 @@ mod tests {
             (
                 "seen = []\n    def add(k):\n        seen.append(k)\n    def twice(f):\n        f(1)\n        f(2)\n    twice(add)\n    n = len(seen)",
                 "2",
+            ),
+            // Lambdas too.
+            (
+                "seen = []\n    add = lambda k: seen.append(k)\n    add(1)\n    add(2)\n    n = len(seen)",
+                "2",
+            ),
+            (
+                "layers = []\n    count = lambda: len(layers)\n    layers.append(1)\n    n = count()",
+                "1",
             ),
         ];
         for (body, width) in cases {

@@ -178,10 +178,7 @@ impl<'a> Interp<'a> {
                 }
             }
             Expr::Starred(s) => self.eval(&s.value),
-            Expr::Lambda(l) => {
-                let frame = self.run.locals.last().cloned();
-                V::Lambda(l, frame)
-            }
+            Expr::Lambda(l) => V::Lambda(l, self.capture()),
             Expr::Await(_) | Expr::Yield(_) | Expr::YieldFrom(_) => V::Unknown,
             Expr::IpyEscapeCommand(_) => V::Unknown,
         }

@@ -137,7 +137,7 @@ impl<'a> Interp<'a> {
     pub(super) fn call_lambda(
         &mut self,
         lambda: &'a ruff_python_ast::ExprLambda,
-        captured: Option<Rc<HashMap<String, V<'a>>>>,
+        captured: Option<Rc<super::closures::Captured<'a>>>,
         args: Vec<V<'a>>,
         kwargs: Vec<(String, V<'a>)>,
     ) -> V<'a> {
@@ -148,12 +148,19 @@ impl<'a> Interp<'a> {
             Some(p) => self.bind_parameters(p, None, args, kwargs),
             None => HashMap::default(),
         };
-        for (name, v) in captured.iter().flat_map(|c| c.iter()) {
-            frame.entry(name.clone()).or_insert_with(|| v.clone());
-        }
+        let shared = captured.and_then(|c| {
+            self.bind_captured(
+                || super::closures::lambda_owned_names(lambda),
+                &c,
+                &mut frame,
+            )
+        });
         self.run.depth += 1;
         self.run.locals.push(Rc::new(frame));
         let out = self.eval(&lambda.body);
+        if let Some(shared) = shared {
+            self.write_back_shared(shared);
+        }
         self.run.locals.pop();
         self.run.depth -= 1;
         out

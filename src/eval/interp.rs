@@ -626,8 +626,8 @@ impl<'a> Interp<'a> {
             }
             Stmt::FunctionDef(def) => {
                 // Inside a function, a nested def keeps the enclosing frame it reads.
-                let f = match self.run.locals.last() {
-                    Some(frame) => self.capture(def, frame),
+                let f = match self.capture() {
+                    Some(captured) => V::Closure(def, captured),
                     None => V::Func(def),
                 };
                 self.bind(def.name.id.as_str(), f);

@@ -41,8 +41,8 @@
 //! before such a read kept when the rule gives up, type errors void the run; a question a rule
 //! cannot settle from the dims — `squeeze` of a dim that may be 1, `Ctx::decide` — is answered by
 //! the run's planned decisions, see `crate::units`), user functions, closures (a nested def
-//! captures its enclosing frame; a lambda, `V::Lambda`, too, and `frames.rs` evaluates its body
-//! over it), `functools.partial` values and classes (bounded depth; a raising callee has no
+//! or a lambda shares its enclosing function's variables, `closures.rs`; `frames.rs` evaluates
+//! a lambda's body), `functools.partial` values and classes (bounded depth; a raising callee has no
 //! result; `@staticmethod` binds nothing, `@classmethod` the instance's class; a method is the
 //! last `def` of its name), module application and containers; `bases.rs`: classes that extend
 //! torch modules (`super().__init__(...)`, or the absent `__init__`, builds the torch base: its

@@ -227,7 +227,13 @@ pub fn fork<'a>(v: &V<'a>, copies: &mut Copies<'a>) -> Option<V<'a>> {
                 call: None,
             }),
         ),
-        V::Lambda(f, Some(env)) => V::Lambda(f, Some(Rc::new(fork_map(env, copies)?))),
+        V::Lambda(f, Some(env)) => V::Lambda(
+            f,
+            Some(Rc::new(super::closures::Captured {
+                frame: Rc::new(fork_map(&env.frame, copies)?),
+                call: None,
+            })),
+        ),
         V::Partial(p) => {
             let func = fork(&p.func, copies);
             let arguments = fork_arguments(&p.args, &p.kwargs, copies);

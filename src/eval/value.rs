@@ -3,7 +3,6 @@
 //! torch namespaces and API objects, user functions and classes, instances of user classes,
 //! module containers.
 
-use rustc_hash::FxHashMap as HashMap;
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -75,7 +74,7 @@ pub enum V<'a> {
     Closure(&'a StmtFunctionDef, Rc<super::closures::Captured<'a>>),
     /// `lambda z: z.reshape(t * n, *z.shape[2:])`, with the enclosing function's frame
     /// when it was made inside one.
-    Lambda(&'a ExprLambda, Option<Rc<HashMap<String, V<'a>>>>),
+    Lambda(&'a ExprLambda, Option<Rc<super::closures::Captured<'a>>>),
     /// `functools.partial(func, *args, **kwargs)`.
     Partial(Rc<Partial<'a>>),
     Class(&'a StmtClassDef),
