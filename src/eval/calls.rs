@@ -8,6 +8,7 @@ use ruff_python_ast::{Expr, ExprCall, Stmt, StmtClassDef, StmtFunctionDef};
 use ruff_text_size::{Ranged, TextRange};
 
 use super::interp::{ActiveCall, Interp, MAX_DEPTH};
+use super::passed;
 
 /// Statements a call made by a loading module's top level may run (see `run_user`).
 const LOAD_CALL_STEPS: usize = 2_000;
@@ -227,51 +228,66 @@ impl<'a> Interp<'a> {
                 other => other.range().start(),
             });
         }
-        // Lists and dicts are values here, but Python passes them by reference: one the
-        // callee mutates (`all_seqs.append(seq)` in a helper) is unknown after the call.
-        let passed: Vec<(usize, &'a Expr)> = c
+        // Lists and dicts are values here, but Python passes them by reference: what the
+        // callee changes in place the caller's name sees (`passed.rs`).
+        let positional = c
             .arguments
             .args
             .iter()
+            .take_while(|e| !matches!(e, Expr::Starred(_)))
+            .zip(args.iter())
             .enumerate()
-            .take_while(|(_, e)| !matches!(e, Expr::Starred(_)))
-            .filter(|(i, e)| {
-                matches!(e, Expr::Name(_))
-                    && matches!(
-                        args.get(*i),
-                        Some(V::List(_) | V::Dict(_) | V::Set(_) | V::Array(_))
-                    )
-            })
+            .map(|(i, (e, v))| (Some(i), e, v));
+        let keywords = c.arguments.keywords.iter().filter_map(|k| {
+            let name = k.arg.as_ref()?;
+            let v = kwargs.iter().find(|(n, _)| n == name.id.as_str())?;
+            Some((None, &k.value, &v.1))
+        });
+        let passed: Vec<(Option<usize>, &'a Expr, V<'a>)> = positional
+            .chain(keywords)
+            .filter(|(_, e, v)| matches!(e, Expr::Name(_)) && passed::shared(v))
+            .map(|(i, e, v)| (i, e, v.clone()))
             .collect();
-        let mutated = match &func {
-            V::Func(def) if !passed.is_empty() => mutated_params(def),
-            // numpy shuffles in place (`np.random.shuffle(a)`, `rng.shuffle(a)`); an unknown
-            // callee may write into an array.
+        // Without word from the callee: the positions a function of the file mutates;
+        // numpy shuffles in place (`np.random.shuffle(a)`, `rng.shuffle(a)`); an unknown
+        // callee may write into an array.
+        let mutated: Vec<usize> = match &func {
+            V::Func(def) if !passed.is_empty() => {
+                let changed = passed::mutated_params(def);
+                let p = &def.parameters;
+                p.posonlyargs
+                    .iter()
+                    .chain(p.args.iter())
+                    .enumerate()
+                    .filter(|(_, a)| changed.contains(&a.parameter.name.id.as_str()))
+                    .map(|(i, _)| i)
+                    .collect()
+            }
             V::Builtin("numpy.random.shuffle") => vec![0],
             V::Unknown => passed
                 .iter()
-                .filter(|(i, _)| matches!(args[*i], V::Array(_)))
-                .map(|(i, _)| *i)
+                .filter(|(_, _, v)| matches!(v, V::Array(_)))
+                .filter_map(|(i, _, _)| *i)
                 .collect(),
             _ => Vec::new(),
         };
-        // What a mutated array becomes: its shape stays, its content is forgotten.
-        let arrays: Vec<Option<V<'a>>> = passed
-            .iter()
-            .map(|(i, _)| match &args[*i] {
-                V::Array(t) if mutated.contains(i) => {
-                    Some(V::Array(Box::new((**t).clone().without_content())))
-                }
-                _ => None,
-            })
-            .collect();
+        if !passed.is_empty() {
+            self.run.finished = None;
+            self.run.watch_call = true;
+        }
         let out = self.call(func, args, kwargs, c.range());
         self.callee_at = None;
-        for ((i, arg), array) in passed.into_iter().zip(arrays) {
-            match array {
-                Some(after) => self.assign(arg, after),
-                // A list or dict a function of the file mutates is unknown.
-                None if mutated.contains(&i) => self.assign(arg, V::Unknown),
+        self.run.watch_call = false;
+        let finished = self.run.finished.take();
+        for (i, arg, before) in passed {
+            let after = finished.as_ref().and_then(|f| f.after(&before));
+            match after {
+                Some(passed::After::Unchanged) => {}
+                Some(passed::After::Known(v)) => self.assign(arg, v),
+                Some(passed::After::Changed) => self.assign(arg, passed::forgotten(&before)),
+                None if i.is_some_and(|i| mutated.contains(&i)) => {
+                    self.assign(arg, passed::forgotten(&before))
+                }
                 None => {}
             }
         }
@@ -960,6 +976,7 @@ impl<'a> Interp<'a> {
         kwargs: Vec<(String, V<'a>)>,
         span: TextRange,
     ) -> V<'a> {
+        let watched = std::mem::take(&mut self.run.watch_call);
         let (args, kwargs) = match super::libraries::legacy_interface(def, &args, &kwargs) {
             Some(rewritten) => rewritten,
             None => (args, kwargs),
@@ -1020,6 +1037,14 @@ impl<'a> Interp<'a> {
         let mut frame = self.bind_params(def, bound, args, kwargs);
         let shared = captured
             .and_then(|c| self.bind_captured(|| super::closures::owned_names(def), &c, &mut frame));
+        let entry: Vec<(String, V<'a>)> = match watched {
+            true => frame
+                .iter()
+                .filter(|(_, v)| passed::shared(v))
+                .map(|(n, v)| (n.clone(), v.clone()))
+                .collect(),
+            false => Vec::new(),
+        };
         self.run.depth += 1;
         self.run.locals.push(Rc::new(frame));
         let declared = declared_globals(&def.body);
@@ -1068,6 +1093,14 @@ impl<'a> Interp<'a> {
         }
         if let Some(shared) = shared {
             self.write_back_shared(shared);
+        }
+        if watched {
+            let ran_to_end = !self.run.dead && !abandoned;
+            self.run.finished = Some(passed::Finished {
+                def,
+                entry,
+                exit: self.run.locals.last().filter(|_| ran_to_end).cloned(),
+            });
         }
         let returns = self.run.returns.pop().unwrap_or_default();
         if self
@@ -1356,79 +1389,6 @@ const RESHAPING_IN_PLACE: &[&str] = &[
     "resize_as",
     "as_strided",
 ];
-
-/// The positions of the parameters `def` mutates in place (`p.append(x)`, `p[k] = v`,
-/// `p += [...]`, ...), which its caller sees through the object it passed.
-fn mutated_params(def: &StmtFunctionDef) -> Vec<usize> {
-    use ruff_python_ast::visitor::{walk_expr, walk_stmt, Visitor};
-    struct Mutations<'n> {
-        names: &'n [&'n str],
-        found: Vec<usize>,
-    }
-    impl Mutations<'_> {
-        fn note(&mut self, e: &Expr) {
-            if let Expr::Name(n) = e {
-                if let Some(i) = self.names.iter().position(|p| *p == n.id.as_str()) {
-                    self.found.push(i);
-                }
-            }
-        }
-    }
-    impl<'b> Visitor<'b> for Mutations<'_> {
-        fn visit_expr(&mut self, e: &'b Expr) {
-            if let Expr::Call(c) = e {
-                if let Expr::Attribute(a) = &*c.func {
-                    if matches!(
-                        a.attr.id.as_str(),
-                        "append"
-                            | "extend"
-                            | "insert"
-                            | "pop"
-                            | "remove"
-                            | "clear"
-                            | "update"
-                            | "setdefault"
-                            | "add"
-                            | "sort"
-                            | "reverse"
-                    ) {
-                        self.note(&a.value);
-                    }
-                }
-            }
-            walk_expr(self, e);
-        }
-        fn visit_stmt(&mut self, s: &'b Stmt) {
-            match s {
-                Stmt::Assign(a) => {
-                    for t in &a.targets {
-                        if let Expr::Subscript(sub) = t {
-                            self.note(&sub.value);
-                        }
-                    }
-                }
-                Stmt::AugAssign(a) => self.note(&a.target),
-                _ => {}
-            }
-            walk_stmt(self, s);
-        }
-    }
-    let p = &def.parameters;
-    let names: Vec<&str> = p
-        .posonlyargs
-        .iter()
-        .chain(p.args.iter())
-        .map(|a| a.parameter.name.id.as_str())
-        .collect();
-    let mut v = Mutations {
-        names: &names,
-        found: Vec::new(),
-    };
-    for stmt in &def.body {
-        v.visit_stmt(stmt);
-    }
-    v.found
-}
 
 #[cfg(test)]
 mod tests {

@@ -131,6 +131,10 @@ pub struct RunState<'a> {
     /// Results of memoised functions' calls (`@lru_cache`) by function and arguments (see
     /// `ActiveCall::memo_key`): the cache lives as long as the run, as it does in the program.
     pub memo: HashMap<String, V<'a>>,
+    /// Set by a call site passing a list, dict, set or array by name: the next program
+    /// function to start reports how it finished in `finished` (see `passed.rs`).
+    pub(super) watch_call: bool,
+    pub(super) finished: Option<super::passed::Finished<'a>>,
 }
 
 /// A user function being run, with the arguments it was called with.

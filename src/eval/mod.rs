@@ -109,6 +109,7 @@ pub mod methods;
 pub mod numbers;
 pub mod numpy;
 pub mod packed;
+pub mod passed;
 pub mod project;
 pub mod sequences;
 pub mod strings;
