@@ -57,6 +57,18 @@ pub(crate) fn assert_twins(src: &str, key: &str, buggy: &str, clean: &str, line:
     assert!(clean_found.is_empty(), "{key} = {clean}: {clean_found:?}");
 }
 
+/// Cases of a function whose body (each case's, after `prelude`, which opens the `def`) sets
+/// `n`, then returns `[4, n] @ [WIDTH, 3]`: each case gives the width torch accepts; 5 is
+/// the width it rejects, found at the return.
+pub(crate) fn assert_width_cases(prelude: &str, cases: &[(&str, &str)]) {
+    for (body, width) in cases {
+        let src =
+            format!("{prelude}    {body}\n    return torch.zeros(4, n) @ torch.zeros(WIDTH, 3)\n");
+        let line = src.lines().count() as u32;
+        assert_twins(&src, "WIDTH", "5", width, line);
+    }
+}
+
 /// The function rule `op` applied to arguments.
 pub(crate) fn call(op: &str, args: Vec<Value>, kwargs: Vec<(&str, Value)>) -> RuleResult {
     let Some(RuleKind::Function(f)) = lookup(op).map(|r| r.kind) else {

@@ -247,7 +247,7 @@ impl<'b> Visitor<'b> for Bound {
 #[cfg(test)]
 mod tests {
     use super::owned_names;
-    use crate::testing::assert_twins;
+    use crate::testing::assert_width_cases;
 
     /// What closures change or read of their enclosing function's variables, each case
     /// with the width torch 2.15 accepts and one it rejects (`[4, n] @ [WIDTH, 3]`).
@@ -289,13 +289,7 @@ mod tests {
                 "1",
             ),
         ];
-        for (body, width) in cases {
-            let src = format!(
-                "import torch\n\ndef f():\n    {body}\n    return torch.zeros(4, n) @ torch.zeros(WIDTH, 3)\n"
-            );
-            let line = src.lines().count() as u32;
-            assert_twins(&src, "WIDTH", "5", width, line);
-        }
+        assert_width_cases("import torch\n\ndef f():\n", &cases);
     }
 
     #[test]

@@ -193,7 +193,7 @@ pub fn mutated_params(def: &StmtFunctionDef) -> Vec<&str> {
 
 #[cfg(test)]
 mod tests {
-    use crate::testing::{assert_twins, finding_lines};
+    use crate::testing::{assert_width_cases, finding_lines};
 
     const HELPERS: &str = r#"import torch
 
@@ -247,13 +247,7 @@ def f():
                 "2",
             ),
         ];
-        for (body, width) in cases {
-            let src = format!(
-                "{HELPERS}    {body}\n    return torch.zeros(4, n) @ torch.zeros(WIDTH, 3)\n"
-            );
-            let line = src.lines().count() as u32;
-            assert_twins(&src, "WIDTH", "5", width, line);
-        }
+        assert_width_cases(HELPERS, &cases);
     }
 
     /// A callee with an early `return` may leave by it: what it changed is not known, so no
