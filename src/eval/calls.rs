@@ -179,6 +179,13 @@ impl<'a> Interp<'a> {
                     return V::none();
                 }
                 let mut recv = recv;
+                // Held by its name and `recv`, and by other names too (`aliases.rs`)?
+                let aliased = match &*a.value {
+                    Expr::Name(n) if super::aliases::held_elsewhere(&recv, 2) => {
+                        Some((n.id.as_str(), recv.clone()))
+                    }
+                    _ => None,
+                };
                 // A local list gives up its binding while it grows, so that its items, no
                 // longer shared, grow in place; it is bound again either way.
                 let local = match (&*a.value, &recv) {
@@ -186,6 +193,9 @@ impl<'a> Interp<'a> {
                     _ => false,
                 };
                 if grow(&mut recv, method, args) || local {
+                    if let Some((name, old)) = aliased {
+                        self.update_aliases(name, &old, &recv);
+                    }
                     self.rebind_changed(&a.value, recv);
                 }
                 return V::none();

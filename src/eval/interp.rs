@@ -272,11 +272,16 @@ impl<'a> Interp<'a> {
     pub fn rebind_changed(&mut self, target: &'a Expr, v: V<'a>) {
         if let Expr::Name(n) = target {
             let name = n.id.as_str();
-            let in_frame = self
-                .run
-                .locals
-                .last()
-                .is_none_or(|frame| frame.contains_key(name));
+            let frame = self.run.locals.last();
+            let in_frame = frame.is_none_or(|frame| frame.contains_key(name));
+            let old = frame
+                .and_then(|f| f.get(name))
+                .or_else(|| self.globals.get(name))
+                .cloned();
+            // Held by its name and `old`, and by what else?
+            if let Some(old) = old.filter(|old| super::aliases::held_elsewhere(old, 2)) {
+                self.update_aliases(name, &old, &v);
+            }
             if !in_frame && self.globals.contains_key(name) {
                 self.write_global(name, v);
                 return;

@@ -87,6 +87,7 @@
 //! is never an alarm — an unknown argument, an unmodelled operator or a broken type assumption
 //! makes the run prove nothing.
 
+pub mod aliases;
 pub mod assign;
 pub mod bases;
 pub mod builtins;

@@ -247,7 +247,9 @@ impl<'a> V<'a> {
                     span: o.span,
                 })))
             }
-            // A shallow copy shares what a list or dict holds.
+            // A shallow copy is a new list or dict holding the same items.
+            V::List(xs) if depth == 1 => V::list(xs.to_vec()),
+            V::Dict(xs) if depth == 1 => V::dict(xs.to_vec()),
             _ if depth == 1 => self.clone(),
             V::List(xs) => V::list(xs.iter().map(inner).collect()),
             V::Tuple(xs) => V::Tuple(xs.iter().map(inner).collect()),
