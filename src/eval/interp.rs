@@ -274,12 +274,13 @@ impl<'a> Interp<'a> {
             let name = n.id.as_str();
             let frame = self.run.locals.last();
             let in_frame = frame.is_none_or(|frame| frame.contains_key(name));
+            // Held by its name, and by what else?
             let old = frame
                 .and_then(|f| f.get(name))
                 .or_else(|| self.globals.get(name))
+                .filter(|old| super::aliases::held_elsewhere(old, 1))
                 .cloned();
-            // Held by its name and `old`, and by what else?
-            if let Some(old) = old.filter(|old| super::aliases::held_elsewhere(old, 2)) {
+            if let Some(old) = old {
                 self.update_aliases(name, &old, &v);
             }
             if !in_frame && self.globals.contains_key(name) {
