@@ -255,7 +255,7 @@ impl<'a> Interp<'a> {
         });
         let passed: Vec<(Option<usize>, &'a Expr, V<'a>)> = positional
             .chain(keywords)
-            .filter(|(_, e, v)| matches!(e, Expr::Name(_)) && passed::shared(v))
+            .filter(|(_, e, v)| matches!(e, Expr::Name(_)) && passed::changeable(v))
             .map(|(i, e, v)| (i, e, v.clone()))
             .collect();
         // Without word from the callee: the positions a function of the file mutates;
@@ -1050,7 +1050,7 @@ impl<'a> Interp<'a> {
         let entry: Vec<(String, V<'a>)> = match watched {
             true => frame
                 .iter()
-                .filter(|(_, v)| passed::shared(v))
+                .filter(|(_, v)| passed::changeable(v))
                 .map(|(n, v)| (n.clone(), v.clone()))
                 .collect(),
             false => Vec::new(),
@@ -1106,11 +1106,8 @@ impl<'a> Interp<'a> {
         }
         if watched {
             let ran_to_end = !self.run.dead && !abandoned;
-            self.run.finished = Some(passed::Finished {
-                def,
-                entry,
-                exit: self.run.locals.last().filter(|_| ran_to_end).cloned(),
-            });
+            let exit = self.run.locals.last().filter(|_| ran_to_end).cloned();
+            self.run.finished = Some(passed::Finished::new(def, entry, exit));
         }
         let returns = self.run.returns.pop().unwrap_or_default();
         if self

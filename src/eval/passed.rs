@@ -11,7 +11,8 @@
 //! a method, a class's `__init__`, a closure): the call reports how it finished
 //! ([`Finished`]), and the value passed is recognised among its parameters.
 
-use rustc_hash::FxHashMap as HashMap;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet};
+use std::cell::OnceCell;
 use std::rc::Rc;
 
 use ruff_python_ast::visitor::{walk_expr, walk_stmt, Visitor};
@@ -21,11 +22,23 @@ use super::value::V;
 
 /// How a call of a program function a call site watches finished.
 pub struct Finished<'a> {
-    pub def: &'a StmtFunctionDef,
+    def: &'a StmtFunctionDef,
     /// The parameters bound to a list, dict, set or array, with the value each started with.
-    pub entry: Vec<(String, V<'a>)>,
+    entry: Vec<(String, V<'a>)>,
     /// The frame at the end, when the call ran to its end.
-    pub exit: Option<Rc<HashMap<String, V<'a>>>>,
+    exit: Option<Rc<HashMap<String, V<'a>>>>,
+    /// What the callee's text says of its parameters, read at the first question.
+    text: OnceCell<CalleeText<'a>>,
+}
+
+/// What a function's text says of its parameters.
+struct CalleeText<'a> {
+    /// Names it binds (a parameter among them is rebound).
+    owned: FxHashSet<String>,
+    /// It has no early `return` ([`ends_only_at_its_end`]).
+    ends_at_end: bool,
+    /// Parameters it changes in place ([`mutated_params`]).
+    mutated: Vec<&'a str>,
 }
 
 /// What a value passed to the call became.
@@ -39,11 +52,24 @@ pub enum After<'a> {
 }
 
 /// Whether a value is one a callee can change in place.
-pub fn shared(v: &V) -> bool {
+pub fn changeable(v: &V) -> bool {
     matches!(v, V::List(_) | V::Dict(_) | V::Set(_) | V::Array(_))
 }
 
 impl<'a> Finished<'a> {
+    pub fn new(
+        def: &'a StmtFunctionDef,
+        entry: Vec<(String, V<'a>)>,
+        exit: Option<Rc<HashMap<String, V<'a>>>>,
+    ) -> Self {
+        Finished {
+            def,
+            entry,
+            exit,
+            text: OnceCell::new(),
+        }
+    }
+
     /// What `passed` (a value the call site passed) became; `None` when it is not one
     /// parameter's value (the call watched ran other code than the callee, or two parameters
     /// got equal values).
@@ -53,8 +79,12 @@ impl<'a> Finished<'a> {
         if names.next().is_some() {
             return None;
         }
-        let rebound = super::closures::owned_names(self.def).contains(name);
-        if !rebound && ends_only_at_its_end(self.def) {
+        let text = self.text.get_or_init(|| CalleeText {
+            owned: super::closures::owned_names(self.def),
+            ends_at_end: ends_only_at_its_end(self.def),
+            mutated: mutated_params(self.def),
+        });
+        if !text.owned.contains(name) && text.ends_at_end {
             if let Some(v) = self.exit.as_ref().and_then(|frame| frame.get(name)) {
                 return Some(if v.same(passed) {
                     After::Unchanged
@@ -63,7 +93,7 @@ impl<'a> Finished<'a> {
                 });
             }
         }
-        Some(if mutated_params(self.def).contains(&name.as_str()) {
+        Some(if text.mutated.contains(&name.as_str()) {
             After::Changed
         } else {
             After::Unchanged
