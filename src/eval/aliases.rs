@@ -7,8 +7,9 @@
 //! copy (`list(a)`, `a.copy()`, `a[:]`) is a new one. So when a name's list or dict changes in
 //! place, the other holders of the same `Rc` that the running code can reach take the new
 //! value: the running frame's names and the lists and dicts they hold, the attributes of the
-//! objects they hold, and the module's names. Branch snapshots hold it too and are left as
-//! they are (they are the state before the change).
+//! objects they hold, the module's names, and the names of the project's other modules (a
+//! registry one module fills and others import by name). Branch snapshots hold it too and
+//! are left as they are (they are the state before the change).
 
 use std::rc::Rc;
 
@@ -22,6 +23,18 @@ fn is_same_object<'a>(v: &V<'a>, old: &V<'a>) -> bool {
         (V::Dict(a), V::Dict(b)) => Rc::ptr_eq(a, b),
         _ => false,
     }
+}
+
+/// What a module's globals hold of `old`, replaced by `new`.
+pub(super) fn replaced_globals<'a>(
+    globals: &super::interp::Globals<'a>,
+    old: &V<'a>,
+    new: &V<'a>,
+) -> Vec<(String, V<'a>)> {
+    globals
+        .iter()
+        .filter_map(|(k, v)| Some((k.clone(), replaced(v, old, new)?)))
+        .collect()
 }
 
 /// Whether a list or dict is held more than `holders` times: by something else than the
@@ -111,6 +124,7 @@ impl<'a> Interp<'a> {
         for (global, updated) in changed {
             self.write_global(&global, updated);
         }
+        self.update_other_modules(old, new);
     }
 }
 

@@ -1063,6 +1063,7 @@ impl<'a> Interp<'a> {
             self.run.global_names.push((depth, declared));
         }
         self.run.returns.push(Vec::new());
+        self.run.return_frames.push(watched.then(Vec::new));
         if let (Some(c), Some(t)) = (class, &this) {
             self.run.class_ctx.push((c, t.clone()));
         }
@@ -1104,9 +1105,16 @@ impl<'a> Interp<'a> {
         if let Some(shared) = shared {
             self.write_back_shared(shared);
         }
+        let return_frames = self.run.return_frames.pop().flatten();
         if watched {
             let ran_to_end = !self.run.dead && !abandoned;
-            let exit = self.run.locals.last().filter(|_| ran_to_end).cloned();
+            let exit = match (ran_to_end, self.run.locals.last().cloned()) {
+                (true, Some(last)) => {
+                    let frames = return_frames.into_iter().flatten().chain([last]);
+                    Some(self.passed_at_exits(&entry, frames))
+                }
+                _ => None,
+            };
             self.run.finished = Some(passed::Finished::new(def, entry, exit));
         }
         let returns = self.run.returns.pop().unwrap_or_default();

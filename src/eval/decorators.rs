@@ -4,9 +4,12 @@
 //! only how it is called (`staticmethod`, `property`). A decorator that wraps the function may
 //! change its result (BasicSR's `@weighted_loss` reduces an element-wise loss to a scalar): the
 //! body still runs, since what fails in it fails in the wrapper's call too, but the call's
-//! result is unknown.
+//! result is unknown. A decorator that registers what it decorates (`TABLE[name] = cls`,
+//! directly or made by a factory: `@register("name")`) also runs where it decorates, as in
+//! Python, so that a registry holds what the program put in it.
 
-use ruff_python_ast::{Expr, Stmt, StmtFunctionDef};
+use ruff_python_ast::{Decorator, Expr, Stmt, StmtFunctionDef};
+use ruff_text_size::TextRange;
 
 use super::interp::Interp;
 use super::value::V;
@@ -75,6 +78,71 @@ fn returns_its_argument(def: &StmtFunctionDef) -> bool {
     )
 }
 
+/// Whether `def` stores its first parameter in a container (`TABLE[name] = cls`,
+/// `MODELS.append(fn)`): a registry's decorator, run where it decorates.
+fn stores_its_argument(def: &StmtFunctionDef) -> bool {
+    use ruff_python_ast::visitor::{walk_expr, walk_stmt, Visitor};
+    struct Stores<'n> {
+        name: &'n str,
+        found: bool,
+    }
+    impl Stores<'_> {
+        fn is_it(&self, e: &Expr) -> bool {
+            matches!(e, Expr::Name(n) if n.id.as_str() == self.name)
+        }
+    }
+    impl<'b> Visitor<'b> for Stores<'_> {
+        fn visit_stmt(&mut self, s: &'b Stmt) {
+            match s {
+                Stmt::FunctionDef(_) | Stmt::ClassDef(_) => {}
+                Stmt::Assign(a)
+                    if self.is_it(&a.value)
+                        && a.targets.iter().any(|t| matches!(t, Expr::Subscript(_))) =>
+                {
+                    self.found = true;
+                }
+                _ => walk_stmt(self, s),
+            }
+        }
+        fn visit_expr(&mut self, e: &'b Expr) {
+            if let Expr::Call(c) = e {
+                let stores = matches!(&*c.func, Expr::Attribute(a)
+                    if matches!(a.attr.id.as_str(), "append" | "add" | "setdefault"));
+                if stores && c.arguments.args.iter().any(|a| self.is_it(a)) {
+                    self.found = true;
+                }
+            }
+            if !matches!(e, Expr::Lambda(_)) {
+                walk_expr(self, e);
+            }
+        }
+    }
+    let Some(first) = def.parameters.args.first() else {
+        return false;
+    };
+    let mut stores = Stores {
+        name: first.parameter.name.id.as_str(),
+        found: false,
+    };
+    for s in &def.body {
+        stores.visit_stmt(s);
+    }
+    stores.found
+}
+
+/// Whether `def`, used as a decorator (`called`: as `@def(...)`), registers what it
+/// decorates: it stores its argument ([`stores_its_argument`]), or, called, makes a function
+/// that does (`def register(name): def wrap(cls): TABLE[name] = cls ...`).
+pub(super) fn registering(def: &StmtFunctionDef, called: bool) -> bool {
+    match called {
+        false => stores_its_argument(def),
+        true => def
+            .body
+            .iter()
+            .any(|s| matches!(s, Stmt::FunctionDef(inner) if stores_its_argument(inner))),
+    }
+}
+
 /// Whether a `return` in `body` (not in nested functions) returns an expression `is`.
 fn returns(body: &[Stmt], is: &dyn Fn(&Expr) -> bool) -> bool {
     body.iter().any(|s| match s {
@@ -112,6 +180,59 @@ pub(super) fn is_memoised(def: &StmtFunctionDef) -> bool {
 }
 
 impl<'a> Interp<'a> {
+    /// Whether the decorator named `callee` registers what it decorates ([`registering`]).
+    /// An import not yet resolved is read in its module's text first, so that deciding
+    /// loads nothing for a decorator that does not register (`@auto_docstring`).
+    pub(super) fn registering_decorator(&mut self, callee: &Expr, called: bool) -> bool {
+        let Expr::Name(n) = callee else {
+            return false;
+        };
+        let name = n.id.as_str();
+        let bound = self
+            .run
+            .locals
+            .last()
+            .and_then(|f| f.get(name))
+            .or_else(|| self.globals.get(name))
+            .cloned();
+        match bound {
+            Some(V::Func(def) | V::Closure(def, _)) => registering(def, called),
+            Some(V::Lazy(target)) => {
+                self.defined_in_text(&target.0, &target.1, |def| registering(def, called))
+            }
+            _ => false,
+        }
+    }
+
+    /// The decorators of a `def` or `class` statement that register it run on it, bottom up,
+    /// as Python runs them at the statement: a function of the program that stores its
+    /// argument in a container (`TABLE[name] = cls`), or the decorator a factory of the
+    /// program makes (`@register("name")`). The name stays bound to the definition (the
+    /// analysis runs the undecorated body; see the module docs). Other decorators (torch's,
+    /// the standard library's, ones that rewrite docstrings or wrap) are not run.
+    pub(super) fn run_program_decorators(
+        &mut self,
+        decorators: &'a [Decorator],
+        defined: V<'a>,
+        span: TextRange,
+    ) {
+        let mut made = Vec::with_capacity(decorators.len());
+        for d in decorators {
+            let (callee, called) = callee(&d.expression);
+            if self.registering_decorator(callee, called) {
+                made.push(match called {
+                    true => self.eval(&d.expression),
+                    false => self.eval(callee),
+                });
+            }
+        }
+        for decorator in made.into_iter().rev() {
+            if matches!(&decorator, V::Func(f) | V::Closure(f, _) if stores_its_argument(f)) {
+                self.call(decorator, vec![defined.clone()], Vec::new(), span);
+            }
+        }
+    }
+
     /// Whether a decorator of `def` may replace what a call returns (see the module docs).
     pub(super) fn decorated_result_unknown(&mut self, def: &'a StmtFunctionDef) -> bool {
         def.decorator_list

@@ -41,6 +41,8 @@ pub const MAX_UNROLL: usize = 64;
 /// A module's globals, shared until written: a module's functions all see them, an
 /// imported module's are shared with its summary, a unit's runs each start from them.
 pub type Globals<'a> = Rc<HashMap<String, V<'a>>>;
+/// A running function's names (shared with the snapshots taken of it until written).
+pub type Frame<'a> = Rc<HashMap<String, V<'a>>>;
 
 pub struct Interp<'a> {
     pub text: &'a str,
@@ -106,6 +108,9 @@ pub struct RunState<'a> {
     pub(super) steps: usize,
     /// Return values of the functions being run (innermost last).
     pub returns: Vec<Vec<V<'a>>>,
+    /// For each running function whose passed values a call site watches (`passed.rs`), its
+    /// frame at each `return` it ran (innermost last; `None` for a call not watched).
+    pub(super) return_frames: Vec<Option<Vec<Frame<'a>>>>,
     /// The names each running function declares `global`, with the depth of its frame in
     /// `locals` (innermost last): assigning one in that frame writes the module's binding.
     pub global_names: Vec<(usize, Vec<&'a str>)>,
@@ -619,6 +624,9 @@ impl<'a> Interp<'a> {
                 if let Some(rs) = self.run.returns.last_mut() {
                     rs.push(v);
                 }
+                if let Some(Some(frames)) = self.run.return_frames.last_mut() {
+                    frames.extend(self.run.locals.last().cloned());
+                }
                 return Flow::Exit;
             }
             Stmt::Raise(_) | Stmt::Break(_) | Stmt::Continue(_) => return Flow::Exit,
@@ -640,9 +648,14 @@ impl<'a> Interp<'a> {
                     Some(captured) => V::Closure(def, captured),
                     None => V::Func(def),
                 };
-                self.bind(def.name.id.as_str(), f);
+                self.bind(def.name.id.as_str(), f.clone());
+                self.run_program_decorators(&def.decorator_list, f, def.name.range);
             }
-            Stmt::ClassDef(class) => self.define_class(class),
+            Stmt::ClassDef(class) => {
+                self.define_class(class);
+                let decorators = &class.decorator_list;
+                self.run_program_decorators(decorators, V::Class(class), class.name.range);
+            }
             Stmt::Import(_) | Stmt::ImportFrom(_) => self.exec_import(stmt),
             Stmt::Global(_) | Stmt::Nonlocal(_) | Stmt::Pass(_) => {}
             Stmt::Delete(_) | Stmt::TypeAlias(_) | Stmt::IpyEscapeCommand(_) => {}

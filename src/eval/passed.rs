@@ -3,21 +3,21 @@
 //!
 //! They are values in the analysis, but Python passes the object, so what the callee changes
 //! in place (`blocks.append(layer)` in a `self._make_layer(blocks, n)` helper, `table[k] = v`)
-//! the caller sees. When the callee ran to its end, never rebinds the parameter, and has no
-//! early `return` (its end then stands for every way out of it), the caller's name takes the
-//! parameter's value at the callee's end: what the callee and the calls it made changed. When
-//! not, a value the callee may change in place is unknown after the call (an array keeps its
-//! shape and forgets its content). The callee is found whatever the call's form (a function,
+//! the caller sees. When the callee ran to its end (no exception on every path), never rebinds
+//! the parameter and is not a generator, the caller's name takes the parameter's value where
+//! the callee left: at its end and at each `return` it ran, joined (what the callee and the
+//! calls it made changed). When not, a value the callee may change in place is unknown after
+//! the call (an array keeps its shape and forgets its content). The callee is found whatever the call's form (a function,
 //! a method, a class's `__init__`, a closure): the call reports how it finished
 //! ([`Finished`]), and the value passed is recognised among its parameters.
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet};
 use std::cell::OnceCell;
-use std::rc::Rc;
 
 use ruff_python_ast::visitor::{walk_expr, walk_stmt, Visitor};
 use ruff_python_ast::{Expr, Stmt, StmtFunctionDef};
 
+use super::interp::{Frame, Interp};
 use super::value::V;
 
 /// How a call of a program function a call site watches finished.
@@ -25,8 +25,9 @@ pub struct Finished<'a> {
     def: &'a StmtFunctionDef,
     /// The parameters bound to a list, dict, set or array, with the value each started with.
     entry: Vec<(String, V<'a>)>,
-    /// The frame at the end, when the call ran to its end.
-    exit: Option<Rc<HashMap<String, V<'a>>>>,
+    /// What each parameter of `entry` held where the call left (joined over its `return`s
+    /// and its end), when it ran to its end.
+    exit: Option<HashMap<String, V<'a>>>,
     /// What the callee's text says of its parameters, read at the first question.
     text: OnceCell<CalleeText<'a>>,
 }
@@ -35,8 +36,8 @@ pub struct Finished<'a> {
 struct CalleeText<'a> {
     /// Names it binds (a parameter among them is rebound).
     owned: FxHashSet<String>,
-    /// It has no early `return` ([`ends_only_at_its_end`]).
-    ends_at_end: bool,
+    /// It is a generator: its body runs later, as it is iterated ([`is_generator`]).
+    generator: bool,
     /// Parameters it changes in place ([`mutated_params`]).
     mutated: Vec<&'a str>,
 }
@@ -60,7 +61,7 @@ impl<'a> Finished<'a> {
     pub fn new(
         def: &'a StmtFunctionDef,
         entry: Vec<(String, V<'a>)>,
-        exit: Option<Rc<HashMap<String, V<'a>>>>,
+        exit: Option<HashMap<String, V<'a>>>,
     ) -> Self {
         Finished {
             def,
@@ -81,10 +82,10 @@ impl<'a> Finished<'a> {
         }
         let text = self.text.get_or_init(|| CalleeText {
             owned: super::closures::owned_names(self.def),
-            ends_at_end: ends_only_at_its_end(self.def),
+            generator: is_generator(self.def),
             mutated: mutated_params(self.def),
         });
-        if !text.owned.contains(name) && text.ends_at_end {
+        if !text.owned.contains(name) && !text.generator {
             if let Some(v) = self.exit.as_ref().and_then(|frame| frame.get(name)) {
                 return Some(if v.same(passed) {
                     After::Unchanged
@@ -109,44 +110,58 @@ pub fn forgotten<'a>(v: &V<'a>) -> V<'a> {
     }
 }
 
-/// Whether a function leaves only by reaching its end (or a `return` that ends its body):
-/// no `return` before, no `yield` (a generator's body runs later).
-fn ends_only_at_its_end(def: &StmtFunctionDef) -> bool {
+/// Whether `def` is a generator (a `yield` in its own body, not in a nested function).
+fn is_generator(def: &StmtFunctionDef) -> bool {
     #[derive(Default)]
-    struct Exits {
-        early: bool,
+    struct Yields {
+        found: bool,
     }
-    impl<'b> Visitor<'b> for Exits {
+    impl<'b> Visitor<'b> for Yields {
         fn visit_stmt(&mut self, s: &'b Stmt) {
             match s {
-                Stmt::Return(_) => self.early = true,
-                // Their own returns are theirs.
+                // Their own yields are theirs.
                 Stmt::FunctionDef(_) | Stmt::ClassDef(_) => {}
                 _ => walk_stmt(self, s),
             }
         }
         fn visit_expr(&mut self, e: &'b Expr) {
             match e {
-                Expr::Yield(_) | Expr::YieldFrom(_) => self.early = true,
+                Expr::Yield(_) | Expr::YieldFrom(_) => self.found = true,
                 Expr::Lambda(_) => {}
                 _ => walk_expr(self, e),
             }
         }
     }
-    let mut exits = Exits::default();
-    let body = match def.body.split_last() {
-        Some((Stmt::Return(r), rest)) => {
-            if let Some(value) = &r.value {
-                exits.visit_expr(value);
-            }
-            rest
-        }
-        _ => &def.body[..],
-    };
-    for stmt in body {
-        exits.visit_stmt(stmt);
+    let mut yields = Yields::default();
+    for stmt in &def.body {
+        yields.visit_stmt(stmt);
     }
-    !exits.early
+    yields.found
+}
+
+impl<'a> Interp<'a> {
+    /// What each parameter of `entry` holds where a call left it, over the `frames` it left
+    /// by (each `return` it ran, and its end), joined; unknown where a frame lacks it.
+    pub(super) fn passed_at_exits(
+        &mut self,
+        entry: &[(String, V<'a>)],
+        frames: impl Iterator<Item = Frame<'a>>,
+    ) -> HashMap<String, V<'a>> {
+        let frames: Vec<Frame<'a>> = frames.collect();
+        let mut out = HashMap::default();
+        for (name, _) in entry {
+            let mut joined: Option<V<'a>> = None;
+            for frame in &frames {
+                let v = frame.get(name).cloned().unwrap_or(V::Unknown);
+                joined = Some(match joined {
+                    None => v,
+                    Some(prev) => self.join(prev, v),
+                });
+            }
+            out.insert(name.clone(), joined.unwrap_or(V::Unknown));
+        }
+        out
+    }
 }
 
 /// The parameters `def` mutates in place (`p.append(x)`, `p[k] = v`, `p += [...]`, ...),
@@ -243,6 +258,13 @@ def add_unless(blocks, skip):
         return
     blocks.append(1)
 
+def add_then_stop(blocks, n):
+    blocks.append(1)
+    if n > 2:
+        return blocks
+    blocks.append(2)
+    return blocks
+
 class Builder:
     def add(self, blocks, n):
         add_blocks(blocks, n)
@@ -280,13 +302,38 @@ def f():
         assert_width_cases(HELPERS, &cases);
     }
 
-    /// A callee with an early `return` may leave by it: what it changed is not known, so no
-    /// width is an alarm.
+    /// A callee with an early `return` leaves what it changed by the way it took: the
+    /// `return`s it ran and its end, joined.
     #[test]
-    fn a_callee_that_may_return_early_leaves_its_arguments_unknown() {
+    fn a_callee_that_returns_early_leaves_what_it_changed_on_the_way_it_took() {
+        let cases = [
+            (
+                "blocks = [1]\n    add_unless(blocks, len(blocks) > 3)\n    n = len(blocks)",
+                "2",
+            ),
+            (
+                "blocks = [1]\n    add_unless(blocks, True)\n    n = len(blocks)",
+                "1",
+            ),
+            (
+                "blocks = [1]\n    add_then_stop(blocks, 3)\n    n = len(blocks)",
+                "2",
+            ),
+            (
+                "blocks = [1]\n    add_then_stop(blocks, 1)\n    n = len(blocks)",
+                "3",
+            ),
+        ];
+        assert_width_cases(HELPERS, &cases);
+    }
+
+    /// When either way out may be taken, what the callee changed is not known: no width is
+    /// an alarm.
+    #[test]
+    fn a_callee_that_may_leave_either_way_leaves_its_arguments_unknown() {
         for width in ["1", "2", "5"] {
             let src = format!(
-                "{HELPERS}    blocks = [1]\n    add_unless(blocks, len(blocks) > 3)\n    n = len(blocks)\n    return torch.zeros(4, n) @ torch.zeros({width}, 3)\n"
+                "{HELPERS}    blocks = [1]\n    add_unless(blocks, torch.rand(1).item() > 0.5)\n    n = len(blocks)\n    return torch.zeros(4, n) @ torch.zeros({width}, 3)\n"
             );
             assert_eq!(finding_lines(&src), Vec::<u32>::new(), "width {width}");
         }

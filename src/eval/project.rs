@@ -123,9 +123,59 @@ impl<'a> Interp<'a> {
     pub fn project_import(&mut self, level: u32, module: &str, name: &str) -> Option<V<'a>> {
         let absolute = self.project_module(level, module)?;
         if self.project.as_ref()?.current.is_some() {
+            // `from . import backbones` in a package: Python runs the submodule now, and a
+            // submodule whose definitions register themselves (`@register("name")`) fills
+            // a registry that code reading it later sees.
+            let sub = format!("{absolute}.{name}");
+            let project = self.project.as_mut()?;
+            if !project.ids.contains_key(&sub)
+                && project
+                    .search
+                    .load(&sub)
+                    .is_some_and(|s| self.registers_through_here(&s.ast.body))
+            {
+                self.load_module(&sub);
+            }
             return Some(V::Lazy(Rc::new((absolute, name.to_string()))));
         }
         self.import_name(&absolute, name, 0)
+    }
+
+    /// Whether a module's top level decorates a definition with a decorator that registers
+    /// it, by the name the running module binds it under (a package `__init__.py` importing
+    /// the registry before its submodules).
+    fn registers_through_here(&mut self, body: &[ruff_python_ast::Stmt]) -> bool {
+        use ruff_python_ast::{Expr, Stmt};
+        body.iter().any(|s| {
+            let decorators = match s {
+                Stmt::ClassDef(c) => &c.decorator_list,
+                Stmt::FunctionDef(f) => &f.decorator_list,
+                _ => return false,
+            };
+            decorators.iter().any(|d| match &d.expression {
+                Expr::Call(c) => self.registering_decorator(&c.func, true),
+                other => self.registering_decorator(other, false),
+            })
+        })
+    }
+
+    /// What `test` says of the function `name` defined at the top level of `module`'s text
+    /// (false when it is not defined there), without loading the module.
+    pub(super) fn defined_in_text(
+        &mut self,
+        module: &str,
+        name: &str,
+        test: impl Fn(&ruff_python_ast::StmtFunctionDef) -> bool,
+    ) -> bool {
+        let Some(project) = self.project.as_mut() else {
+            return false;
+        };
+        let Some(source) = project.search.load(module) else {
+            return false;
+        };
+        source.ast.body.iter().any(|s| {
+            matches!(s, ruff_python_ast::Stmt::FunctionDef(f) if f.name.id.as_str() == name && test(f))
+        })
     }
 
     /// The names `from <dots><module> import *` binds when `module` is a file of the project:
@@ -426,10 +476,17 @@ impl<'a> Interp<'a> {
         let mut copies = summaries::Copies::default();
         let mut ids = Vec::with_capacity(summary.modules.len());
         let mut other_trees = Vec::new();
+        let mut filled = Vec::new();
         for m in &summary.modules {
             let id = match project.by_path.get(&m.source.path) {
-                // Loaded already, from this very tree: its definitions are registered.
-                Some(&id) if Rc::ptr_eq(&project.loaded[id].rc, &m.source) => id,
+                // Loaded already, from this very tree: its definitions are registered; what
+                // the summarised load added to its dicts (a registry filled by a module
+                // that imports it) is added to them here, as it is to the one module
+                // object in Python.
+                Some(&id) if Rc::ptr_eq(&project.loaded[id].rc, &m.source) => {
+                    filled.push((id, m.globals.clone()));
+                    id
+                }
                 // Loaded from another parse of the file (imported under another name, which
                 // is parsed on its own): this summary's values refer to its own tree.
                 Some(&id) => {
@@ -474,6 +531,10 @@ impl<'a> Interp<'a> {
             project.also.push(also.clone());
         }
         project.also.extend(other_trees);
+        for (id, theirs) in filled {
+            self.absorb_filled(id, &theirs, &mut copies);
+        }
+        let project = self.project.as_mut()?;
         for (name, index) in &summary.ids {
             project
                 .ids
@@ -494,6 +555,78 @@ impl<'a> Interp<'a> {
             self.classes.assigned.entry(k).or_insert(v);
         }
         ids.first().copied()
+    }
+
+    /// What a summarised load added to the dicts of module `id`, which the project had
+    /// loaded before (`theirs`: its globals as that load left them): added to the project's,
+    /// and seen through every name holding them.
+    fn absorb_filled(
+        &mut self,
+        id: usize,
+        theirs: &Globals<'static>,
+        copies: &mut summaries::Copies<'static>,
+    ) {
+        let Some(project) = self.project.as_ref() else {
+            return;
+        };
+        let mine = match project.current == Some(id) {
+            true => &self.globals,
+            false => &project.loaded[id].globals,
+        };
+        let mut changes = Vec::new();
+        for (name, v) in theirs.iter() {
+            let (V::Dict(t), Some(V::Dict(m))) = (v, mine.get(name)) else {
+                continue;
+            };
+            let added: Vec<(String, V<'a>)> = t
+                .iter()
+                .filter(|(k, _)| !m.iter().any(|(j, _)| j == k))
+                .map(|(k, v)| {
+                    let copy: V<'static> = summaries::copied(v, copies);
+                    let v: V<'a> = summaries::value_from_static(copy);
+                    (k.clone(), v)
+                })
+                .collect();
+            if !added.is_empty() {
+                let new = V::dict(m.iter().cloned().chain(added).collect());
+                changes.push((V::Dict(m.clone()), new));
+            }
+        }
+        for (old, new) in changes {
+            self.update_other_modules(&old, &new);
+            let here = super::aliases::replaced_globals(&self.globals, &old, &new);
+            if !here.is_empty() {
+                let globals = Rc::make_mut(&mut self.globals);
+                for (name, v) in here {
+                    globals.insert(name, v);
+                }
+            }
+        }
+    }
+
+    /// The names of the project's modules other than the running one that hold the list or
+    /// dict `old` (imported by name: `from .registry import TABLE`) hold `new` instead.
+    pub(super) fn update_other_modules(&mut self, old: &V<'a>, new: &V<'a>) {
+        let Some(project) = self.project.as_mut() else {
+            return;
+        };
+        let current = project.current;
+        let others = project
+            .loaded
+            .iter_mut()
+            .enumerate()
+            .filter(|(id, _)| Some(*id) != current)
+            .map(|(_, m)| &mut m.globals)
+            .chain(current.is_some().then_some(&mut project.home_globals));
+        for globals in others {
+            let changed = super::aliases::replaced_globals(globals, old, new);
+            if !changed.is_empty() {
+                let globals = Rc::make_mut(globals);
+                for (name, v) in changed {
+                    globals.insert(name, v);
+                }
+            }
+        }
     }
 
     /// The module a function or class is defined in (`None`: the analysed file).
@@ -779,6 +912,65 @@ def block():
         let mut solver = JobSolver::new(DEFAULT_TIMEOUT);
         let shapes = analyse_module(&module, text, "main.py", (search, None), &mut solver);
         assert!(shapes.findings.is_empty(), "{:?}", shapes.findings);
+    }
+
+    /// A registry filled at import time: `pkg/registry.py` holds `TABLE`, a `@register(name)`
+    /// decorator and an `add(name, cls)` function; `pkg/things.py` registers a class each
+    /// way; `pkg/__init__.py` imports the registry, then `things`. `main` reads it.
+    fn registry_findings(main: &str) -> Vec<u32> {
+        let dir = tempfile::tempdir().unwrap();
+        let pkg = dir.path().join("pkg");
+        std::fs::create_dir_all(&pkg).unwrap();
+        let files = [
+            ("__init__.py", "from .registry import TABLE, register\nfrom . import things\n"),
+            (
+                "registry.py",
+                "TABLE = {}\n\ndef register(name):\n    def wrap(cls):\n        TABLE[name] = cls\n        \
+                 return cls\n    return wrap\n\ndef add(name, cls):\n    TABLE[name] = cls\n",
+            ),
+            (
+                "things.py",
+                "from .registry import register, add\n\n@register('a')\nclass A:\n    pass\n\n\
+                 class B:\n    pass\n\nadd('b', B)\n",
+            ),
+        ];
+        for (name, text) in files {
+            std::fs::write(pkg.join(name), text).unwrap();
+        }
+        let text = format!("import torch\n{main}\n");
+        let path = dir.path().join("main.py");
+        std::fs::write(&path, &text).unwrap();
+        let module = crate::frontend::parse_python(&text).unwrap();
+        let search = ImportSearch::for_file(&path, dir.path());
+        let mut solver = JobSolver::new(DEFAULT_TIMEOUT);
+        let shapes = analyse_module(&module, &text, "main.py", (search, None), &mut solver);
+        shapes.findings.iter().map(|f| f.span.line).collect()
+    }
+
+    /// What modules register at import time (a decorator, a function), the registry's
+    /// readers see, whichever module they read it through and whenever it was loaded; each
+    /// case with the width torch 2.15 accepts (`[3, len(TABLE)] @ [WIDTH, 2]`) and one it
+    /// rejects.
+    #[test]
+    fn registries_filled_at_import_time_are_seen_by_their_readers() {
+        let cases = [
+            // Through the package, whose `__init__` runs `things`.
+            ("from pkg import TABLE", "2"),
+            // The registry loaded first, `things` after it.
+            ("from pkg.registry import TABLE\nimport pkg.things", "2"),
+            // The reader registers one more.
+            (
+                "from pkg import TABLE\nfrom pkg.registry import add\nclass C:\n    pass\nadd('c', C)",
+                "3",
+            ),
+        ];
+        for (main, width) in cases {
+            let read =
+                |w: &str| format!("{main}\ny = torch.zeros(3, len(TABLE)) @ torch.zeros({w}, 2)");
+            let line = main.lines().count() as u32 + 2;
+            assert_eq!(registry_findings(&read("5")), vec![line], "{main}");
+            assert!(registry_findings(&read(width)).is_empty(), "{main}");
+        }
     }
 
     /// The findings' lines of each of `files` (name, text) written to one folder, analysed in

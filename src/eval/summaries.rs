@@ -180,6 +180,11 @@ pub fn from_static<'a>(globals: Globals<'static>) -> Globals<'a> {
 }
 
 /// See [`from_static`].
+pub fn value_from_static<'a>(v: V<'static>) -> V<'a> {
+    unsafe { std::mem::transmute::<V<'static>, V<'a>>(v) }
+}
+
+/// See [`from_static`].
 pub fn classes_from_static<'a>(classes: Classes<'static>) -> Classes<'a> {
     unsafe { std::mem::transmute::<Classes<'static>, Classes<'a>>(classes) }
 }

@@ -1,0 +1,1 @@
+"""A small one-stage detector: backbone, PAN neck and per-level heads."""

@@ -1,0 +1,1 @@
+"""Message-passing graph networks in plain torch."""

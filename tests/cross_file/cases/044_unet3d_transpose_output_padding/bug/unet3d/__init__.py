@@ -1,0 +1,1 @@
+"""3-D UNet for volumetric segmentation."""

@@ -1,0 +1,1 @@
+"""A tiny CLIP-style image/text dual encoder."""
