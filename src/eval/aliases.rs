@@ -114,6 +114,11 @@ impl<'a> Interp<'a> {
                 }
             }
         }
+        // A module's object (the running module binds it) may be another module's too.
+        let module_object = self
+            .globals
+            .get(name)
+            .is_some_and(|g| is_same_object(g, old));
         // The module's binding of `name` itself is `rebind_changed`'s.
         let changed: Vec<(String, V<'a>)> = self
             .globals
@@ -124,7 +129,9 @@ impl<'a> Interp<'a> {
         for (global, updated) in changed {
             self.write_global(&global, updated);
         }
-        self.update_other_modules(old, new);
+        if module_object {
+            self.update_other_modules(old, new);
+        }
     }
 }
 

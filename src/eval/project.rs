@@ -484,7 +484,11 @@ impl<'a> Interp<'a> {
                 // that imports it) is added to them here, as it is to the one module
                 // object in Python.
                 Some(&id) if Rc::ptr_eq(&project.loaded[id].rc, &m.source) => {
-                    filled.push((id, m.globals.clone()));
+                    // Globals still shared with the summary are the ones the project has.
+                    let ours = Rc::as_ptr(&project.loaded[id].globals) as *const ();
+                    if Rc::as_ptr(&m.globals) as *const () != ours {
+                        filled.push((id, m.globals.clone()));
+                    }
                     id
                 }
                 // Loaded from another parse of the file (imported under another name, which
