@@ -861,13 +861,20 @@ def block():
             "import torch.nn as nn\n\ndef Block():\n    return nn.Linear(4, 16)\n",
         )
         .unwrap();
-        let text = format!("import torch\nimport torch.nn as nn\n{main}\n");
-        let path = dir.path().join("main.py");
-        std::fs::write(&path, &text).unwrap();
-        let module = crate::frontend::parse_python(&text).unwrap();
-        let search = ImportSearch::for_file(&path, dir.path());
+        main_findings(
+            dir.path(),
+            &format!("import torch\nimport torch.nn as nn\n{main}\n"),
+        )
+    }
+
+    /// The findings' lines of `main.py`, written with `text` in `dir`, imports followed.
+    fn main_findings(dir: &std::path::Path, text: &str) -> Vec<u32> {
+        let path = dir.join("main.py");
+        std::fs::write(&path, text).unwrap();
+        let module = crate::frontend::parse_python(text).unwrap();
+        let search = ImportSearch::for_file(&path, dir);
         let mut solver = JobSolver::new(DEFAULT_TIMEOUT);
-        let shapes = analyse_module(&module, &text, "main.py", (search, None), &mut solver);
+        let shapes = analyse_module(&module, text, "main.py", (search, None), &mut solver);
         shapes.findings.iter().map(|f| f.span.line).collect()
     }
 
@@ -941,14 +948,7 @@ def block():
         for (name, text) in files {
             std::fs::write(pkg.join(name), text).unwrap();
         }
-        let text = format!("import torch\n{main}\n");
-        let path = dir.path().join("main.py");
-        std::fs::write(&path, &text).unwrap();
-        let module = crate::frontend::parse_python(&text).unwrap();
-        let search = ImportSearch::for_file(&path, dir.path());
-        let mut solver = JobSolver::new(DEFAULT_TIMEOUT);
-        let shapes = analyse_module(&module, &text, "main.py", (search, None), &mut solver);
-        shapes.findings.iter().map(|f| f.span.line).collect()
+        main_findings(dir.path(), &format!("import torch\n{main}\n"))
     }
 
     /// What modules register at import time (a decorator, a function), the registry's
