@@ -25,16 +25,23 @@ fn is_same_object<'a>(v: &V<'a>, old: &V<'a>) -> bool {
     }
 }
 
-/// What a module's globals hold of `old`, replaced by `new`.
-pub(super) fn replaced_globals<'a>(
-    globals: &super::interp::Globals<'a>,
+/// A module's names that hold `old` (or a list or dict holding it) hold `new` instead; the
+/// globals are copied only when one does.
+pub(super) fn replace_in_globals<'a>(
+    globals: &mut super::interp::Globals<'a>,
     old: &V<'a>,
     new: &V<'a>,
-) -> Vec<(String, V<'a>)> {
-    globals
+) {
+    let changed: Vec<(String, V<'a>)> = globals
         .iter()
         .filter_map(|(k, v)| Some((k.clone(), replaced(v, old, new)?)))
-        .collect()
+        .collect();
+    if !changed.is_empty() {
+        let globals = Rc::make_mut(globals);
+        for (name, v) in changed {
+            globals.insert(name, v);
+        }
+    }
 }
 
 /// Whether a list or dict is held more than `holders` times: by something else than the

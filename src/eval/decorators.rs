@@ -136,11 +136,24 @@ fn stores_its_argument(def: &StmtFunctionDef) -> bool {
 pub(super) fn registering(def: &StmtFunctionDef, called: bool) -> bool {
     match called {
         false => stores_its_argument(def),
-        true => def
-            .body
-            .iter()
-            .any(|s| matches!(s, Stmt::FunctionDef(inner) if stores_its_argument(inner))),
+        true => made_decorators(def).any(stores_its_argument),
     }
+}
+
+/// The functions a decorator factory defines and returns (`def register(name): def
+/// deco(cls): ...; return deco`): the decorators it makes.
+fn made_decorators(factory: &StmtFunctionDef) -> impl Iterator<Item = &StmtFunctionDef> {
+    factory.body.iter().filter_map(move |s| match s {
+        Stmt::FunctionDef(inner)
+            if returns(
+                &factory.body,
+                &|e| matches!(e, Expr::Name(n) if n.id.as_str() == inner.name.id.as_str()),
+            ) =>
+        {
+            Some(inner)
+        }
+        _ => None,
+    })
 }
 
 /// Whether a `return` in `body` (not in nested functions) returns an expression `is`.
@@ -159,16 +172,7 @@ fn returns(body: &[Stmt], is: &dyn Fn(&Expr) -> bool) -> bool {
 /// Whether a decorator factory (`def register(name): def deco(cls): ...; return cls; return
 /// deco`) makes a decorator that returns its argument.
 fn factory_of_identity(def: &StmtFunctionDef) -> bool {
-    def.body.iter().any(|s| match s {
-        Stmt::FunctionDef(inner) => {
-            returns_its_argument(inner)
-                && returns(
-                    &def.body,
-                    &|e| matches!(e, Expr::Name(n) if n.id.as_str() == inner.name.id.as_str()),
-                )
-        }
-        _ => false,
-    })
+    made_decorators(def).any(returns_its_argument)
 }
 
 /// Whether `def` is memoised (`functools.lru_cache`, `functools.cache`): a call with the

@@ -598,13 +598,7 @@ impl<'a> Interp<'a> {
         }
         for (old, new) in changes {
             self.update_other_modules(&old, &new);
-            let here = super::aliases::replaced_globals(&self.globals, &old, &new);
-            if !here.is_empty() {
-                let globals = Rc::make_mut(&mut self.globals);
-                for (name, v) in here {
-                    globals.insert(name, v);
-                }
-            }
+            super::aliases::replace_in_globals(&mut self.globals, &old, &new);
         }
     }
 
@@ -623,13 +617,7 @@ impl<'a> Interp<'a> {
             .map(|(_, m)| &mut m.globals)
             .chain(current.is_some().then_some(&mut project.home_globals));
         for globals in others {
-            let changed = super::aliases::replaced_globals(globals, old, new);
-            if !changed.is_empty() {
-                let globals = Rc::make_mut(globals);
-                for (name, v) in changed {
-                    globals.insert(name, v);
-                }
-            }
+            super::aliases::replace_in_globals(globals, old, new);
         }
     }
 
