@@ -423,11 +423,17 @@ fn literal_shape(op: &str, v: &Value) -> Result<(Vec<Dim>, Option<DType>), RuleE
                                     "{op}: element shapes {prev:?} and {s:?} may differ"
                                 ));
                             }
-                            return invalid(format!(
-                                "{op}: expected sequence of length {} at dim 1 (got {})",
-                                prev.len(),
-                                s.len()
-                            ));
+                            // Torch names the first dim, counted below this list, where
+                            // the lengths part.
+                            return invalid(match prev.iter().zip(&s).position(|(a, b)| a != b) {
+                                Some(at) => format!(
+                                    "{op}: expected sequence of length {} at dim {} (got {})",
+                                    prev[at],
+                                    at + 1,
+                                    s[at]
+                                ),
+                                None => format!("{op}: not a sequence"),
+                            });
                         }
                         let dt = match (pd, d) {
                             (Some(DType::Float), _) | (_, Some(DType::Float)) => Some(DType::Float),

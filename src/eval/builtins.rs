@@ -530,6 +530,8 @@ impl<'a> Interp<'a> {
                     }
                 }
                 _ if args.is_empty() && name == "list" => V::list(Vec::new()),
+                // Still items of unknown length, each what it was.
+                None if matches!(first, V::Items(_)) => first,
                 _ => V::Unknown,
             },
             // `dict(mapping, **kw)` / `dict([(k, v), ...])`: the items, then the keywords over

@@ -16,6 +16,7 @@ const LOAD_CALL_STEPS: usize = 2_000;
 const IMPORTED_CALL_STEPS: usize = 5_000;
 use super::methods::{
     constant_key, dict_mutation, grow, list_pop, mapping_method, set_key, str_method,
+    str_result_by_kind,
 };
 use super::sequences::tensor_to_python;
 pub use super::sequences::{element_of, iterate};
@@ -531,6 +532,7 @@ impl<'a> Interp<'a> {
                 _ => mapping_method(items, method, &args),
             },
             V::Data(Value::Str(Some(text))) => str_method(text, method, &args),
+            V::Data(Value::Str(None)) => str_result_by_kind(method),
             V::List(_) | V::Dict(_) if method == "copy" => recv.copied(false),
             V::List(items) if method == "index" => super::methods::list_index(items, &args),
             V::Dict(items) => mapping_method(items, method, &args),
@@ -583,6 +585,10 @@ impl<'a> Interp<'a> {
             return V::Unknown;
         };
         let canonical = canonical.to_string();
+        if let Some(V::Items(item)) = args.first() {
+            let item = (**item).clone();
+            return self.apply_to_items(path, item, args, kwargs, span);
+        }
         // Converters read an array as the tensor of its shape.
         let args = if is_converter(&canonical) {
             Self::arrays_as_tensors(args)
@@ -709,6 +715,58 @@ impl<'a> Interp<'a> {
                 V::Unknown
             }
         }
+    }
+
+    /// `torch.stack(xs)`, `torch.cat(xs, dim)` and `torch.tensor(xs)` of a list of unknown
+    /// length every item of which is `item`: the operator applied to a list of that one item,
+    /// the dim the list's length gives then a fresh size (each item still has to fit the
+    /// operator). Any other operator of such a list is unknown.
+    fn apply_to_items(
+        &mut self,
+        path: &str,
+        item: V<'a>,
+        mut args: Vec<V<'a>>,
+        kwargs: Vec<(String, V<'a>)>,
+        span: TextRange,
+    ) -> V<'a> {
+        let canonical = crate::resolve::torch_name(path).map_or(path, |(c, _)| c);
+        let joins = matches!(
+            canonical,
+            "torch.cat" | "torch.concat" | "torch.concatenate"
+        );
+        let makes = matches!(canonical, "torch.tensor" | "torch.as_tensor");
+        if !(joins || makes || canonical == "torch.stack") {
+            return V::Unknown;
+        }
+        let dim = if makes {
+            Some(0)
+        } else {
+            args.get(1)
+                .or_else(|| kwargs.iter().find(|(k, _)| k == "dim").map(|(_, v)| v))
+                .map_or(Some(0), |d| {
+                    super::expr::int_of(d).and_then(|d| d.as_const())
+                })
+        };
+        args[0] = V::list(vec![item]);
+        let out = self.call_torch(path, args, kwargs, span);
+        let (Some(dim), V::Data(Value::Tensor(mut t))) = (dim, out) else {
+            return V::Unknown;
+        };
+        let Some(dims) = t.shape.dims() else {
+            return V::Unknown;
+        };
+        let rank = dims.len() as i64;
+        let at = if dim < 0 { dim + rank } else { dim };
+        if !(0..rank).contains(&at) {
+            return V::Unknown;
+        }
+        let mut dims = dims.to_vec();
+        dims[at as usize] = crate::shapes::Dim::Known(self.fresh_dim("len"));
+        t.shape = crate::shapes::Shape::Ranked(dims);
+        t.elements = None;
+        t.uniform = None;
+        t.top = None;
+        V::Data(Value::Tensor(t))
     }
 
     /// Applies the function rule named `name` (a catalogue name) to the arguments.

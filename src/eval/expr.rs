@@ -14,6 +14,9 @@ use crate::shapes::dim::DimExpr;
 use crate::shapes::{Pred, Value};
 
 /// Tensor attributes that are the tensor itself (or a same-shaped tensor).
+/// The longest text `"ab" * n` is computed to; longer repetitions are text of unknown content.
+const MAX_REPEATED_TEXT: usize = 1 << 16;
+
 const SAME_TENSOR_ATTRS: &[&str] = &["data", "grad", "real", "imag"];
 /// Tensor attributes that are not tensors and not shapes.
 const OPAQUE_TENSOR_ATTRS: &[&str] = &[
@@ -219,7 +222,59 @@ impl<'a> Interp<'a> {
         if ok {
             V::list(out)
         } else {
+            self.comprehension_items(elt, generators)
+        }
+    }
+
+    /// A list comprehension whose items cannot be gone through one by one (an iterable of
+    /// unknown length or longer than an unrolled loop, a filter the analysis cannot decide):
+    /// a list of unknown length whose every item is the element evaluated once, each target
+    /// bound to what every item of its iterable is (`[ALPHABET.index(c) for c in text]` is
+    /// ints, so `torch.tensor` of it has one dimension). Unknown when the element is.
+    fn comprehension_items(
+        &mut self,
+        elt: &'a Expr,
+        generators: &'a [ruff_python_ast::Comprehension],
+    ) -> V<'a> {
+        self.run
+            .locals
+            .push(self.run.locals.last().cloned().unwrap_or_default());
+        // As a loop of unknown length: the element is evaluated under the guard that there
+        // is one (certain when every iterable is known not to be empty and nothing filters).
+        let mut certain = true;
+        for g in generators {
+            let iter = self.eval(&g.iter);
+            certain &= g.ifs.is_empty()
+                && super::calls::iterate(&iter).is_some_and(|items| !items.is_empty());
+            let item = super::calls::element_of(&iter);
+            self.assign(&g.target, item);
+        }
+        let guard = (!certain).then(|| self.fresh_choice());
+        if let Some(g) = &guard {
+            self.run.guards.push(g.clone());
+        }
+        let item = self.eval(elt);
+        if guard.is_some() {
+            self.run.guards.pop();
+        }
+        self.run.locals.pop();
+        if std::mem::take(&mut self.run.dead) {
+            // Every item raises: what follows runs only when there was none.
+            return match guard {
+                Some(g) => {
+                    self.run.guards.push(Pred::Not(Box::new(g)));
+                    V::list(Vec::new())
+                }
+                None => {
+                    self.run.dead = true;
+                    V::Unknown
+                }
+            };
+        }
+        if item.is_unknown() {
             V::Unknown
+        } else {
+            V::Items(Box::new(item))
         }
     }
 
@@ -391,7 +446,8 @@ impl<'a> Interp<'a> {
             (seq, Operator::Mult, n) | (n, Operator::Mult, seq) if let Some(a) = seq.sequence() => {
                 let list = matches!(seq, V::List(_));
                 return match int_of(n).and_then(|n| n.as_const()) {
-                    Some(k) if (0..=256).contains(&k) => {
+                    // Python repeats a sequence no times for any count below one.
+                    Some(k) if k <= 256 => {
                         let items = (0..k.max(0)).flat_map(|_| a.iter().cloned()).collect();
                         if list {
                             V::list(items)
@@ -407,6 +463,14 @@ impl<'a> Interp<'a> {
             }
             (V::Data(Value::Str(Some(fmt))), Operator::Mod, args) => {
                 return V::Data(Value::Str(super::strings::percent_format(fmt, args)))
+            }
+            (V::Data(Value::Str(Some(a))), Operator::Mult, n)
+            | (n, Operator::Mult, V::Data(Value::Str(Some(a)))) => {
+                let repeated = int_of(n)
+                    .and_then(|n| n.as_const())
+                    .filter(|&k| k.max(0) as usize * a.len() <= MAX_REPEATED_TEXT)
+                    .map(|k| a.repeat(k.max(0) as usize));
+                return V::Data(Value::Str(repeated));
             }
             (V::Data(Value::Str(_)), _, _) => return V::Data(Value::Str(None)),
             _ => {}
@@ -1040,5 +1104,86 @@ ns = Namespace()
 nn.Linear(WIDTH, 3)(ns.flatten_codes(torch.randn(4, 5, 6)))
 "#;
         assert_twins(src, "WIDTH", "5", "30", 13);
+    }
+
+    /// A comprehension whose items cannot be gone through one by one is a list of unknown
+    /// length, every item of which is known: ints from a text's characters (a long text,
+    /// repeated), rows picked by indices not known, blocks joined along the last dim. Each
+    /// twin verified under torch 2.15.
+    #[test]
+    fn comprehensions_of_unknown_length_keep_what_every_item_is() {
+        let chars = r#"
+import torch
+import torch.nn as nn
+
+ALPHABET = "abcdefghijklmnopqrstuvwxyz "
+TEXT = "the quick brown fox " * 10
+
+ids = torch.tensor([ALPHABET.index(c) for c in TEXT])
+emb = nn.Embedding(len(ALPHABET), 8)(ids)
+out = nn.Linear(WIDTH, 4)(emb)
+"#;
+        assert_twins(chars, "WIDTH", "6", "8", 10);
+        let rows = r#"
+import sys
+import torch
+import torch.nn as nn
+
+rows = torch.randn(10, 5)
+picked = [int(a) for a in sys.argv[1:]]
+batch = torch.stack([rows[i] for i in picked if i < 10])
+out = nn.Linear(WIDTH, 4)(batch)
+"#;
+        assert_twins(rows, "WIDTH", "6", "5", 9);
+        let blocks = r#"
+import sys
+import torch
+import torch.nn as nn
+
+n = len(sys.argv) + 2
+parts = torch.cat([torch.randn(2, 5) for _ in range(n)], dim=-1)
+out = nn.Linear(WIDTH, 4)(parts.t())
+"#;
+        assert_twins(blocks, "WIDTH", "3", "2", 8);
+    }
+
+    /// An item that fails whenever it is made fails only if the list has one: a
+    /// comprehension over a range of unknown length may make none, so it is no error.
+    #[test]
+    fn a_comprehension_that_may_be_empty_is_no_error_in_its_items() {
+        let src = r#"
+import sys
+import torch
+
+n = int(sys.argv[1])
+products = [torch.zeros(3) @ torch.zeros(4) for _ in range(n)]
+"#;
+        assert!(crate::testing::errors(src).is_empty());
+    }
+
+    /// `[PAD] * (max_len - len(ids))` repeats no times when `ids` is already longer: the
+    /// padded list stays too long, and `torch.tensor` of rows of two lengths fails.
+    #[test]
+    fn a_sequence_repeated_a_negative_number_of_times_is_empty() {
+        let src = r#"
+import torch
+
+PAD = 0
+
+def encode(words, max_len):
+    ids = [1] + list(words[: max_len - 1]) + [2]
+    return ids + [PAD] * (max_len - len(ids))
+
+ids = torch.tensor([encode(list(range(3, 3 + n)), 8) for n in (4, LONG)])
+"#;
+        assert_twins(src, "LONG", "7", "6", 10);
+        let found = findings(&src.replace("LONG", "7"));
+        assert!(
+            found[0]
+                .message
+                .contains("expected sequence of length 8 at dim 1 (got 9)"),
+            "{}",
+            found[0].message
+        );
     }
 }

@@ -74,6 +74,22 @@ pub fn str_method<'a>(text: &str, method: &str, args: &[V<'a>]) -> V<'a> {
             });
             V::Data(Value::Bool(Some(hit)))
         }
+        _ => str_result_by_kind(method),
+    }
+}
+
+/// What a string method returns when the text or an argument is unknown: its type, which
+/// Python fixes whatever the text (`ALPHABET.index(ch)` is an int, so a list of them makes a
+/// tensor of one dimension).
+pub fn str_result_by_kind<'a>(method: &str) -> V<'a> {
+    match method {
+        "index" | "rindex" | "find" | "rfind" | "count" => V::Data(Value::IntUnknown),
+        "lower" | "upper" | "strip" | "lstrip" | "rstrip" | "replace" | "format" | "join"
+        | "title" | "capitalize" | "casefold" | "zfill" | "center" | "ljust" | "rjust" => {
+            V::Data(Value::Str(None))
+        }
+        "startswith" | "endswith" | "isdigit" | "isalpha" | "isalnum" | "isspace" | "islower"
+        | "isupper" | "isnumeric" | "isdecimal" | "isidentifier" => V::Data(Value::Bool(None)),
         _ => V::Unknown,
     }
 }
@@ -107,6 +123,11 @@ pub fn grow<'a>(recv: &mut V<'a>, method: &str, args: Vec<V<'a>>) -> bool {
 }
 
 fn grow_in_place<'a>(recv: &mut V<'a>, method: &str, args: Vec<V<'a>>) -> Option<()> {
+    // A list of unknown length grown by anything is no longer known item by item.
+    if let (V::Items(_), "append" | "extend" | "insert" | "__setitem__") = (&*recv, method) {
+        *recv = V::Unknown;
+        return Some(());
+    }
     let grown = match (&mut *recv, method) {
         (V::List(items), "append") => {
             let v = args.into_iter().next()?;

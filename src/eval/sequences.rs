@@ -112,13 +112,39 @@ fn nested<'a>(dims: &[usize], values: &[f64], number: &dyn Fn(f64) -> V<'a>) -> 
     }
 }
 
-/// One item of a sequence of unknown length, as far as it is known.
+/// One item of a sequence of unknown length, or of one too long to go through item by
+/// item, as far as it is known: what every item is (a character of a text, an int of a list
+/// of ints, a tensor of a list of tensors of one shape).
 pub fn element_of<'a>(v: &V<'a>) -> V<'a> {
     match v {
         V::Data(Value::Tensor(t)) => row_of(t, None).unwrap_or(V::Unknown),
+        V::Data(Value::Str(_)) => V::Data(Value::Str(None)),
         V::Batches(b) if b.last.is_none() => b.item.clone(),
         V::Items(item) => (**item).clone(),
+        V::List(items) => common_item(items),
+        V::Tuple(items) => common_item(items),
         _ => V::Unknown,
+    }
+}
+
+/// What every item of a sequence is: ints, texts, or tensors of one shape and dtype.
+fn common_item<'a>(items: &[V<'a>]) -> V<'a> {
+    let kind = |v: &V<'a>| match v {
+        V::Data(Value::Int(_) | Value::IntUnknown) => Some(V::Data(Value::IntUnknown)),
+        V::Data(Value::Str(_)) => Some(V::Data(Value::Str(None))),
+        V::Data(Value::Tensor(t)) => Some(V::Data(Value::tensor(t.shape.clone(), t.dtype))),
+        _ => None,
+    };
+    let Some(first) = items.first().and_then(kind) else {
+        return V::Unknown;
+    };
+    if items
+        .iter()
+        .all(|v| kind(v).is_some_and(|k| k.same(&first)))
+    {
+        first
+    } else {
+        V::Unknown
     }
 }
 
