@@ -1838,6 +1838,11 @@ def gen_losses():
     add(F + "gaussian_nll_loss", [t(4, 5), t(4, 5), t(4, 1, fill=1.0)])
     add(F + "gaussian_nll_loss", [t(4, 5), t(4, 5), t(4, 2, fill=1.0)])
     add(F + "ctc_loss", [t(10, 2, 5), ti(2, 4, fill=1), ti(2, fill=10), ti(2, fill=4)])
+    # One length per sequence, and no input length past the time steps.
+    for il, tl in [(ti(3, fill=10), ti(2, fill=4)), (ti(2, fill=10), ti(3, fill=4)), (ti(2, fill=11), ti(2, fill=4)),
+                   ((10, 10), (4, 4)), ((11, 10), (4, 4)), ((10, 10, 10), (4, 4))]:
+        add(F + "ctc_loss", [t(10, 2, 5), ti(2, 4, fill=1), il, tl], {}, ["data-dependent"])
+    add(F + "ctc_loss", [t(10, 5), ti(4, fill=1), ti(fill=10), ti(fill=4)])
     add(F + "multi_margin_loss", [t(4, 5), ti(4)])
     add(F + "multilabel_margin_loss", [t(4, 5), ti(4, 5)])
 

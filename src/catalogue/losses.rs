@@ -657,9 +657,33 @@ fn triplet_margin_loss(ctx: &mut Ctx) -> RuleResult {
 
 /// `F.ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0,
 /// reduction='mean', zero_infinity=False)`: log_probs `(T, N, C)` or unbatched `(T, C)`;
-/// the unreduced loss is `[N]` (`[]`). Lengths against the data are not checked.
+/// the unreduced loss is `[N]` (`[]`). Batched, `input_lengths` and `target_lengths` (tensors
+/// or sequences) hold one length per sequence ("input_lengths must be of size batch_size");
+/// no input length exceeds `T` ("Expected input_lengths to have value at most T, but got
+/// value v"), checked where the lengths' values are known. Targets against their lengths are
+/// not checked.
 fn ctc_loss(ctx: &mut Ctx) -> RuleResult {
     let (lp, dt) = ctx.ranked(0, "log_probs")?;
+    if let (3, Some(t)) = (lp.len(), lp[0].expr()) {
+        for (pos, name) in [(2, "input_lengths"), (3, "target_lengths")] {
+            let Some((count, most)) = ctx.arg(pos, name).and_then(lengths_of) else {
+                continue;
+            };
+            if let (Some(count), Some(n)) = (count, lp[1].expr()) {
+                ctx.require_with(Pred::Eq(count, n.clone()), |cx| {
+                    format!("{}: {name} must be of size batch_size", cx.op)
+                })?;
+            }
+            if let (Some(most), "input_lengths") = (most, name) {
+                ctx.require_with(Pred::Le(DimExpr::constant(most), t.clone()), |cx| {
+                    format!(
+                        "{}: Expected input_lengths to have value at most {t}, but got value {most}",
+                        cx.op
+                    )
+                })?;
+            }
+        }
+    }
     let at = RedArgs {
         size_average: None,
         reduce: None,
@@ -677,6 +701,32 @@ fn ctc_loss(ctx: &mut Ctx) -> RuleResult {
         }
     };
     Ok(reduced(red, out, dt))
+}
+
+/// The number of lengths a CTC length argument holds and the largest of them, each when
+/// known: a 1-d tensor (its known elements) or a sequence of ints.
+fn lengths_of(v: &Value) -> Option<(Option<DimExpr>, Option<i64>)> {
+    match v {
+        Value::Tensor(t) => match t.shape.dims()? {
+            [n] => Some((
+                n.expr().cloned(),
+                t.int_extremes(None).map(|(_, most)| most),
+            )),
+            _ => None,
+        },
+        Value::Tuple(items) | Value::List(items) => {
+            let ints: Option<Vec<i64>> = items
+                .iter()
+                .map(|v| match v {
+                    Value::Int(e) => e.as_const(),
+                    _ => None,
+                })
+                .collect();
+            let count = Some(DimExpr::constant(items.len() as i64));
+            Some((count, ints.and_then(|i| i.into_iter().max())))
+        }
+        _ => None,
+    }
 }
 
 // ---------------------------------------------------------------------------------------

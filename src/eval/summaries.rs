@@ -11,8 +11,9 @@
 //! is kept per thread and reused: it records every module lookup its load made
 //! (`lookups`), and is reused only where the same lookups give the same files. Import
 //! cycles are cut: a module whose load is under way in an enclosing load is not loaded
-//! again (`cuts`), so a summary is reused only where it would be built the same way (none of
-//! its modules is being loaded, and the modules it cut still are). Reuse therefore never
+//! again (`cuts`; an import of it finds it as far as its top level has run, as in Python),
+//! so a summary is reused only where it would be built the same way (none of its modules is
+//! being loaded, the modules it cut still are, and it read none of them half-run). Reuse therefore never
 //! changes a result: a file's analysis is the same whichever files its worker analysed
 //! before, so tables are identical for any `-w`/`-n`.
 //!
@@ -49,6 +50,10 @@ pub struct Summary {
     pub lookups: Vec<Lookup>,
     /// Modules not loaded because their load was under way in an enclosing load.
     pub cuts: Vec<PathBuf>,
+    /// Those of `cuts` read as far as their enclosing load had run them (an import cycle,
+    /// see `Project::partial`): what the summary holds depends on how far that was, so it is
+    /// not kept for reuse.
+    pub read_partially: Vec<PathBuf>,
 }
 
 pub struct SummaryModule {
