@@ -587,7 +587,7 @@ impl<'a> Interp<'a> {
         let canonical = canonical.to_string();
         if let Some(V::Items(item)) = args.first() {
             let item = (**item).clone();
-            return self.apply_to_items(path, item, args, kwargs, span);
+            return self.apply_to_items((path, &canonical), item, args, kwargs, span);
         }
         // Converters read an array as the tensor of its shape.
         let args = if is_converter(&canonical) {
@@ -723,13 +723,12 @@ impl<'a> Interp<'a> {
     /// operator). Any other operator of such a list is unknown.
     fn apply_to_items(
         &mut self,
-        path: &str,
+        (path, canonical): (&str, &str),
         item: V<'a>,
         mut args: Vec<V<'a>>,
         kwargs: Vec<(String, V<'a>)>,
         span: TextRange,
     ) -> V<'a> {
-        let canonical = crate::resolve::torch_name(path).map_or(path, |(c, _)| c);
         let joins = matches!(
             canonical,
             "torch.cat" | "torch.concat" | "torch.concatenate"
