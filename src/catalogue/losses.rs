@@ -674,7 +674,8 @@ fn ctc_loss(ctx: &mut Ctx) -> RuleResult {
                     format!("{}: {name} must be of size batch_size", cx.op)
                 })?;
             }
-            if let (Some(most), "input_lengths") = (most, name) {
+            // Only input lengths are bounded by the data here (by the time steps).
+            if let Some(most) = most.filter(|_| name == "input_lengths") {
                 ctx.require_with(Pred::Le(DimExpr::constant(most), t.clone()), |cx| {
                     format!(
                         "{}: Expected input_lengths to have value at most {t}, but got value {most}",

@@ -13,10 +13,10 @@ use super::value::{ContainerKind, V};
 use crate::shapes::dim::DimExpr;
 use crate::shapes::{Pred, Value};
 
-/// Tensor attributes that are the tensor itself (or a same-shaped tensor).
 /// The longest text `"ab" * n` is computed to; longer repetitions are text of unknown content.
 const MAX_REPEATED_TEXT: usize = 1 << 16;
 
+/// Tensor attributes that are the tensor itself (or a same-shaped tensor).
 const SAME_TENSOR_ATTRS: &[&str] = &["data", "grad", "real", "imag"];
 /// Tensor attributes that are not tensors and not shapes.
 const OPAQUE_TENSOR_ATTRS: &[&str] = &[
@@ -206,23 +206,25 @@ impl<'a> Interp<'a> {
         known.then_some(out)
     }
 
-    /// `[elt for target in iter if cond ...]` over known sequences (one generator or
-    /// nested ones); otherwise unknown.
+    /// `[elt for target in iter if cond ...]`: item by item over known sequences (one
+    /// generator or nested ones); otherwise a list of unknown length (`comprehension_items`).
+    /// The first iterable is evaluated once, in the enclosing scope, as Python does.
     fn comprehension(
         &mut self,
         elt: &'a Expr,
         generators: &'a [ruff_python_ast::Comprehension],
     ) -> V<'a> {
+        let first = generators.first().map(|g| self.eval(&g.iter));
         let mut out = Vec::new();
         self.run
             .locals
             .push(self.run.locals.last().cloned().unwrap_or_default());
-        let ok = self.comprehend(elt, generators, &mut out);
+        let ok = self.comprehend(elt, generators, first.clone(), &mut out);
         self.run.locals.pop();
         if ok {
             V::list(out)
         } else {
-            self.comprehension_items(elt, generators)
+            self.comprehension_items(elt, generators, first)
         }
     }
 
@@ -235,6 +237,7 @@ impl<'a> Interp<'a> {
         &mut self,
         elt: &'a Expr,
         generators: &'a [ruff_python_ast::Comprehension],
+        mut first: Option<V<'a>>,
     ) -> V<'a> {
         self.run
             .locals
@@ -243,7 +246,7 @@ impl<'a> Interp<'a> {
         // is one (certain when every iterable is known not to be empty and nothing filters).
         let mut certain = true;
         for g in generators {
-            let iter = self.eval(&g.iter);
+            let iter = first.take().unwrap_or_else(|| self.eval(&g.iter));
             certain &= g.ifs.is_empty()
                 && super::calls::iterate(&iter).is_some_and(|items| !items.is_empty());
             let item = super::calls::element_of(&iter);
@@ -284,13 +287,14 @@ impl<'a> Interp<'a> {
         value: &'a Expr,
         generators: &'a [ruff_python_ast::Comprehension],
     ) -> V<'a> {
+        let first = generators.first().map(|g| self.eval(&g.iter));
         let mut keys = Vec::new();
         let mut values = Vec::new();
         self.run
             .locals
             .push(self.run.locals.last().cloned().unwrap_or_default());
-        let ok = self.comprehend(key, generators, &mut keys)
-            && self.comprehend(value, generators, &mut values);
+        let ok = self.comprehend(key, generators, first.clone(), &mut keys)
+            && self.comprehend(value, generators, first, &mut values);
         self.run.locals.pop();
         if !ok || keys.len() != values.len() {
             return V::Unknown;
@@ -305,17 +309,20 @@ impl<'a> Interp<'a> {
         V::dict(items)
     }
 
+    /// Appends the items of `generators` to `out`, `iter` the first one's iterable when it
+    /// is already evaluated: false when they cannot be gone through one by one.
     fn comprehend(
         &mut self,
         elt: &'a Expr,
         generators: &'a [ruff_python_ast::Comprehension],
+        iter: Option<V<'a>>,
         out: &mut Vec<V<'a>>,
     ) -> bool {
         let Some((g, rest)) = generators.split_first() else {
             out.push(self.eval(elt));
             return out.len() <= super::interp::MAX_UNROLL * 4;
         };
-        let iter = self.eval(&g.iter);
+        let iter = iter.unwrap_or_else(|| self.eval(&g.iter));
         // Longer than an unrolled loop: unknown, never cut short (a list of 64 of 100 rows
         // would be a wrong shape, not a vaguer one).
         let Some(items) =
@@ -333,7 +340,7 @@ impl<'a> Interp<'a> {
                     None => return false,
                 }
             }
-            if keep && !self.comprehend(elt, rest, out) {
+            if keep && !self.comprehend(elt, rest, None, out) {
                 return false;
             }
         }
@@ -466,10 +473,15 @@ impl<'a> Interp<'a> {
             }
             (V::Data(Value::Str(Some(a))), Operator::Mult, n)
             | (n, Operator::Mult, V::Data(Value::Str(Some(a)))) => {
-                let repeated = int_of(n)
+                let times = int_of(n)
                     .and_then(|n| n.as_const())
-                    .filter(|&k| k.max(0) as usize * a.len() <= MAX_REPEATED_TEXT)
-                    .map(|k| a.repeat(k.max(0) as usize));
+                    .map(|k| k.max(0) as usize);
+                let repeated = times
+                    .filter(|&k| {
+                        k.checked_mul(a.len())
+                            .is_some_and(|n| n <= MAX_REPEATED_TEXT)
+                    })
+                    .map(|k| a.repeat(k));
                 return V::Data(Value::Str(repeated));
             }
             (V::Data(Value::Str(_)), _, _) => return V::Data(Value::Str(None)),

@@ -124,7 +124,7 @@ pub fn grow<'a>(recv: &mut V<'a>, method: &str, args: Vec<V<'a>>) -> bool {
 
 fn grow_in_place<'a>(recv: &mut V<'a>, method: &str, args: Vec<V<'a>>) -> Option<()> {
     // A list of unknown length grown by anything is no longer known item by item.
-    if let (V::Items(_), "append" | "extend" | "insert" | "__setitem__") = (&*recv, method) {
+    if let V::Items(_) = recv {
         *recv = V::Unknown;
         return Some(());
     }
