@@ -446,16 +446,10 @@ impl<'a> Interp<'a> {
         let classes = std::mem::replace(&mut self.classes, saved_classes);
         self.globals = saved_globals;
         let sub = std::mem::replace(&mut self.project, saved_project)?;
-        let mut cuts = sub.cuts;
-        cuts.retain(|c| *c != source.path);
-        cuts.sort();
-        cuts.dedup();
+        let cuts = enclosing_loads(sub.cuts, &source.path);
         // Reading this module half-run is reading what this load did: only an enclosing
         // module's state makes the summary depend on where it was made.
-        let mut read_partially = sub.read_partially;
-        read_partially.retain(|c| *c != source.path);
-        read_partially.sort();
-        read_partially.dedup();
+        let read_partially = enclosing_loads(sub.read_partially, &source.path);
         let modules = sub
             .loaded
             .into_iter()
@@ -799,6 +793,15 @@ fn rebound_globals(body: &[Stmt]) -> Vec<&str> {
 }
 
 /// Records `source` as the module of every function and class it defines.
+/// The modules of `paths` other than `own` (the load being summarised), sorted and
+/// distinct: the enclosing loads a summary depends on.
+fn enclosing_loads(mut paths: Vec<PathBuf>, own: &std::path::Path) -> Vec<PathBuf> {
+    paths.retain(|p| p != own);
+    paths.sort();
+    paths.dedup();
+    paths
+}
+
 fn register_definitions(owner: &mut HashMap<usize, usize>, source: &SourceModule, id: usize) {
     owner.extend(source.definitions().iter().map(|&def| (def, id)));
 }
