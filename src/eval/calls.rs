@@ -853,7 +853,10 @@ impl<'a> Interp<'a> {
             .collect();
         // `f(**unknown)` may bind any parameter: nothing the rule reads is certain.
         let spread = kwargs.iter().any(|(k, _)| k == "**");
-        let shapes = describe(&arg_values);
+        // The argument shapes a finding's message shows, formatted only for a run that
+        // records an obligation (formatting every call's shapes was a tenth of a scan).
+        let shapes = std::cell::OnceCell::new();
+        let shapes = || shapes.get_or_init(|| describe(args)).as_str();
         let kind = crate::catalogue::finding_kind(name);
         self.run.trace.ops += 1;
         // A question the rule cannot settle is answered by the run's next planned decision
@@ -890,7 +893,7 @@ impl<'a> Interp<'a> {
             if matches!(f.error, RuleError::Unsupported(_)) || f.read_unknown {
                 for r in std::mem::take(&mut f.requirements) {
                     let kind = Declared::resolve(r.kind, kind);
-                    self.require(kind, r.pred, r.message, operator, span, related, &shapes);
+                    self.require(kind, r.pred, r.message, operator, span, related, shapes());
                 }
             }
         }
@@ -899,7 +902,7 @@ impl<'a> Interp<'a> {
                 let outcome = self.name_fresh(outcome);
                 for r in outcome.requirements {
                     let kind = Declared::resolve(r.kind, kind);
-                    self.require(kind, r.pred, r.message, operator, span, related, &shapes);
+                    self.require(kind, r.pred, r.message, operator, span, related, shapes());
                 }
                 for p in outcome.assumptions {
                     let answer = decided.iter().any(|(q, yes)| match yes {
@@ -929,7 +932,7 @@ impl<'a> Interp<'a> {
                     operator,
                     span,
                     related,
-                    &shapes,
+                    shapes(),
                 );
                 None
             }
@@ -1300,10 +1303,10 @@ fn is_type_error(msg: &str) -> bool {
 }
 
 /// The operands' shapes for messages: `[8, 3, 32, 32], [3]`.
-fn describe(args: &[Value]) -> String {
+fn describe(args: &[V]) -> String {
     args.iter()
         .filter_map(|a| match a {
-            Value::Tensor(t) => Some(t.shape.to_string()),
+            V::Data(Value::Tensor(t)) => Some(t.shape.to_string()),
             _ => None,
         })
         .collect::<Vec<_>>()
