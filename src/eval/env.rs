@@ -40,15 +40,17 @@ impl<'a> Interp<'a> {
     }
 
     /// The attributes of every object reachable from the current names: the running frame,
-    /// the `self` of the innermost running method, and the module's globals at its top
-    /// level. The `self`s of the methods that called it are not walked: the running code
-    /// reaches their objects only through its own names (a model's whole tree walked at
-    /// every `if` of each of its layers was a tenth of a scan).
+    /// the `self` of the innermost running method (what `super()` reads), and the module's
+    /// globals at its top level. The `self`s of the methods that called it are not walked:
+    /// what the running code can change of them it reaches through those names (walking a
+    /// model's whole tree at every `if` of each of its layers was a tenth of a scan). Inside
+    /// a function the module's globals are not walked either, as before: an object only a
+    /// global holds keeps what one side of a branch wrote.
     pub fn object_states(&self) -> Vec<super::value::ObjectState<'a>> {
         let locals = self.run.locals.last().into_iter().flat_map(|f| f.values());
-        let class_ctx = self.run.class_ctx.last().map(|(_, s)| s);
+        let own_self = self.run.class_ctx.last().map(|(_, s)| s);
         let globals = self.globals.values().filter(|_| self.run.locals.is_empty());
-        reachable_objects(locals.chain(class_ctx).chain(globals), false)
+        reachable_objects(locals.chain(own_self).chain(globals), false)
     }
 
     /// The state a unit's runs share after building a model: the trace so far, the symbol
